@@ -1,0 +1,70 @@
+// Builds what `npm start` and the CLI run: the server bundle (esbuild) and the Next.js app.
+// "Builds if needed": a stamp of the sources' contents decides whether a step can be skipped.
+import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const SERVER_INPUTS = ["src", "package-lock.json", "scripts/build.mjs"];
+const APP_INPUTS = [...SERVER_INPUTS, "app", "public", "next.config.ts", "instrumentation.ts", "instrumentation-client.ts", "tsconfig.json"];
+
+function files(path) {
+  const full = join(root, path);
+  if (!existsSync(full)) return [];
+  if (!statSync(full).isDirectory()) return [path];
+  return readdirSync(full)
+    .sort()
+    .flatMap((name) => (name.endsWith(".test.ts") || name.endsWith(".test.tsx") ? [] : files(join(path, name))));
+}
+
+function stamp(inputs) {
+  const hash = createHash("sha256");
+  for (const file of inputs.flatMap(files)) hash.update(file).update("\0").update(readFileSync(join(root, file))).update("\0");
+  return hash.digest("hex");
+}
+
+const SERVER_STAMP = join(root, "dist", ".stamp");
+const APP_STAMP = join(root, ".next", "telltale-stamp");
+const upToDate = (file, value) => existsSync(file) && readFileSync(file, "utf8") === value;
+
+export async function buildServer({ force = false } = {}) {
+  const value = stamp(SERVER_INPUTS);
+  if (!force && upToDate(SERVER_STAMP, value)) return false;
+  const esbuild = await import("esbuild");
+  await esbuild.build({
+    absWorkingDir: root,
+    entryPoints: { cli: "src/cli/entry.ts", "next-worker": "src/server/next-worker.ts" },
+    outdir: "dist",
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    packages: "external",
+    sourcemap: true,
+    logLevel: "warning",
+  });
+  mkdirSync(dirname(SERVER_STAMP), { recursive: true });
+  writeFileSync(SERVER_STAMP, value);
+  return true;
+}
+
+export async function buildApp({ force = false } = {}) {
+  const value = stamp(APP_INPUTS);
+  if (!force && upToDate(APP_STAMP, value)) return false;
+  const result = spawnSync(process.execPath, [join(root, "node_modules/next/dist/bin/next"), "build"], {
+    cwd: root,
+    stdio: "inherit",
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+  });
+  if (result.status !== 0) throw new Error(`next build failed (exit ${result.status})`);
+  writeFileSync(APP_STAMP, value);
+  return true;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const force = !process.argv.includes("--if-needed");
+  await buildServer({ force });
+  await buildApp({ force });
+}

@@ -1,0 +1,5 @@
+import { main } from "./main.js";
+
+const code = await main(process.argv.slice(2));
+// `serve` keeps running on its own handles; every other command ends here.
+if (code !== 0 || process.argv[2] !== "serve") process.exitCode = code;

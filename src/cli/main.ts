@@ -1,0 +1,133 @@
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseSettings, SettingsError, type Settings } from "../config/settings.js";
+import { createUser } from "../core/accounts/create-user.js";
+import { buildDsn } from "../core/auth/dsn.js";
+import type { Ctx } from "../core/context.js";
+import { isTelltaleError } from "../core/errors.js";
+import { createOrganization } from "../core/orgs/create-org.js";
+import { createProject } from "../core/projects/create-project.js";
+import { createCtx } from "../core/runtime.js";
+import { createToken } from "../core/tokens/tokens.js";
+import { connect } from "../db/connect.js";
+import { migrate } from "../db/migrate.js";
+import { setLogLevel } from "../server/log.js";
+import { serve } from "../server/serve.js";
+import { parseArgs, type Args } from "./args.js";
+
+const USAGE = `Usage: telltale <command> [options]   (every command takes --json)
+
+  serve                                         run the server (npm start builds first)
+  migrate                                       bring the database to the newest schema
+  user create --email E --password P [--name N] [--superuser]
+  org create --slug S [--name N] [--owner EMAIL]
+  project create --org S --slug P [--name N] [--platform javascript|javascript-nextjs|node|python|other]
+  token create --user EMAIL [--name N]          prints an API token for Authorization: Bearer
+
+Settings come from the environment; see the README.`;
+
+class UsageError extends Error {}
+
+interface Output {
+  json: boolean;
+  print(human: string, data: unknown): void;
+}
+
+function flag(args: Args, name: string, required: true): string;
+function flag(args: Args, name: string, required?: false): string | undefined;
+function flag(args: Args, name: string, required = false): string | undefined {
+  const value = args.flags.get(name);
+  if (value === true) throw new UsageError(`--${name} needs a value`);
+  if (value === undefined && required) throw new UsageError(`missing --${name}`);
+  return value;
+}
+
+async function withCtx<T>(config: Settings, run: (ctx: Ctx) => Promise<T>): Promise<T> {
+  const store = connect(config.database);
+  try {
+    await migrate(store);
+    return await run(createCtx(config, store));
+  } finally {
+    await store.close();
+  }
+}
+
+type Command = (args: Args, config: Settings, out: Output) => Promise<void>;
+
+const COMMANDS: Record<string, Command> = {
+  async serve(_args, config) {
+    // dist/cli.js sits one level below the app directory (where .next lives).
+    const running = await serve(config, resolve(dirname(fileURLToPath(import.meta.url)), ".."));
+    const stop = () => {
+      void running.close().then(() => process.exit(0));
+    };
+    process.once("SIGTERM", stop);
+    process.once("SIGINT", stop);
+  },
+  async migrate(_args, config, out) {
+    const store = connect(config.database);
+    try {
+      const { applied } = await migrate(store);
+      out.print(applied.length ? `applied ${applied.join(", ")}` : "the database is up to date", { applied });
+    } finally {
+      await store.close();
+    }
+  },
+  "user create": (args, config, out) =>
+    withCtx(config, async (ctx) => {
+      const user = await createUser({
+        ctx,
+        input: { email: flag(args, "email", true), password: flag(args, "password", true), name: flag(args, "name") ?? "", superuser: args.flags.get("superuser") === true },
+      });
+      out.print(`created user ${user.email}${user.is_superuser ? " (superuser)" : ""}`, { id: String(user.id), email: user.email, isSuperuser: user.is_superuser === 1 });
+    }),
+  "org create": (args, config, out) =>
+    withCtx(config, async (ctx) => {
+      const org = await createOrganization({ ctx, input: { slug: flag(args, "slug", true), name: flag(args, "name"), owner: flag(args, "owner") } });
+      out.print(`created organization ${org.slug}`, { id: String(org.id), slug: org.slug, name: org.name });
+    }),
+  "project create": (args, config, out) =>
+    withCtx(config, async (ctx) => {
+      const { project, key } = await createProject({
+        ctx,
+        input: { org: flag(args, "org", true), slug: flag(args, "slug", true), name: flag(args, "name"), platform: flag(args, "platform") },
+      });
+      const dsn = buildDsn(ctx.publicUrl, key.public_key, project.id);
+      out.print(dsn, { id: String(project.id), slug: project.slug, dsn });
+    }),
+  "token create": (args, config, out) =>
+    withCtx(config, async (ctx) => {
+      const { id, token } = await createToken({ ctx, input: { user: flag(args, "user", true), name: flag(args, "name") } });
+      out.print(token, { id: String(id), token });
+    }),
+};
+
+export async function main(argv: string[]): Promise<number> {
+  const args = parseArgs(argv);
+  const json = args.flags.get("json") === true;
+  args.flags.delete("json");
+  const out: Output = { json, print: (human, data) => process.stdout.write((json ? JSON.stringify(data) : human) + "\n") };
+  const fail = (message: string, code: number) => {
+    process.stderr.write(json ? JSON.stringify({ error: message }) + "\n" : `telltale: ${message}\n`);
+    return code;
+  };
+
+  if (args.positional.length === 0 || args.flags.has("help")) {
+    process.stdout.write(USAGE + "\n");
+    return args.positional.length === 0 && !args.flags.has("help") ? 2 : 0;
+  }
+  const name = [args.positional.slice(0, 2).join(" "), args.positional[0] ?? ""].find((n) => n in COMMANDS);
+  const command = name ? COMMANDS[name] : undefined;
+  if (!command) return fail(`unknown command '${args.positional.join(" ")}'\n\n${USAGE}`, 2);
+  try {
+    const config = parseSettings(process.env);
+    setLogLevel(config.logLevel);
+    await command(args, config, out);
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) return fail(`${error.message}\n\n${USAGE}`, 2);
+    if (error instanceof SettingsError) return fail(error.message, 2);
+    if (isTelltaleError(error)) return fail(error.message, 1);
+    return fail(error instanceof Error ? (error.stack ?? error.message) : String(error), 1);
+  }
+}

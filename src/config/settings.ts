@@ -1,0 +1,128 @@
+import { resolve } from "node:path";
+import { z } from "zod";
+
+/**
+ * The one settings table. Every setting has a name, a default and a description; the
+ * README's table is generated from this list (`npm run settings-table`), so the two
+ * cannot drift. This module is the only reader of `process.env`.
+ */
+export const SETTINGS = {
+  PORT: { default: "8000", doc: "Port the HTTP server listens on." },
+  TELLTALE_HOST: { default: "0.0.0.0", doc: "Address the HTTP server binds to." },
+  TELLTALE_URL: {
+    default: "http://localhost:$PORT",
+    doc: "Public base URL, used in DSNs and links. Set it to the https URL users reach behind a proxy.",
+  },
+  TELLTALE_DATA_DIR: { default: "./data", doc: "Directory for the SQLite database and other local data." },
+  DATABASE_URL: {
+    default: "(unset: SQLite in the data directory)",
+    doc: "`postgres://user:pass@host:5432/db` switches storage to PostgreSQL.",
+  },
+  TELLTALE_PG_POOL_MAX: { default: "10", doc: "Connections per process in the PostgreSQL pool." },
+  TELLTALE_SELF_DSN: {
+    default: "(unset: report to itself)",
+    doc: "Where Telltale reports its own errors and traces: unset reports to its internal project, a DSN reports there, `off` disables self-monitoring.",
+  },
+  TELLTALE_SELF_TRACES_SAMPLE_RATE: { default: "1", doc: "Share of Telltale's own requests traced (0 to 1)." },
+  TELLTALE_SESSION_DAYS: { default: "14", doc: "Lifetime of a login session, in days." },
+  TELLTALE_LOGIN_MAX_FAILURES: {
+    default: "10",
+    doc: "Failed logins allowed per account and per IP address within the window before logins answer 429.",
+  },
+  TELLTALE_LOGIN_WINDOW_SECONDS: { default: "900", doc: "Window for counting failed logins, in seconds." },
+  TELLTALE_TRUST_PROXY: {
+    default: "false",
+    doc: "`true` trusts `X-Forwarded-For` / `X-Forwarded-Proto` from a reverse proxy (client IP, Secure cookies).",
+  },
+  TELLTALE_LOG_LEVEL: { default: "info", doc: "`debug`, `info`, `warn` or `error`." },
+} as const satisfies Record<string, { default: string; doc: string }>;
+
+const boolText = z.enum(["true", "false", "1", "0", "yes", "no"]).transform((v) => ["true", "1", "yes"].includes(v));
+const port = z.coerce.number().int().min(0).max(65535);
+const positiveInt = z.coerce.number().int().positive();
+
+const envSchema = z.object({
+  PORT: port.default(8000),
+  TELLTALE_HOST: z.string().min(1).default("0.0.0.0"),
+  TELLTALE_URL: z.string().url().optional(),
+  TELLTALE_DATA_DIR: z.string().min(1).default("./data"),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "DATABASE_URL must be a postgres:// URL")
+    .optional(),
+  TELLTALE_PG_POOL_MAX: positiveInt.default(10),
+  TELLTALE_SELF_DSN: z.string().optional(),
+  TELLTALE_SELF_TRACES_SAMPLE_RATE: z.coerce.number().min(0).max(1).default(1),
+  TELLTALE_SESSION_DAYS: positiveInt.default(14),
+  TELLTALE_LOGIN_MAX_FAILURES: positiveInt.default(10),
+  TELLTALE_LOGIN_WINDOW_SECONDS: positiveInt.default(900),
+  TELLTALE_TRUST_PROXY: boolText.default(false),
+  TELLTALE_LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+});
+
+export type SelfMonitoring = { mode: "self" } | { mode: "off" } | { mode: "dsn"; dsn: string };
+
+export type Database = { kind: "sqlite"; file: string } | { kind: "postgres"; url: string; poolMax: number };
+
+export interface Settings {
+  port: number;
+  host: string;
+  publicUrl: string;
+  dataDir: string;
+  database: Database;
+  selfMonitoring: SelfMonitoring;
+  selfTracesSampleRate: number;
+  sessionDays: number;
+  loginMaxFailures: number;
+  loginWindowSeconds: number;
+  trustProxy: boolean;
+  logLevel: "debug" | "info" | "warn" | "error";
+}
+
+export class SettingsError extends Error {}
+
+/** Parses settings from an environment; throws a SettingsError naming every bad variable. */
+export function parseSettings(env: Record<string, string | undefined>): Settings {
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
+  const result = envSchema.safeParse(present);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
+    throw new SettingsError(`Invalid settings:\n  ${lines.join("\n  ")}`);
+  }
+  const e = result.data;
+  const dataDir = resolve(e.TELLTALE_DATA_DIR);
+  const publicUrl = (e.TELLTALE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
+  return {
+    port: e.PORT,
+    host: e.TELLTALE_HOST,
+    publicUrl,
+    dataDir,
+    database: e.DATABASE_URL
+      ? { kind: "postgres", url: e.DATABASE_URL, poolMax: e.TELLTALE_PG_POOL_MAX }
+      : { kind: "sqlite", file: resolve(dataDir, "telltale.sqlite") },
+    selfMonitoring: parseSelfMonitoring(e.TELLTALE_SELF_DSN),
+    selfTracesSampleRate: e.TELLTALE_SELF_TRACES_SAMPLE_RATE,
+    sessionDays: e.TELLTALE_SESSION_DAYS,
+    loginMaxFailures: e.TELLTALE_LOGIN_MAX_FAILURES,
+    loginWindowSeconds: e.TELLTALE_LOGIN_WINDOW_SECONDS,
+    trustProxy: e.TELLTALE_TRUST_PROXY,
+    logLevel: e.TELLTALE_LOG_LEVEL,
+  };
+}
+
+function parseSelfMonitoring(value: string | undefined): SelfMonitoring {
+  if (value === undefined || value === "" || value === "self") return { mode: "self" };
+  if (value.toLowerCase() === "off") return { mode: "off" };
+  if (!/^https?:\/\/[^@/]+@[^/]+\/.*\d+$/.test(value)) {
+    throw new SettingsError(`Invalid settings:\n  TELLTALE_SELF_DSN: expected "off" or a DSN like https://key@host/1, got "${value}"`);
+  }
+  return { mode: "dsn", dsn: value };
+}
+
+let cached: Settings | undefined;
+
+/** The settings of this process, parsed once from `process.env`. */
+export function settings(): Settings {
+  cached ??= parseSettings(process.env);
+  return cached;
+}

@@ -1,0 +1,32 @@
+import { z } from "zod";
+import type { User } from "../../db/schema.js";
+import type { Ctx } from "../context.js";
+import { conflict } from "../errors.js";
+import { insertOrganization } from "../orgs/create-org.js";
+import { validate } from "../validate.js";
+import { countUsers, insertUser } from "./create-user.js";
+import { Email, Password, Slug } from "./schemas.js";
+
+export const FirstAdmin = z.object({
+  email: Email,
+  password: Password,
+  name: z.string().trim().max(200).default(""),
+  orgSlug: Slug,
+  orgName: z.string().trim().max(200).optional(),
+});
+export type FirstAdmin = z.input<typeof FirstAdmin>;
+
+/**
+ * First run: with no user yet, anyone who reaches the UI may create the first admin
+ * (a superuser) and their organization. Refused once any user exists.
+ */
+export async function setupFirstAdmin({ ctx, input }: { ctx: Ctx; input: FirstAdmin }): Promise<User> {
+  const data = validate(FirstAdmin, input);
+  return ctx.db.transaction().execute(async (trx) => {
+    if ((await countUsers(trx)) > 0) throw conflict("Telltale is already set up: sign in instead");
+    const now = ctx.now();
+    const user = await insertUser(trx, now, { email: data.email, password: data.password, name: data.name, superuser: true });
+    await insertOrganization(trx, now, { slug: data.orgSlug, name: data.orgName ?? data.orgSlug, ownerId: user.id });
+    return user;
+  });
+}

@@ -1,0 +1,46 @@
+import type { Kysely } from "kysely";
+import { z } from "zod";
+import type { DB, Organization } from "../../db/schema.js";
+import { Email, Slug } from "../accounts/schemas.js";
+import type { Ctx } from "../context.js";
+import { conflict, notFound } from "../errors.js";
+import { validate } from "../validate.js";
+
+export const NewOrganization = z.object({
+  slug: Slug,
+  name: z.string().trim().max(200).optional(),
+  /** Email of the user who becomes its owner. */
+  owner: Email.optional(),
+});
+export type NewOrganization = z.input<typeof NewOrganization>;
+
+export async function createOrganization({ ctx, input }: { ctx: Ctx; input: NewOrganization }): Promise<Organization> {
+  const data = validate(NewOrganization, input);
+  return ctx.db.transaction().execute(async (trx) => {
+    let ownerId: number | undefined;
+    if (data.owner) {
+      const owner = await trx.selectFrom("users").select("id").where("email", "=", data.owner).executeTakeFirst();
+      if (!owner) throw notFound(`user '${data.owner}' does not exist`);
+      ownerId = owner.id;
+    }
+    return insertOrganization(trx, ctx.now(), { slug: data.slug, name: data.name ?? data.slug, ownerId });
+  });
+}
+
+export async function insertOrganization(
+  db: Kysely<DB>,
+  now: number,
+  org: { slug: string; name: string; ownerId?: number | undefined },
+): Promise<Organization> {
+  const taken = await db.selectFrom("organizations").select("id").where("slug", "=", org.slug).executeTakeFirst();
+  if (taken) throw conflict(`an organization with slug '${org.slug}' already exists`);
+  const row = await db
+    .insertInto("organizations")
+    .values({ slug: org.slug, name: org.name || org.slug, is_internal: 0, created_at: now })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  if (org.ownerId !== undefined) {
+    await db.insertInto("memberships").values({ organization_id: row.id, user_id: org.ownerId, role: "owner", created_at: now }).execute();
+  }
+  return row;
+}

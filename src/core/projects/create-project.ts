@@ -1,0 +1,45 @@
+import { z } from "zod";
+import type { Project, ProjectKey } from "../../db/schema.js";
+import { Slug } from "../accounts/schemas.js";
+import type { Ctx } from "../context.js";
+import { conflict, notFound } from "../errors.js";
+import { generateKeyPair } from "../keys/generate.js";
+import { validate } from "../validate.js";
+import { PLATFORMS } from "./platforms.js";
+
+export const NewProject = z.object({
+  org: Slug,
+  slug: Slug,
+  name: z.string().trim().max(200).optional(),
+  platform: z.enum(PLATFORMS.map((p) => p.id) as [string, ...string[]]).default("javascript"),
+});
+export type NewProject = z.input<typeof NewProject>;
+
+/** Creates a project in an organization with its first (default) DSN key. */
+export async function createProject({ ctx, input }: { ctx: Ctx; input: NewProject }): Promise<{ project: Project; key: ProjectKey }> {
+  const data = validate(NewProject, input);
+  return ctx.db.transaction().execute(async (trx) => {
+    const org = await trx.selectFrom("organizations").select("id").where("slug", "=", data.org).executeTakeFirst();
+    if (!org) throw notFound(`organization '${data.org}' does not exist`);
+    const taken = await trx
+      .selectFrom("projects")
+      .select("id")
+      .where("organization_id", "=", org.id)
+      .where("slug", "=", data.slug)
+      .executeTakeFirst();
+    if (taken) throw conflict(`project '${data.slug}' already exists in organization '${data.org}'`);
+    const now = ctx.now();
+    const project = await trx
+      .insertInto("projects")
+      .values({ organization_id: org.id, slug: data.slug, name: data.name ?? data.slug, platform: data.platform, created_at: now })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const { publicKey, secretKey } = generateKeyPair();
+    const key = await trx
+      .insertInto("project_keys")
+      .values({ project_id: project.id, label: "Default", public_key: publicKey, secret_key: secretKey, is_active: 1, created_at: now })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return { project, key };
+  });
+}

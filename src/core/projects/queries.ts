@@ -1,0 +1,18 @@
+import type { Organization, Project } from "../../db/schema.js";
+import type { Ctx } from "../context.js";
+import { notFound } from "../errors.js";
+
+export function listProjects(ctx: Ctx, org: Organization): Promise<Project[]> {
+  return ctx.db.selectFrom("projects").selectAll().where("organization_id", "=", org.id).orderBy("slug").execute();
+}
+
+export async function projectInOrg(ctx: Ctx, org: Organization, slug: string): Promise<Project> {
+  const project = await ctx.db
+    .selectFrom("projects")
+    .selectAll()
+    .where("organization_id", "=", org.id)
+    .where("slug", "=", slug)
+    .executeTakeFirst();
+  if (!project) throw notFound(`project '${slug}' does not exist in organization '${org.slug}'`);
+  return project;
+}

@@ -1,0 +1,79 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { userForSession } from "../../core/accounts/sessions.js";
+import type { Ctx } from "../../core/context.js";
+import { isTelltaleError, unauthenticated } from "../../core/errors.js";
+import { organizationFor } from "../../core/orgs/access.js";
+import { listKeys } from "../../core/keys/manage.js";
+import { listProjects, projectInOrg } from "../../core/projects/queries.js";
+import { userForToken } from "../../core/tokens/tokens.js";
+import type { User } from "../../db/schema.js";
+import { SESSION_COOKIE } from "../cookies.js";
+import { log } from "../log.js";
+import { parseCookies, sendError, sendJson } from "../http.js";
+import { serializeKey, serializeProject } from "./serialize.js";
+
+type Handler = (args: { ctx: Ctx; user: User; params: string[] }) => Promise<unknown>;
+interface Route {
+  method: string;
+  pattern: RegExp;
+  handler: Handler;
+}
+
+const SEGMENT = "([^/]+)";
+const route = (method: string, path: string, handler: Handler): Route => ({
+  method,
+  pattern: new RegExp(`^/api/0${path.replaceAll("{}", SEGMENT)}/?$`),
+  handler,
+});
+
+/** The web API: a Sentry-compatible subset, JSON in and out. */
+const ROUTES: Route[] = [
+  route("GET", "/organizations/{}/projects", async ({ ctx, user, params: [org] }) => {
+    const access = await organizationFor(ctx, user, org ?? "");
+    const projects = await listProjects(ctx, access.org);
+    return projects.map((p) => serializeProject(p, access.org, true));
+  }),
+  route("GET", "/projects/{}/{}/keys", async ({ ctx, user, params: [org, project] }) => {
+    const access = await organizationFor(ctx, user, org ?? "");
+    const p = await projectInOrg(ctx, access.org, project ?? "");
+    return (await listKeys(ctx, p)).map((k) => serializeKey(k, ctx.publicUrl));
+  }),
+];
+
+/**
+ * Bearer tokens for API clients; the session cookie too, but only for reads, so a
+ * cross-site form can never make a change with a visitor's cookie.
+ */
+async function authenticate(ctx: Ctx, req: IncomingMessage): Promise<User> {
+  const header = req.headers.authorization;
+  if (header !== undefined) {
+    const m = /^Bearer\s+(\S+)$/i.exec(header);
+    const user = m?.[1] ? await userForToken(ctx, m[1]) : null;
+    if (!user) throw unauthenticated("Invalid token");
+    return user;
+  }
+  if (req.method === "GET" || req.method === "HEAD") {
+    const user = await userForSession(ctx, parseCookies(req.headers.cookie).get(SESSION_COOKIE));
+    if (user) return user;
+  }
+  throw unauthenticated("Authentication credentials were not provided.");
+}
+
+/** Handles every `/api/` path that is not ingest; always answers JSON, never a page. */
+export async function handleApi(ctx: Ctx, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const path = (req.url ?? "/").split("?")[0] ?? "/";
+  try {
+    if (!path.startsWith("/api/0/")) return sendJson(res, 404, { detail: "Not found" });
+    const user = await authenticate(ctx, req);
+    const matches = ROUTES.map((r) => ({ r, m: r.pattern.exec(path) })).filter((x) => x.m);
+    if (matches.length === 0) return sendJson(res, 404, { detail: "Not found" });
+    const hit = matches.find((x) => x.r.method === req.method || (req.method === "HEAD" && x.r.method === "GET"));
+    if (!hit?.m) return sendJson(res, 405, { detail: `Method "${req.method}" not allowed.` }, { allow: matches.map((x) => x.r.method).join(", ") });
+    const params = hit.m.slice(1).map((p) => decodeURIComponent(p));
+    sendJson(res, 200, await hit.r.handler({ ctx, user, params }));
+  } catch (error) {
+    if (isTelltaleError(error)) return sendError(res, error);
+    log("error", "api request failed", { path, error: String(error) });
+    throw error;
+  }
+}

@@ -1,0 +1,64 @@
+import { unlinkSync } from "node:fs";
+import { createServer } from "node:http";
+import { parentPort, workerData } from "node:worker_threads";
+import * as Sentry from "@sentry/nextjs";
+import next from "next";
+import { settings } from "../config/settings.js";
+import { createCtx } from "../core/runtime.js";
+import { resolveSelfMonitoring } from "../core/selfmon/resolve.js";
+import { connect } from "../db/connect.js";
+import { handleApi } from "./api/router.js";
+import { sendJson } from "./http.js";
+import { log, setLogLevel } from "./log.js";
+import { setRuntime } from "./runtime.js";
+import { TUNNEL_PATH } from "./tunnel.js";
+
+/**
+ * The Next.js UI and the web API, in a worker thread. Self-monitoring (Sentry's
+ * instrumentation, set up by `instrumentation.ts` during `prepare()`) lives in this
+ * thread only, so the ingest path on the main thread never pays for it.
+ */
+interface WorkerInput {
+  socketPath: string;
+  dir: string;
+  loopbackUrl: string;
+}
+
+const input = workerData as WorkerInput;
+const config = settings();
+setLogLevel(config.logLevel);
+const store = connect(config.database);
+const ctx = createCtx(config, store);
+const selfMonitoring = await resolveSelfMonitoring(ctx, config.selfMonitoring, input.loopbackUrl, TUNNEL_PATH);
+setRuntime({ ctx, settings: config, selfMonitoring });
+
+const url = new URL(config.publicUrl);
+const app = next({ dev: false, dir: input.dir, hostname: url.hostname, port: config.port });
+const handle = app.getRequestHandler();
+await app.prepare();
+
+const server = createServer((req, res) => {
+  const path = req.url ?? "/";
+  const work = path.startsWith("/api/") ? handleApi(ctx, req, res) : handle(req, res);
+  work.catch((error: unknown) => {
+    Sentry.captureException(error);
+    log("error", "request failed", { path, error: error instanceof Error ? error.message : String(error) });
+    if (!res.headersSent) sendJson(res, 500, { detail: "internal error" });
+    else res.destroy();
+  });
+});
+try {
+  unlinkSync(input.socketPath);
+} catch {
+  // no stale socket
+}
+server.listen(input.socketPath, () => parentPort?.postMessage({ type: "ready", selfMonitoring: selfMonitoring?.internal ? "self" : selfMonitoring ? "dsn" : "off" }));
+
+parentPort?.on("message", (message: unknown) => {
+  if (message === "shutdown") {
+    server.close();
+    void Sentry.flush(2000)
+      .then(() => store.close())
+      .finally(() => process.exit(0));
+  }
+});

@@ -1,0 +1,103 @@
+import { once } from "node:events";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Worker } from "node:worker_threads";
+import type { Settings } from "../config/settings.js";
+import { parseDsn } from "../core/auth/dsn.js";
+import { createCtx } from "../core/runtime.js";
+import { connect } from "../db/connect.js";
+import { migrate } from "../db/migrate.js";
+import { createFront } from "./front.js";
+import { log } from "./log.js";
+import { createProxy } from "./proxy.js";
+import type { TunnelTarget } from "./tunnel.js";
+
+export interface Running {
+  port: number;
+  /** Resolves when the web UI can answer (ingest answers from the start). */
+  uiReady: Promise<void>;
+  close(): Promise<void>;
+}
+
+/** How long a page request waits for the UI worker to come up before a 503. */
+const UI_WAIT_MS = 30_000;
+
+export async function serve(config: Settings, appDir: string): Promise<Running> {
+  const store = connect(config.database);
+  const { applied } = await migrate(store);
+  if (applied.length) log("info", "migrated", { applied: applied.join(",") });
+  const ctx = createCtx(config, store);
+
+  const selfDsn = config.selfMonitoring.mode === "dsn" ? parseDsn(config.selfMonitoring.dsn) : null;
+  const tunnel: TunnelTarget | null = selfDsn ? { dsn: selfDsn } : null;
+  const socketPath = join(tmpdir(), `telltale-${process.pid}-${Math.random().toString(36).slice(2, 8)}.sock`);
+  const proxy = createProxy(socketPath, config.trustProxy);
+
+  let markReady: () => void = () => {};
+  const uiReady = new Promise<void>((r) => (markReady = r));
+  let isReady = false;
+  const pages = (req: IncomingMessage, res: ServerResponse) => {
+    if (isReady) return proxy(req, res);
+    const timer = setTimeout(() => {
+      if (!res.headersSent) {
+        res.writeHead(503, { "content-type": "text/plain", "retry-after": "1" });
+        res.end("Telltale is starting; try again in a moment.");
+      }
+    }, UI_WAIT_MS);
+    void uiReady.then(() => {
+      clearTimeout(timer);
+      if (!res.headersSent) proxy(req, res);
+    });
+  };
+
+  const front = createFront({ ctx, pages, tunnel });
+  front.listen(config.port, config.host);
+  await once(front, "listening");
+  const port = (front.address() as AddressInfo).port;
+  const loopbackUrl = `http://127.0.0.1:${port}`;
+  log("info", "listening", { url: config.publicUrl, port, database: store.dialect });
+
+  const workerFile = join(dirname(fileURLToPath(import.meta.url)), "next-worker.js");
+  let worker: Worker | null = null;
+  let stopping = false;
+  const startWorker = () => {
+    const started = Date.now();
+    const w = new Worker(workerFile, { workerData: { socketPath, dir: resolve(appDir), loopbackUrl } });
+    w.on("message", (message: { type?: string; selfMonitoring?: string }) => {
+      if (message.type !== "ready") return;
+      isReady = true;
+      markReady();
+      log("info", "web UI ready", { ms: Date.now() - started, selfMonitoring: message.selfMonitoring });
+    });
+    w.on("error", (error) => log("error", "web UI worker failed", { error: error.stack ?? error.message }));
+    w.on("exit", (code) => {
+      if (stopping) return;
+      // Ingest keeps working; bring the UI back after a pause rather than exiting the process.
+      isReady = false;
+      log("error", "web UI worker exited; restarting", { code });
+      setTimeout(startWorker, 1000).unref();
+    });
+    worker = w;
+  };
+  startWorker();
+
+  return {
+    port,
+    uiReady,
+    async close() {
+      stopping = true;
+      const w = worker;
+      if (w) {
+        w.postMessage("shutdown");
+        await Promise.race([once(w, "exit"), new Promise((r) => setTimeout(r, 3000))]);
+        await w.terminate();
+      }
+      front.closeAllConnections();
+      await new Promise<void>((r) => front.close(() => r()));
+      await store.close();
+    },
+  };
+}

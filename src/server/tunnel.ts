@@ -1,0 +1,65 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { envelopeUrl, parseDsn, type Dsn } from "../core/auth/dsn.js";
+import { INGEST_LIMITS } from "../core/ingest/limits.js";
+import { sendJson } from "./http.js";
+import { readIngestBody } from "./ingest/body.js";
+import { log } from "./log.js";
+
+/** Same-origin path the browser SDK posts to when Telltale reports to an external DSN. */
+export const TUNNEL_PATH = "/api/telltale/tunnel/";
+
+export interface TunnelTarget {
+  dsn: Dsn;
+}
+
+const sameTarget = (a: Dsn, b: Dsn) =>
+  a.publicKey === b.publicKey && a.host.toLowerCase() === b.host.toLowerCase() && a.projectId === b.projectId && a.path === b.path && a.protocol === b.protocol;
+
+/**
+ * Forwards the browser's envelopes to the one configured DSN, never to a DSN the request
+ * names (that would make Telltale an open relay). Like @sentry/core's handleTunnelRequest:
+ * 400 without header or DSN, 403 for any other DSN, else the upstream answer.
+ */
+export async function handleTunnel(target: TunnelTarget | null, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  if (!target) {
+    req.resume();
+    return sendJson(res, 404, { detail: "the tunnel is only used when TELLTALE_SELF_DSN names an external DSN" });
+  }
+  if (req.method !== "POST") {
+    req.resume();
+    return sendJson(res, 405, { detail: "POST an envelope here" });
+  }
+  const read = await readIngestBody(req, INGEST_LIMITS.maxRequestBytes, INGEST_LIMITS.maxEnvelopeBytes);
+  if (!read.ok) return sendJson(res, read.status, { detail: read.reason });
+  const nl = read.body.indexOf(0x0a);
+  let dsn: Dsn | null = null;
+  try {
+    const header: unknown = JSON.parse(read.body.subarray(0, nl === -1 ? undefined : nl).toString("utf8"));
+    const value = header !== null && typeof header === "object" ? (header as Record<string, unknown>).dsn : undefined;
+    if (typeof value !== "string") return sendJson(res, 400, { detail: "Invalid envelope: missing DSN" });
+    dsn = parseDsn(value);
+  } catch {
+    return sendJson(res, 400, { detail: "Invalid envelope: missing header" });
+  }
+  if (!dsn || !sameTarget(dsn, target.dsn)) return sendJson(res, 403, { detail: "DSN not allowed" });
+
+  const url = `${envelopeUrl(target.dsn)}?sentry_version=7&sentry_key=${encodeURIComponent(target.dsn.publicKey)}`;
+  try {
+    const upstream = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/x-sentry-envelope" },
+      body: read.body,
+      signal: AbortSignal.timeout(15_000),
+    });
+    const headers: Record<string, string> = {};
+    for (const name of ["retry-after", "x-sentry-rate-limits", "x-sentry-error", "content-type"]) {
+      const v = upstream.headers.get(name);
+      if (v) headers[name] = v;
+    }
+    res.writeHead(upstream.status, headers);
+    res.end(Buffer.from(await upstream.arrayBuffer()));
+  } catch (error) {
+    log("warn", "tunnel upstream failed", { host: target.dsn.host, error: (error as Error).message });
+    sendJson(res, 502, { detail: "the self-monitoring DSN could not be reached" });
+  }
+}
