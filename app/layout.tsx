@@ -1,3 +1,40 @@
-export default function RootLayout({ children }: { children: React.ReactNode }) {
-  return (<html lang="en"><body>{children}</body></html>);
+import type { Metadata } from "next";
+import Link from "next/link";
+import { currentUser } from "./lib/auth";
+import { runtime } from "./lib/runtime";
+import { logoutAction } from "./actions/session";
+import "./globals.css";
+
+export const metadata: Metadata = { title: { default: "Telltale", template: "%s · Telltale" } };
+
+/** What the browser SDK needs at run time (instrumentation-client.ts reads it); null when self-monitoring is off. */
+function browserSentryConfig(): string | null {
+  const { selfMonitoring, settings } = runtime();
+  if (!selfMonitoring) return null;
+  return JSON.stringify({ dsn: selfMonitoring.browserDsn, tunnel: selfMonitoring.tunnel, tracesSampleRate: settings.selfTracesSampleRate });
+}
+
+export default async function RootLayout({ children }: { children: React.ReactNode }) {
+  const user = await currentUser();
+  const sentry = browserSentryConfig();
+  return (
+    <html lang="en">
+      <head>{sentry && <meta name="telltale-sentry" content={sentry} />}</head>
+      <body>
+        <header className="top">
+          <Link href="/" className="brand">
+            Telltale
+          </Link>
+          <nav>{user && <Link href="/orgs">Organizations</Link>}</nav>
+          {user && (
+            <form action={logoutAction}>
+              <span className="muted">{user.email}</span>{" "}
+              <button type="submit">Sign out</button>
+            </form>
+          )}
+        </header>
+        {children}
+      </body>
+    </html>
+  );
 }

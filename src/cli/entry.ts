@@ -1,4 +1,4 @@
-import { main } from "./main.js";
+import { main } from "./main";
 
 const code = await main(process.argv.slice(2));
 // `serve` keeps running on its own handles; every other command ends here.

@@ -1,19 +1,19 @@
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseSettings, SettingsError, type Settings } from "../config/settings.js";
-import { createUser } from "../core/accounts/create-user.js";
-import { buildDsn } from "../core/auth/dsn.js";
-import type { Ctx } from "../core/context.js";
-import { isTelltaleError } from "../core/errors.js";
-import { createOrganization } from "../core/orgs/create-org.js";
-import { createProject } from "../core/projects/create-project.js";
-import { createCtx } from "../core/runtime.js";
-import { createToken } from "../core/tokens/tokens.js";
-import { connect } from "../db/connect.js";
-import { migrate } from "../db/migrate.js";
-import { setLogLevel } from "../server/log.js";
-import { serve } from "../server/serve.js";
-import { parseArgs, type Args } from "./args.js";
+import { settings, SettingsError, type Settings } from "../config/settings";
+import { createUser } from "../core/accounts/create-user";
+import { buildDsn } from "../core/auth/dsn";
+import type { Ctx } from "../core/context";
+import { isTelltaleError } from "../core/errors";
+import { createOrganization } from "../core/orgs/create-org";
+import { createProject } from "../core/projects/create-project";
+import { createCtx } from "../core/runtime";
+import { createToken } from "../core/tokens/tokens";
+import { connect } from "../db/connect";
+import { migrate } from "../db/migrate";
+import { setLogLevel } from "../server/log";
+import { serve } from "../server/serve";
+import { parseArgs, type Args } from "./args";
 
 const USAGE = `Usage: telltale <command> [options]   (every command takes --json)
 
@@ -120,7 +120,7 @@ export async function main(argv: string[]): Promise<number> {
   const command = name ? COMMANDS[name] : undefined;
   if (!command) return fail(`unknown command '${args.positional.join(" ")}'\n\n${USAGE}`, 2);
   try {
-    const config = parseSettings(process.env);
+    const config = settings();
     setLogLevel(config.logLevel);
     await command(args, config, out);
     return 0;

@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
-import type { Dialect } from "../db/connect.js";
-import type { DB } from "../db/schema.js";
+import type { Dialect } from "../db/connect";
+import type { DB } from "../db/schema";
 
 /** What every core action receives besides its input: storage, the public URL and named limits. */
 export interface Ctx {

@@ -1,6 +1,6 @@
-import type { Settings } from "../config/settings.js";
-import type { Store } from "../db/connect.js";
-import type { Ctx } from "./context.js";
+import type { Settings } from "../config/settings";
+import type { Store } from "../db/connect";
+import type { Ctx } from "./context";
 
 /** The context core actions run in, from the process settings and an open store. */
 export function createCtx(settings: Settings, store: Store): Ctx {

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { invalidInput } from "./errors.js";
+import { invalidInput } from "./errors";
 
 /** Validates input at the core's boundary; the message names the first problem in words a person can act on. */
 export function validate<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {

@@ -3,8 +3,8 @@ import { dirname } from "node:path";
 import SQLite from "better-sqlite3";
 import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
 import pg from "pg";
-import type { Database as DatabaseSetting } from "../config/settings.js";
-import type { DB } from "./schema.js";
+import type { Database as DatabaseSetting } from "../config/settings";
+import type { DB } from "./schema";
 
 export type Dialect = "sqlite" | "postgres";
 

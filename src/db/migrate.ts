@@ -1,9 +1,9 @@
 import { Migrator, type MigrationResultSet } from "kysely";
-import type { Store } from "./connect.js";
-import { m0001 } from "./migrations/0001_foundation.js";
-import { m0002 } from "./migrations/0002_internal_project.js";
-import { m0003 } from "./migrations/0003_ingest_queue.js";
-import type { AnyDb, Migration } from "./migrations/helpers.js";
+import type { Store } from "./connect";
+import { m0001 } from "./migrations/0001_foundation";
+import { m0002 } from "./migrations/0002_internal_project";
+import { m0003 } from "./migrations/0003_ingest_queue";
+import type { AnyDb, Migration } from "./migrations/helpers";
 
 /** Every migration, in order. Names are permanent: they are recorded in kysely_migration. */
 const MIGRATIONS: Record<string, Migration> = {

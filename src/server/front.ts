@@ -1,9 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { Ctx } from "../core/context.js";
-import { handleIngest } from "./ingest/handler.js";
-import { sendJson } from "./http.js";
-import { log } from "./log.js";
-import { handleTunnel, TUNNEL_PATH, type TunnelTarget } from "./tunnel.js";
+import type { Ctx } from "../core/context";
+import { handleIngest } from "./ingest/handler";
+import { sendJson } from "./http";
+import { log } from "./log";
+import { handleTunnel, TUNNEL_PATH, type TunnelTarget } from "./tunnel";
 
 const INGEST_PATH = /^\/api\/(\d+)\/(envelope|store)\/?$/;
 

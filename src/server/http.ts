@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { TelltaleError, type ErrorCode } from "../core/errors.js";
+import type { ErrorCode, TelltaleError } from "../core/errors";
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);

@@ -1,17 +1,16 @@
 import { unlinkSync } from "node:fs";
 import { createServer } from "node:http";
 import { parentPort, workerData } from "node:worker_threads";
-import * as Sentry from "@sentry/nextjs";
 import next from "next";
-import { settings } from "../config/settings.js";
-import { createCtx } from "../core/runtime.js";
-import { resolveSelfMonitoring } from "../core/selfmon/resolve.js";
-import { connect } from "../db/connect.js";
-import { handleApi } from "./api/router.js";
-import { sendJson } from "./http.js";
-import { log, setLogLevel } from "./log.js";
-import { setRuntime } from "./runtime.js";
-import { TUNNEL_PATH } from "./tunnel.js";
+import { settings } from "../config/settings";
+import { createCtx } from "../core/runtime";
+import { resolveSelfMonitoring } from "../core/selfmon/resolve";
+import { connect } from "../db/connect";
+import { handleApi } from "./api/router";
+import { sendJson } from "./http";
+import { log, setLogLevel } from "./log";
+import { getRuntime, setRuntime } from "./runtime";
+import { TUNNEL_PATH } from "./tunnel";
 
 /**
  * The Next.js UI and the web API, in a worker thread. Self-monitoring (Sentry's
@@ -41,7 +40,7 @@ const server = createServer((req, res) => {
   const path = req.url ?? "/";
   const work = path.startsWith("/api/") ? handleApi(ctx, req, res) : handle(req, res);
   work.catch((error: unknown) => {
-    Sentry.captureException(error);
+    getRuntime()?.monitor?.captureException(error);
     log("error", "request failed", { path, error: error instanceof Error ? error.message : String(error) });
     if (!res.headersSent) sendJson(res, 500, { detail: "internal error" });
     else res.destroy();
@@ -57,7 +56,7 @@ server.listen(input.socketPath, () => parentPort?.postMessage({ type: "ready", s
 parentPort?.on("message", (message: unknown) => {
   if (message === "shutdown") {
     server.close();
-    void Sentry.flush(2000)
+    void (getRuntime()?.monitor?.flush(2000) ?? Promise.resolve(true))
       .then(() => store.close())
       .finally(() => process.exit(0));
   }

@@ -1,5 +1,5 @@
 import { Agent, request, type IncomingMessage, type ServerResponse } from "node:http";
-import { log } from "./log.js";
+import { log } from "./log";
 
 /**
  * Hands a request to the Next.js worker over a unix socket, streaming both bodies.
@@ -7,7 +7,7 @@ import { log } from "./log.js";
  * only from this front (it listens on a private socket, not on the network).
  */
 export function createProxy(socketPath: string, trustProxy: boolean) {
-  const agent = new Agent({ keepAlive: true, maxSockets: 256, socketPath });
+  const agent = new Agent({ keepAlive: true, maxSockets: 256 });
   return function proxy(req: IncomingMessage, res: ServerResponse): void {
     const headers = { ...req.headers };
     const peer = req.socket.remoteAddress ?? "";
@@ -15,7 +15,7 @@ export function createProxy(socketPath: string, trustProxy: boolean) {
     headers["x-forwarded-for"] = forwardedFor;
     if (!trustProxy || !headers["x-forwarded-proto"]) headers["x-forwarded-proto"] = "http";
     if (!trustProxy || !headers["x-forwarded-host"]) headers["x-forwarded-host"] = req.headers.host ?? "";
-    const upstream = request({ agent, method: req.method, path: req.url, headers }, (up) => {
+    const upstream = request({ agent, socketPath, method: req.method, path: req.url, headers }, (up) => {
       res.writeHead(up.statusCode ?? 502, up.rawHeaders);
       up.pipe(res);
     });

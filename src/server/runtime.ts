@@ -1,6 +1,6 @@
-import type { Settings } from "../config/settings.js";
-import type { Ctx } from "../core/context.js";
-import type { SelfMonitoringTarget } from "../core/selfmon/resolve.js";
+import type { Settings } from "../config/settings";
+import type { Ctx } from "../core/context";
+import type { SelfMonitoringTarget } from "../core/selfmon/resolve";
 
 /**
  * What the Next.js worker hands to the app code it loads: one store and settings per
@@ -11,6 +11,13 @@ export interface TelltaleRuntime {
   ctx: Ctx;
   settings: Settings;
   selfMonitoring: SelfMonitoringTarget | null;
+  /** Set by the app's server instrumentation once its SDK runs; the worker reports through it. */
+  monitor?: Monitor;
+}
+
+export interface Monitor {
+  captureException(error: unknown): void;
+  flush(timeoutMs: number): Promise<boolean>;
 }
 
 const KEY = Symbol.for("telltale.runtime");

@@ -5,15 +5,15 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
-import type { Settings } from "../config/settings.js";
-import { parseDsn } from "../core/auth/dsn.js";
-import { createCtx } from "../core/runtime.js";
-import { connect } from "../db/connect.js";
-import { migrate } from "../db/migrate.js";
-import { createFront } from "./front.js";
-import { log } from "./log.js";
-import { createProxy } from "./proxy.js";
-import type { TunnelTarget } from "./tunnel.js";
+import type { Settings } from "../config/settings";
+import { parseDsn } from "../core/auth/dsn";
+import { createCtx } from "../core/runtime";
+import { connect } from "../db/connect";
+import { migrate } from "../db/migrate";
+import { createFront } from "./front";
+import { log } from "./log";
+import { createProxy } from "./proxy";
+import type { TunnelTarget } from "./tunnel";
 
 export interface Running {
   port: number;
@@ -55,7 +55,14 @@ export async function serve(config: Settings, appDir: string): Promise<Running> 
 
   const front = createFront({ ctx, pages, tunnel });
   front.listen(config.port, config.host);
-  await once(front, "listening");
+  try {
+    await once(front, "listening");
+  } catch (error) {
+    await store.close();
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EADDRINUSE") throw new Error(`port ${config.port} on ${config.host} is already in use: stop the other server or set PORT`);
+    throw error;
+  }
   const port = (front.address() as AddressInfo).port;
   const loopbackUrl = `http://127.0.0.1:${port}`;
   log("info", "listening", { url: config.publicUrl, port, database: store.dialect });

@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { envelopeUrl, parseDsn, type Dsn } from "../core/auth/dsn.js";
-import { INGEST_LIMITS } from "../core/ingest/limits.js";
-import { sendJson } from "./http.js";
-import { readIngestBody } from "./ingest/body.js";
-import { log } from "./log.js";
+import { envelopeUrl, parseDsn, type Dsn } from "../core/auth/dsn";
+import { INGEST_LIMITS } from "../core/ingest/limits";
+import { sendJson } from "./http";
+import { readIngestBody } from "./ingest/body";
+import { log } from "./log";
 
 /** Same-origin path the browser SDK posts to when Telltale reports to an external DSN. */
 export const TUNNEL_PATH = "/api/telltale/tunnel/";
@@ -48,7 +48,7 @@ export async function handleTunnel(target: TunnelTarget | null, req: IncomingMes
     const upstream = await fetch(url, {
       method: "POST",
       headers: { "content-type": "application/x-sentry-envelope" },
-      body: read.body,
+      body: new Uint8Array(read.body),
       signal: AbortSignal.timeout(15_000),
     });
     const headers: Record<string, string> = {};

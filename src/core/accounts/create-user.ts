@@ -1,10 +1,10 @@
 import type { Kysely } from "kysely";
-import type { DB, User } from "../../db/schema.js";
-import type { Ctx } from "../context.js";
-import { conflict } from "../errors.js";
-import { validate } from "../validate.js";
-import { hashPassword } from "./password.js";
-import { NewUser } from "./schemas.js";
+import type { DB, User } from "../../db/schema";
+import type { Ctx } from "../context";
+import { conflict } from "../errors";
+import { validate } from "../validate";
+import { hashPassword } from "./password";
+import { NewUser } from "./schemas";
 
 export async function createUser({ ctx, input }: { ctx: Ctx; input: NewUser }): Promise<User> {
   return insertUser(ctx.db, ctx.now(), input);

@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
-import type { User } from "../../db/schema.js";
-import type { Ctx } from "../context.js";
-import { throttled, unauthenticated } from "../errors.js";
-import { dummyHash, verifyPassword } from "./password.js";
+import type { User } from "../../db/schema";
+import type { Ctx } from "../context";
+import { throttled, unauthenticated } from "../errors";
+import { dummyHash, verifyPassword } from "./password";
 
 export interface LoginInput {
   email: string;

@@ -1,6 +1,6 @@
-import type { User } from "../../db/schema.js";
-import type { Ctx } from "../context.js";
-import { hashSessionToken } from "./login.js";
+import type { User } from "../../db/schema";
+import type { Ctx } from "../context";
+import { hashSessionToken } from "./login";
 
 /** The user a session cookie belongs to, or null when it is unknown or expired. */
 export async function userForSession(ctx: Ctx, token: string | undefined): Promise<User | null> {

@@ -1,11 +1,11 @@
 import { z } from "zod";
-import type { User } from "../../db/schema.js";
-import type { Ctx } from "../context.js";
-import { conflict } from "../errors.js";
-import { insertOrganization } from "../orgs/create-org.js";
-import { validate } from "../validate.js";
-import { countUsers, insertUser } from "./create-user.js";
-import { Email, Password, Slug } from "./schemas.js";
+import type { User } from "../../db/schema";
+import type { Ctx } from "../context";
+import { conflict } from "../errors";
+import { insertOrganization } from "../orgs/create-org";
+import { validate } from "../validate";
+import { countUsers, insertUser } from "./create-user";
+import { Email, Password, Slug } from "./schemas";
 
 export const FirstAdmin = z.object({
   email: Email,

@@ -1,4 +1,4 @@
-import { parseDsn } from "./dsn.js";
+import { parseDsn } from "./dsn";
 
 /**
  * Where an ingest request says who it is: `X-Sentry-Auth`, `Authorization: Sentry …`,

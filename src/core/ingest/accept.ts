@@ -1,5 +1,5 @@
-import type { Ctx } from "../context.js";
-import { findPublicKey, type AuthSources } from "../auth/ingest-auth.js";
+import type { Ctx } from "../context";
+import { findPublicKey, type AuthSources } from "../auth/ingest-auth";
 
 export type AcceptResult =
   | { ok: true; id: string | null }

@@ -1,9 +1,9 @@
 import { z } from "zod";
-import type { Project, ProjectKey } from "../../db/schema.js";
-import type { Ctx } from "../context.js";
-import { notFound } from "../errors.js";
-import { validate } from "../validate.js";
-import { generateKeyPair } from "./generate.js";
+import type { Project, ProjectKey } from "../../db/schema";
+import type { Ctx } from "../context";
+import { notFound } from "../errors";
+import { validate } from "../validate";
+import { generateKeyPair } from "./generate";
 
 export function listKeys(ctx: Ctx, project: Project): Promise<ProjectKey[]> {
   return ctx.db.selectFrom("project_keys").selectAll().where("project_id", "=", project.id).orderBy("id").execute();

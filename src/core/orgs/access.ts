@@ -1,6 +1,6 @@
-import type { Organization, Role, User } from "../../db/schema.js";
-import type { Ctx } from "../context.js";
-import { notFound } from "../errors.js";
+import type { Organization, Role, User } from "../../db/schema";
+import type { Ctx } from "../context";
+import { notFound } from "../errors";
 
 export interface OrgAccess {
   org: Organization;

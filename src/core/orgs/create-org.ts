@@ -1,10 +1,10 @@
 import type { Kysely } from "kysely";
 import { z } from "zod";
-import type { DB, Organization } from "../../db/schema.js";
-import { Email, Slug } from "../accounts/schemas.js";
-import type { Ctx } from "../context.js";
-import { conflict, notFound } from "../errors.js";
-import { validate } from "../validate.js";
+import type { DB, Organization } from "../../db/schema";
+import { Email, Slug } from "../accounts/schemas";
+import type { Ctx } from "../context";
+import { conflict, notFound } from "../errors";
+import { validate } from "../validate";
 
 export const NewOrganization = z.object({
   slug: Slug,

@@ -1,11 +1,11 @@
 import { z } from "zod";
-import type { Project, ProjectKey } from "../../db/schema.js";
-import { Slug } from "../accounts/schemas.js";
-import type { Ctx } from "../context.js";
-import { conflict, notFound } from "../errors.js";
-import { generateKeyPair } from "../keys/generate.js";
-import { validate } from "../validate.js";
-import { PLATFORMS } from "./platforms.js";
+import type { Project, ProjectKey } from "../../db/schema";
+import { Slug } from "../accounts/schemas";
+import type { Ctx } from "../context";
+import { conflict, notFound } from "../errors";
+import { generateKeyPair } from "../keys/generate";
+import { validate } from "../validate";
+import { PLATFORMS } from "./platforms";
 
 export const NewProject = z.object({
   org: Slug,

@@ -1,6 +1,6 @@
-import type { Organization, Project } from "../../db/schema.js";
-import type { Ctx } from "../context.js";
-import { notFound } from "../errors.js";
+import type { Organization, Project } from "../../db/schema";
+import type { Ctx } from "../context";
+import { notFound } from "../errors";
 
 export function listProjects(ctx: Ctx, org: Organization): Promise<Project[]> {
   return ctx.db.selectFrom("projects").selectAll().where("organization_id", "=", org.id).orderBy("slug").execute();

@@ -1,7 +1,7 @@
-import type { SelfMonitoring } from "../../config/settings.js";
-import { INTERNAL_ORG_SLUG, INTERNAL_PROJECT_SLUG } from "../../db/migrations/0002_internal_project.js";
-import { buildDsn, parseDsn } from "../auth/dsn.js";
-import type { Ctx } from "../context.js";
+import type { SelfMonitoring } from "../../config/settings";
+import { INTERNAL_ORG_SLUG, INTERNAL_PROJECT_SLUG } from "../../db/migrations/0002_internal_project";
+import { buildDsn, parseDsn } from "../auth/dsn";
+import type { Ctx } from "../context";
 
 /** Where Telltale's own SDKs send their envelopes (PRODUCT.md fact 2). */
 export interface SelfMonitoringTarget {

@@ -1,10 +1,10 @@
 import { createHash, randomBytes } from "node:crypto";
 import { z } from "zod";
-import type { User } from "../../db/schema.js";
-import { Email } from "../accounts/schemas.js";
-import type { Ctx } from "../context.js";
-import { notFound } from "../errors.js";
-import { validate } from "../validate.js";
+import type { User } from "../../db/schema";
+import { Email } from "../accounts/schemas";
+import type { Ctx } from "../context";
+import { notFound } from "../errors";
+import { validate } from "../validate";
 
 const PREFIX = "tlt_";
 const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");

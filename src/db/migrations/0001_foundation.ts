@@ -1,6 +1,6 @@
 import { sql } from "kysely";
-import type { Migration } from "./helpers.js";
-import { withId } from "./helpers.js";
+import type { Migration } from "./helpers";
+import { withId } from "./helpers";
 
 /** Accounts, organizations, projects, keys and tokens. */
 export const m0001: Migration = {

@@ -1,5 +1,5 @@
-import { generateKeyPair } from "../../core/keys/generate.js";
-import type { Migration } from "./helpers.js";
+import { generateKeyPair } from "../../core/keys/generate";
+import type { Migration } from "./helpers";
 
 export const INTERNAL_ORG_SLUG = "telltale-internal";
 export const INTERNAL_PROJECT_SLUG = "telltale";

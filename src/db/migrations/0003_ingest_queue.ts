@@ -1,5 +1,5 @@
-import type { Migration } from "./helpers.js";
-import { withId } from "./helpers.js";
+import type { Migration } from "./helpers";
+import { withId } from "./helpers";
 
 export const m0003: Migration = {
   async up(db, dialect) {

@@ -1,5 +1,5 @@
 import type { CreateTableBuilder, Kysely } from "kysely";
-import type { Dialect } from "../connect.js";
+import type { Dialect } from "../connect";
 
 // Migrations see the database untyped: they describe history, not the current schema.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Kysely's own convention for migrations

@@ -1,16 +1,16 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { userForSession } from "../../core/accounts/sessions.js";
-import type { Ctx } from "../../core/context.js";
-import { isTelltaleError, unauthenticated } from "../../core/errors.js";
-import { organizationFor } from "../../core/orgs/access.js";
-import { listKeys } from "../../core/keys/manage.js";
-import { listProjects, projectInOrg } from "../../core/projects/queries.js";
-import { userForToken } from "../../core/tokens/tokens.js";
-import type { User } from "../../db/schema.js";
-import { SESSION_COOKIE } from "../cookies.js";
-import { log } from "../log.js";
-import { parseCookies, sendError, sendJson } from "../http.js";
-import { serializeKey, serializeProject } from "./serialize.js";
+import { userForSession } from "../../core/accounts/sessions";
+import type { Ctx } from "../../core/context";
+import { isTelltaleError, unauthenticated } from "../../core/errors";
+import { organizationFor } from "../../core/orgs/access";
+import { listKeys } from "../../core/keys/manage";
+import { listProjects, projectInOrg } from "../../core/projects/queries";
+import { userForToken } from "../../core/tokens/tokens";
+import type { User } from "../../db/schema";
+import { SESSION_COOKIE } from "../cookies";
+import { log } from "../log";
+import { parseCookies, sendError, sendJson } from "../http";
+import { serializeKey, serializeProject } from "./serialize";
 
 type Handler = (args: { ctx: Ctx; user: User; params: string[] }) => Promise<unknown>;
 interface Route {

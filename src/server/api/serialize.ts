@@ -1,5 +1,5 @@
-import { buildDsn } from "../../core/auth/dsn.js";
-import type { Organization, Project, ProjectKey } from "../../db/schema.js";
+import { buildDsn } from "../../core/auth/dsn";
+import type { Organization, Project, ProjectKey } from "../../db/schema";
 
 const iso = (ms: number) => new Date(ms).toISOString();
 

@@ -1,16 +1,21 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Ctx } from "../../core/context.js";
-import { acceptRequest } from "../../core/ingest/accept.js";
-import { INGEST_LIMITS } from "../../core/ingest/limits.js";
-import { sendJson } from "../http.js";
-import { log } from "../log.js";
-import { readIngestBody } from "./body.js";
-import { answerPreflight, INGEST_CORS } from "./cors.js";
+import type { Ctx } from "../../core/context";
+import { acceptRequest } from "../../core/ingest/accept";
+import { INGEST_LIMITS } from "../../core/ingest/limits";
+import { sendJson } from "../http";
+import { log } from "../log";
+import { readIngestBody } from "./body";
+import { answerPreflight, INGEST_CORS } from "./cors";
 
 export interface IngestRoute {
   projectId: number;
   endpoint: "envelope" | "store";
 }
+
+const firstHeader = (req: IncomingMessage, name: string): string | undefined => {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+};
 
 function reject(res: ServerResponse, status: number, reason: string, route: IngestRoute): void {
   log("info", "ingest rejected", { status, reason, project: route.projectId });
@@ -34,7 +39,7 @@ export async function handleIngest(ctx: Ctx, req: IncomingMessage, res: ServerRe
     input: {
       projectId: route.projectId,
       endpoint: route.endpoint,
-      auth: { xSentryAuth: req.headers["x-sentry-auth"], authorization: req.headers.authorization, query: url.searchParams },
+      auth: { xSentryAuth: firstHeader(req, "x-sentry-auth"), authorization: req.headers.authorization, query: url.searchParams },
       body: read.body,
     },
   });

@@ -1,0 +1,55 @@
+"use server";
+
+import { cookies } from "next/headers";
+import { redirect } from "next/navigation";
+import { login } from "@/src/core/accounts/login";
+import { logout } from "@/src/core/accounts/sessions";
+import { setupFirstAdmin } from "@/src/core/accounts/setup-first-admin";
+import { isTelltaleError } from "@/src/core/errors";
+import { SESSION_COOKIE } from "@/src/server/cookies";
+import { clientIp, safeNext, setSessionCookie } from "../lib/auth";
+import { ctx } from "../lib/runtime";
+import { field, type FormState } from "../lib/forms";
+import { headers } from "next/headers";
+
+export async function loginAction(_prev: FormState, form: FormData): Promise<FormState> {
+  try {
+    const result = await login({
+      ctx: ctx(),
+      input: {
+        email: field(form, "email"),
+        password: field(form, "password"),
+        ip: await clientIp(),
+        userAgent: (await headers()).get("user-agent") ?? "",
+      },
+    });
+    await setSessionCookie(result.token, result.expiresAt);
+  } catch (error) {
+    if (isTelltaleError(error)) return { error: error.message, values: { email: field(form, "email") } };
+    throw error;
+  }
+  redirect(safeNext(field(form, "next")));
+}
+
+export async function setupAction(_prev: FormState, form: FormData): Promise<FormState> {
+  const values = { email: field(form, "email"), name: field(form, "name"), orgSlug: field(form, "orgSlug") };
+  try {
+    await setupFirstAdmin({ ctx: ctx(), input: { ...values, password: field(form, "password") } });
+    const session = await login({
+      ctx: ctx(),
+      input: { email: values.email, password: field(form, "password"), ip: await clientIp(), userAgent: (await headers()).get("user-agent") ?? "" },
+    });
+    await setSessionCookie(session.token, session.expiresAt);
+  } catch (error) {
+    if (isTelltaleError(error)) return { error: error.message, values };
+    throw error;
+  }
+  redirect(`/orgs/${values.orgSlug.trim().toLowerCase()}`);
+}
+
+export async function logoutAction(): Promise<void> {
+  const jar = await cookies();
+  await logout(ctx(), jar.get(SESSION_COOKIE)?.value);
+  jar.delete(SESSION_COOKIE);
+  redirect("/login");
+}

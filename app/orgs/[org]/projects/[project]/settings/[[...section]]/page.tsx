@@ -1,0 +1,146 @@
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { buildDsn } from "@/src/core/auth/dsn";
+import { listKeys } from "@/src/core/keys/manage";
+import { canManageProjects } from "@/src/core/orgs/access";
+import { PLATFORMS } from "@/src/core/projects/platforms";
+import { snippets } from "@/src/core/projects/snippets";
+import { rotateKeyAction, setKeyActiveAction } from "../../../../../../actions/projects";
+import { loadProject } from "../../../../../../lib/loaders";
+import { ctx } from "../../../../../../lib/runtime";
+import { NewKeyForm } from "./keys-forms";
+
+type Params = Promise<{ org: string; project: string; section?: string[] }>;
+
+const SECTIONS = [
+  { id: "", title: "General" },
+  { id: "keys", title: "Client keys (DSN)" },
+] as const;
+
+export async function generateMetadata({ params }: { params: Params }) {
+  const { project } = await params;
+  return { title: `${project} settings` };
+}
+
+export default async function ProjectSettingsPage({ params }: { params: Params }) {
+  const { org: orgSlug, project: projectSlug, section = [] } = await params;
+  const current = section.join("/");
+  if (!SECTIONS.some((s) => s.id === current)) notFound();
+  const base = `/orgs/${orgSlug}/projects/${projectSlug}/settings`;
+  const { org, project, role } = await loadProject(orgSlug, projectSlug, current ? `${base}/${current}` : base);
+  const keys = await listKeys(ctx(), project);
+  const publicUrl = ctx().publicUrl;
+  const primary = keys.find((k) => k.is_active === 1);
+  const primaryDsn = primary ? buildDsn(publicUrl, primary.public_key, project.id) : null;
+  const manage = canManageProjects(role);
+  const setupPath = PLATFORMS.find((p) => p.id === project.platform)?.setup ?? "javascript";
+
+  return (
+    <main>
+      <p className="breadcrumbs">
+        <Link href={`/orgs/${org.slug}`}>{org.name}</Link> / {project.name}
+      </p>
+      <h1>{project.name} · Settings</h1>
+      <nav className="tabs">
+        {SECTIONS.map((s) => (
+          <Link key={s.id} href={s.id ? `${base}/${s.id}` : base} aria-current={s.id === current ? "page" : undefined}>
+            {s.title}
+          </Link>
+        ))}
+        <Link href={`/orgs/${org.slug}/projects/${project.slug}/setup/${setupPath}`}>Set up the SDK</Link>
+      </nav>
+
+      {current === "" && (
+        <>
+          <section className="panel">
+            <h2 style={{ marginTop: 0 }}>DSN</h2>
+            {primaryDsn ? (
+              <>
+                <p className="muted">Point any Sentry SDK at this DSN.</p>
+                <code className="dsn" data-testid="dsn">
+                  {primaryDsn}
+                </code>
+              </>
+            ) : (
+              <p className="error">Every key of this project is disabled: enable or create one under Client keys.</p>
+            )}
+          </section>
+          <section className="panel">
+            <h2 style={{ marginTop: 0 }}>Project</h2>
+            <table>
+              <tbody>
+                <tr><th>Slug</th><td>{project.slug}</td></tr>
+                <tr><th>Project ID</th><td>{project.id}</td></tr>
+                <tr><th>Platform</th><td>{PLATFORMS.find((p) => p.id === project.platform)?.name ?? project.platform}</td></tr>
+                <tr><th>Created</th><td>{new Date(project.created_at).toISOString()}</td></tr>
+              </tbody>
+            </table>
+          </section>
+          <section className="panel">
+            <h2 style={{ marginTop: 0 }}>Set up an SDK</h2>
+            <ul>
+              {(primaryDsn ? snippets(primaryDsn) : []).map((s) => (
+                <li key={s.path}>
+                  <Link href={`/orgs/${org.slug}/projects/${project.slug}/setup/${s.path}`}>{s.title}</Link>
+                </li>
+              ))}
+            </ul>
+          </section>
+        </>
+      )}
+
+      {current === "keys" && (
+        <section className="panel">
+          <table>
+            <thead>
+              <tr><th>Key</th><th>DSN</th><th>Status</th>{manage && <th />}</tr>
+            </thead>
+            <tbody>
+              {keys.map((k) => (
+                <tr key={k.id} data-testid="key-row">
+                  <td>
+                    {k.label}
+                    <div className="muted">created {new Date(k.created_at).toISOString().slice(0, 10)}</div>
+                  </td>
+                  <td><code className="dsn">{buildDsn(publicUrl, k.public_key, project.id)}</code></td>
+                  <td><span className={k.is_active ? "badge on" : "badge off"}>{k.is_active ? "active" : "disabled"}</span></td>
+                  {manage && (
+                    <td>
+                      <div className="row">
+                        <form action={setKeyActiveAction}>
+                          <input type="hidden" name="org" value={org.slug} />
+                          <input type="hidden" name="project" value={project.slug} />
+                          <input type="hidden" name="keyId" value={k.id} />
+                          <input type="hidden" name="active" value={k.is_active ? "0" : "1"} />
+                          <button type="submit" className={k.is_active ? "danger" : undefined}>{k.is_active ? "Disable" : "Enable"}</button>
+                        </form>
+                        {k.is_active === 1 && (
+                          <form action={rotateKeyAction}>
+                            <input type="hidden" name="org" value={org.slug} />
+                            <input type="hidden" name="project" value={project.slug} />
+                            <input type="hidden" name="keyId" value={k.id} />
+                            <button type="submit" title="Issue a new key with the same name and disable this one">Rotate</button>
+                          </form>
+                        )}
+                      </div>
+                    </td>
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <p className="muted">
+            {/* A plain link: /api/ paths are endpoints, not pages, so they load in full (PRODUCT.md fact 3). */}
+            The same list in the web API: <a href={`/api/0/projects/${org.slug}/${project.slug}/keys/`}>/api/0/projects/{org.slug}/{project.slug}/keys/</a>
+          </p>
+          {manage && (
+            <>
+              <h2>New key</h2>
+              <NewKeyForm org={org.slug} project={project.slug} />
+            </>
+          )}
+        </section>
+      )}
+    </main>
+  );
+}

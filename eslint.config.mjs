@@ -1,0 +1,35 @@
+import js from "@eslint/js";
+import tseslint from "typescript-eslint";
+
+export default tseslint.config(
+  { ignores: ["node_modules/", ".next/", "dist/", "data/", "next-env.d.ts", "coverage/"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ["**/*.ts", "**/*.tsx"],
+    rules: {
+      "@typescript-eslint/no-explicit-any": "error",
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "inline-type-imports" }],
+    },
+  },
+  {
+    // The core stays framework-free and never reads the environment (STYLE.md).
+    files: ["src/core/**/*.ts"],
+    rules: {
+      "no-restricted-imports": ["error", { patterns: ["next", "next/*", "react", "react-dom", "@sentry/*"] }],
+      "no-restricted-properties": ["error", { object: "process", property: "env", message: "read settings through src/config" }],
+    },
+  },
+  {
+    files: ["src/**/*.ts", "app/**/*.ts", "app/**/*.tsx"],
+    ignores: ["src/config/**"],
+    rules: {
+      "no-restricted-properties": ["error", { object: "process", property: "env", message: "read settings through src/config" }],
+    },
+  },
+  {
+    files: ["scripts/**/*.mjs", "bin/**/*.mjs"],
+    languageOptions: { globals: { process: "readonly", console: "readonly" } },
+  },
+);

@@ -1,0 +1,9 @@
+import { chromium, type Browser } from "playwright-core";
+
+/** Debian's Chromium (toolchain.md); flags keep it off the closed network at start. */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+}

@@ -1,0 +1,72 @@
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+import { connect, type Dialect, type Store } from "../../src/db/connect";
+import { migrate } from "../../src/db/migrate";
+import type { Ctx } from "../../src/core/context";
+
+/** Every storage test runs on both databases. */
+export const DIALECTS: Dialect[] = ["sqlite", "postgres"];
+
+export const PG_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+
+export interface TestStore extends Store {
+  /** Connection settings for another process (a server or the CLI) to open the same data. */
+  env: Record<string, string>;
+  cleanup(): Promise<void>;
+}
+
+/**
+ * A fresh, migrated database per suite: a new SQLite file in a temporary directory, or a
+ * new PostgreSQL database (so that processes spawned by the test, which cannot be told a
+ * schema, see the same isolated data).
+ */
+export async function openTestStore(dialect: Dialect): Promise<TestStore> {
+  const dir = mkdtempSync(join(tmpdir(), "telltale-test-"));
+  if (dialect === "sqlite") {
+    const store = connect({ kind: "sqlite", file: join(dir, "telltale.sqlite") });
+    await migrate(store);
+    return {
+      ...store,
+      env: { TELLTALE_DATA_DIR: dir },
+      async cleanup() {
+        await store.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  const name = `telltale_t_${randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(PG_URL);
+  url.pathname = `/${name}`;
+  const store = connect({ kind: "postgres", url: url.toString(), poolMax: 4 });
+  await migrate(store);
+  return {
+    ...store,
+    env: { TELLTALE_DATA_DIR: dir, DATABASE_URL: url.toString() },
+    async cleanup() {
+      await store.close();
+      const c = new pg.Client({ connectionString: PG_URL });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function testCtx(store: Store, overrides: Partial<Ctx> = {}): Ctx {
+  return {
+    db: store.db,
+    dialect: store.dialect,
+    publicUrl: "http://telltale.test:8000",
+    now: Date.now,
+    limits: { sessionDays: 14, loginMaxFailures: 10, loginWindowSeconds: 900 },
+    ...overrides,
+  };
+}
