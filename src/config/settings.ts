@@ -2,9 +2,9 @@ import { resolve } from "node:path";
 import { z } from "zod";
 
 /**
- * The one settings table. Every setting has a name, a default and a description; the
- * README's table is generated from this list (`npm run settings-table`), so the two
- * cannot drift. This module is the only reader of `process.env`.
+ * The one settings table. Every setting has a name, a default and a description; a test
+ * (test/integration/readme.test.ts) keeps the README's table in step with this list.
+ * This module is the only reader of `process.env`.
  */
 export const SETTINGS = {
   PORT: { default: "8000", doc: "Port the HTTP server listens on." },
@@ -40,6 +40,7 @@ export const SETTINGS = {
 const boolText = z.enum(["true", "false", "1", "0", "yes", "no"]).transform((v) => ["true", "1", "yes"].includes(v));
 const port = z.coerce.number().int().min(0).max(65535);
 const positiveInt = z.coerce.number().int().positive();
+const SELF_DSN = /^https?:\/\/[^@/]+@[^/]+\/.*\d+$/;
 
 const envSchema = z.object({
   PORT: port.default(8000),
@@ -51,7 +52,12 @@ const envSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, "DATABASE_URL must be a postgres:// URL")
     .optional(),
   TELLTALE_PG_POOL_MAX: positiveInt.default(10),
-  TELLTALE_SELF_DSN: z.string().optional(),
+  TELLTALE_SELF_DSN: z
+    .string()
+    .refine((v) => v === "self" || v.toLowerCase() === "off" || SELF_DSN.test(v), {
+      error: (issue) => `expected "off" or a DSN like https://key@host/1, got "${String(issue.input)}"`,
+    })
+    .optional(),
   TELLTALE_SELF_TRACES_SAMPLE_RATE: z.coerce.number().min(0).max(1).default(1),
   TELLTALE_SESSION_DAYS: positiveInt.default(14),
   TELLTALE_LOGIN_MAX_FAILURES: positiveInt.default(10),
@@ -110,12 +116,10 @@ export function parseSettings(env: Record<string, string | undefined>): Settings
   };
 }
 
+/** The value was validated by the schema, so that its error is reported with every other one. */
 function parseSelfMonitoring(value: string | undefined): SelfMonitoring {
   if (value === undefined || value === "" || value === "self") return { mode: "self" };
   if (value.toLowerCase() === "off") return { mode: "off" };
-  if (!/^https?:\/\/[^@/]+@[^/]+\/.*\d+$/.test(value)) {
-    throw new SettingsError(`Invalid settings:\n  TELLTALE_SELF_DSN: expected "off" or a DSN like https://key@host/1, got "${value}"`);
-  }
   return { mode: "dsn", dsn: value };
 }
 

@@ -170,6 +170,18 @@ describe.each(DIALECTS)("the web UI on %s", (dialect) => {
     expect(headers["sentry-trace"]).toMatch(/^[0-9a-f]{32}-[0-9a-f]{16}(-[01])?$/);
     expect(headers.baggage).toContain("sentry-trace_id=");
 
+    // The server continues the browser's trace (PRODUCT.md fact 7): its route span carries the same trace id.
+    const pageRequest = page.waitForRequest((r) => r.url().endsWith("/orgs/acme?probe=1"));
+    await page.evaluate(() => fetch("/orgs/acme?probe=1").then((r) => r.status));
+    const traceId = (await pageRequest).headers()["sentry-trace"]?.slice(0, 32) ?? "missing";
+    await waitFor(async () => {
+      const rows = await store.db.selectFrom("ingest_queue").select("body").execute();
+      return rows.some((r) => {
+        const text = Buffer.from(r.body).toString("utf8");
+        return text.includes(`"trace_id":"${traceId}"`) && text.includes("GET /orgs/[org]");
+      });
+    }, 30_000, "a server span in the browser's trace");
+
     await page.evaluate((url) => fetch(url).then((r) => r.text()), otherUrl);
     expect(seen.length).toBeGreaterThan(0);
     for (const r of seen) {
