@@ -29,7 +29,8 @@ export default tseslint.config(
     },
   },
   {
-    files: ["scripts/**/*.mjs", "bin/**/*.mjs"],
-    languageOptions: { globals: { process: "readonly", console: "readonly" } },
+    files: ["scripts/**/*.mjs", "scripts/**/*.cjs", "bin/**/*.mjs"],
+    languageOptions: { globals: { process: "readonly", console: "readonly", require: "readonly" } },
+    rules: { "@typescript-eslint/no-require-imports": "off" },
   },
 );
