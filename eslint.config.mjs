@@ -29,8 +29,8 @@ export default tseslint.config(
     },
   },
   {
-    files: ["scripts/**/*.mjs", "scripts/**/*.cjs", "bin/**/*.mjs"],
-    languageOptions: { globals: { process: "readonly", console: "readonly", require: "readonly" } },
+    files: ["scripts/**/*.mjs", "scripts/**/*.cjs", "bin/**/*.mjs", "test/fixtures/**/*.mjs"],
+    languageOptions: { globals: { process: "readonly", console: "readonly", require: "readonly", setTimeout: "readonly" } },
     rules: { "@typescript-eslint/no-require-imports": "off" },
   },
 );

@@ -6,6 +6,8 @@ import { isTelltaleError } from "@/src/core/errors";
 import { createKey, rotateKey, setKeyActive } from "@/src/core/keys/manage";
 import { canManageProjects, organizationFor } from "@/src/core/orgs/access";
 import { createProject } from "@/src/core/projects/create-project";
+import { setKeyRateLimit } from "@/src/core/keys/rate-limit";
+import { removeProjectQuota, setProjectQuota } from "@/src/core/projects/quotas";
 import { projectInOrg } from "@/src/core/projects/queries";
 import { forbidden } from "@/src/core/errors";
 import { requireUser } from "../lib/auth";
@@ -64,5 +66,40 @@ export async function setKeyActiveAction(form: FormData): Promise<void> {
 export async function rotateKeyAction(form: FormData): Promise<void> {
   const { org, project } = await managedProject(form);
   await rotateKey({ ctx: ctx(), input: { project, keyId: Number(field(form, "keyId")) } });
+  revalidatePath(`/orgs/${org.slug}/projects/${project.slug}/settings`, "layout");
+}
+
+export async function setKeyRateLimitAction(_prev: FormState, form: FormData): Promise<FormState> {
+  try {
+    const { org, project } = await managedProject(form);
+    const off = field(form, "count") === "";
+    await setKeyRateLimit({
+      ctx: ctx(),
+      input: { projectId: project.id, keyId: Number(field(form, "keyId")), limit: off ? null : { count: field(form, "count"), windowSeconds: field(form, "window") } },
+    });
+    revalidatePath(`/orgs/${org.slug}/projects/${project.slug}/settings`, "layout");
+    return { notice: off ? "Removed the key's rate limit." : "Saved the key's rate limit." };
+  } catch (error) {
+    return asFormState(error);
+  }
+}
+
+export async function setQuotaAction(_prev: FormState, form: FormData): Promise<FormState> {
+  try {
+    const { org, project } = await managedProject(form);
+    await setProjectQuota({
+      ctx: ctx(),
+      input: { projectId: project.id, quota: { category: field(form, "category"), count: field(form, "count"), windowSeconds: field(form, "window") } },
+    });
+    revalidatePath(`/orgs/${org.slug}/projects/${project.slug}/settings`, "layout");
+    return { notice: `Saved the ${field(form, "category")} quota.` };
+  } catch (error) {
+    return asFormState(error);
+  }
+}
+
+export async function removeQuotaAction(form: FormData): Promise<void> {
+  const { org, project } = await managedProject(form);
+  await removeProjectQuota({ ctx: ctx(), input: { projectId: project.id, category: field(form, "category") } });
   revalidatePath(`/orgs/${org.slug}/projects/${project.slug}/settings`, "layout");
 }

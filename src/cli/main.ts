@@ -9,6 +9,11 @@ import { createOrganization } from "../core/orgs/create-org";
 import { createProject } from "../core/projects/create-project";
 import { createCtx } from "../core/runtime";
 import { createToken } from "../core/tokens/tokens";
+import { listKeys } from "../core/keys/manage";
+import { setKeyRateLimit } from "../core/keys/rate-limit";
+import { findProject } from "../core/projects/queries";
+import { removeProjectQuota, setProjectQuota } from "../core/projects/quotas";
+import { serializeKey } from "../server/api/serialize";
 import { connect } from "../db/connect";
 import { migrate } from "../db/migrate";
 import { setLogLevel } from "../server/log";
@@ -23,6 +28,9 @@ const USAGE = `Usage: telltale <command> [options]   (every command takes --json
   org create --slug S [--name N] [--owner EMAIL]
   project create --org S --slug P [--name N] [--platform javascript|javascript-nextjs|node|python|other]
   token create --user EMAIL [--name N]          prints an API token for Authorization: Bearer
+  key list --org S --project P                  the project's DSN keys
+  key limit --org S --project P --key PUBLIC_KEY (--count N --window SECONDS | --off)
+  project quota --org S --project P --category C (--count N --window SECONDS | --remove)
 
 Settings come from the environment; see the README.`;
 
@@ -99,6 +107,36 @@ const COMMANDS: Record<string, Command> = {
     withCtx(config, async (ctx) => {
       const { id, token } = await createToken({ ctx, input: { user: flag(args, "user", true), name: flag(args, "name") } });
       out.print(token, { id: String(id), token });
+    }),
+  "key list": (args, config, out) =>
+    withCtx(config, async (ctx) => {
+      const project = await findProject(ctx, flag(args, "org", true), flag(args, "project", true));
+      const keys = (await listKeys(ctx, project)).map((k) => serializeKey(k, ctx.publicUrl));
+      out.print(keys.map((k) => `${k.public}  ${k.isActive ? "active  " : "disabled"}  ${k.rateLimit ? `${k.rateLimit.count}/${k.rateLimit.window}s` : "no limit"}  ${k.name}  ${k.dsn.public}`).join("\n"), keys);
+    }),
+  "key limit": (args, config, out) =>
+    withCtx(config, async (ctx) => {
+      const project = await findProject(ctx, flag(args, "org", true), flag(args, "project", true));
+      const publicKey = flag(args, "key", true);
+      const key = (await listKeys(ctx, project)).find((k) => k.public_key === publicKey);
+      if (!key) throw new UsageError(`key '${publicKey}' does not belong to project '${project.slug}'`);
+      const off = args.flags.get("off") === true;
+      const limit = off ? null : { count: flag(args, "count", true), windowSeconds: flag(args, "window", true) };
+      await setKeyRateLimit({ ctx, input: { projectId: project.id, keyId: key.id, limit } });
+      out.print(off ? `removed the rate limit of key ${publicKey}` : `key ${publicKey}: at most ${limit?.count} events per ${limit?.windowSeconds} s`, { key: publicKey, rateLimit: limit && { count: Number(limit.count), window: Number(limit.windowSeconds) } });
+    }),
+  "project quota": (args, config, out) =>
+    withCtx(config, async (ctx) => {
+      const project = await findProject(ctx, flag(args, "org", true), flag(args, "project", true));
+      const category = flag(args, "category", true);
+      if (args.flags.get("remove") === true) {
+        await removeProjectQuota({ ctx, input: { projectId: project.id, category } });
+        out.print(`removed the ${category} quota of ${project.slug}`, { category, removed: true });
+        return;
+      }
+      const quota = { category, count: flag(args, "count", true), windowSeconds: flag(args, "window", true) };
+      await setProjectQuota({ ctx, input: { projectId: project.id, quota } });
+      out.print(`${project.slug}: at most ${quota.count} ${category} per ${quota.windowSeconds} s`, { category, count: Number(quota.count), window: Number(quota.windowSeconds) });
     }),
 };
 

@@ -1,8 +1,10 @@
-import { Migrator, type MigrationResultSet } from "kysely";
+import { Migrator, sql, type Kysely, type MigrationResultSet } from "kysely";
 import type { Store } from "./connect";
+import type { DB } from "./schema";
 import { m0001 } from "./migrations/0001_foundation";
 import { m0002 } from "./migrations/0002_internal_project";
 import { m0003 } from "./migrations/0003_ingest_queue";
+import { m0004 } from "./migrations/0004_ingest_storage";
 import type { AnyDb, Migration } from "./migrations/helpers";
 
 /** Every migration, in order. Names are permanent: they are recorded in kysely_migration. */
@@ -10,6 +12,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0001_foundation": m0001,
   "0002_internal_project": m0002,
   "0003_ingest_queue": m0003,
+  "0004_ingest_storage": m0004,
 };
 
 export interface MigrateResult {
@@ -18,8 +21,29 @@ export interface MigrateResult {
 
 /** Brings the database to the newest schema. Safe to run at every start and from several processes. */
 export async function migrate(store: Store): Promise<MigrateResult> {
+  if (store.dialect === "postgres") return migrateWith(store, store.db);
+  // Kysely takes no lock and no transaction for SQLite migrations, so two processes starting
+  // at once would both apply them. BEGIN IMMEDIATE takes the write lock first (the other
+  // process waits for it, busy_timeout) and makes the whole run atomic.
+  return store.db.connection().execute(async (db) => {
+    await sql`begin immediate`.execute(db);
+    try {
+      const result = await migrateWith(store, db);
+      await sql`commit`.execute(db);
+      return result;
+    } catch (error) {
+      await sql`rollback`.execute(db);
+      throw error;
+    }
+  });
+}
+
+async function migrateWith(store: Store, db: Kysely<DB>): Promise<MigrateResult> {
   const migrator = new Migrator({
-    db: store.db,
+    db,
+    // Kysely looks for its own tables in every schema unless told which one: without this,
+    // a database whose public schema is migrated would look migrated from any other schema.
+    ...(store.schema ? { migrationTableSchema: store.schema } : {}),
     provider: {
       getMigrations: () =>
         Promise.resolve(

@@ -92,6 +92,147 @@ export interface IngestQueueTable {
   body: Buffer;
 }
 
+/** Per-project, per-category quotas (events per window), set in project settings or the CLI. */
+export interface ProjectQuotasTable {
+  project_id: number;
+  category: string;
+  limit_count: number;
+  window_seconds: number;
+}
+
+/** Project-level ingest options: inbound filters and scrubbing, as JSON documents. */
+export interface ProjectOptionsTable {
+  project_id: number;
+  filters: string;
+  scrubbing: string;
+}
+
+/** What happened to every item: accepted, filtered, rate limited, invalid… per hour (Sentry's "outcomes"). */
+export interface OutcomesTable {
+  project_id: number;
+  hour: number;
+  category: string;
+  outcome: string;
+  reason: string;
+  quantity: number;
+}
+
+export interface EventsTable {
+  id: Generated<number>;
+  project_id: number;
+  event_id: string;
+  type: string;
+  timestamp: number;
+  received_at: number;
+  level: string;
+  title: string;
+  release: string | null;
+  environment: string | null;
+  trace_id: string | null;
+  data: string;
+}
+
+export interface TransactionsTable {
+  id: Generated<number>;
+  project_id: number;
+  event_id: string;
+  trace_id: string;
+  span_id: string;
+  name: string;
+  op: string;
+  status: string;
+  start_timestamp: number;
+  timestamp: number;
+  received_at: number;
+  data: string;
+}
+
+export interface SpansTable {
+  id: Generated<number>;
+  project_id: number;
+  trace_id: string;
+  span_id: string;
+  parent_span_id: string | null;
+  segment_id: string | null;
+  name: string;
+  op: string;
+  status: string;
+  start_timestamp: number;
+  timestamp: number;
+  data: string;
+}
+
+export interface LogsTable {
+  id: Generated<number>;
+  project_id: number;
+  timestamp: number;
+  level: string;
+  body: string;
+  trace_id: string | null;
+  data: string;
+}
+
+export interface SessionCountsTable {
+  project_id: number;
+  hour: number;
+  release: string;
+  environment: string;
+  status: string;
+  quantity: number;
+}
+
+export interface FeedbackTable {
+  id: Generated<number>;
+  project_id: number;
+  event_id: string | null;
+  name: string;
+  email: string;
+  comments: string;
+  received_at: number;
+  data: string;
+}
+
+export interface CheckInsTable {
+  id: Generated<number>;
+  project_id: number;
+  check_in_id: string;
+  monitor_slug: string;
+  status: string;
+  duration: number | null;
+  environment: string | null;
+  received_at: number;
+  data: string;
+}
+
+export interface AttachmentsTable {
+  id: Generated<number>;
+  project_id: number;
+  event_id: string | null;
+  name: string;
+  content_type: string;
+  attachment_type: string;
+  size: number;
+  /** 0 while chunks are still arriving: a request cut off mid-upload leaves no visible attachment. */
+  complete: number;
+  created_at: number;
+}
+
+export interface AttachmentChunksTable {
+  attachment_id: number;
+  seq: number;
+  data: Buffer;
+}
+
+/** Items Telltale keeps but does not interpret yet (profiles, replays, metrics, unknown types). */
+export interface RawItemsTable {
+  id: Generated<number>;
+  project_id: number;
+  type: string;
+  event_id: string | null;
+  received_at: number;
+  payload: Buffer;
+}
+
 export interface DB {
   users: UsersTable;
   sessions: SessionsTable;
@@ -102,6 +243,19 @@ export interface DB {
   project_keys: ProjectKeysTable;
   api_tokens: ApiTokensTable;
   ingest_queue: IngestQueueTable;
+  project_quotas: ProjectQuotasTable;
+  project_options: ProjectOptionsTable;
+  outcomes: OutcomesTable;
+  events: EventsTable;
+  transactions: TransactionsTable;
+  spans: SpansTable;
+  logs: LogsTable;
+  session_counts: SessionCountsTable;
+  feedback: FeedbackTable;
+  check_ins: CheckInsTable;
+  attachments: AttachmentsTable;
+  attachment_chunks: AttachmentChunksTable;
+  raw_items: RawItemsTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -16,3 +16,10 @@ export async function projectInOrg(ctx: Ctx, org: Organization, slug: string): P
   if (!project) throw notFound(`project '${slug}' does not exist in organization '${org.slug}'`);
   return project;
 }
+
+/** A project by organization and project slug, for callers without a user (the CLI). */
+export async function findProject(ctx: Ctx, orgSlug: string, projectSlug: string): Promise<Project> {
+  const org = await ctx.db.selectFrom("organizations").selectAll().where("slug", "=", orgSlug).executeTakeFirst();
+  if (!org) throw notFound(`organization '${orgSlug}' does not exist`);
+  return projectInOrg(ctx, org, projectSlug);
+}

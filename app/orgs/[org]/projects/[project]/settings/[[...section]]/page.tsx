@@ -8,13 +8,18 @@ import { snippets } from "@/src/core/projects/snippets";
 import { rotateKeyAction, setKeyActiveAction } from "../../../../../../actions/projects";
 import { loadProject } from "../../../../../../lib/loaders";
 import { ctx } from "../../../../../../lib/runtime";
+import { ProjectNav } from "../../../../../../components/project-nav";
 import { NewKeyForm } from "./keys-forms";
+import { KeyLimitForm, QuotaForm } from "./quota-forms";
+import { listQuotas, QUOTA_CATEGORIES } from "@/src/core/projects/quotas";
+import { removeQuotaAction } from "../../../../../../actions/projects";
 
 type Params = Promise<{ org: string; project: string; section?: string[] }>;
 
 const SECTIONS = [
   { id: "", title: "General" },
   { id: "keys", title: "Client keys (DSN)" },
+  { id: "rate-limits", title: "Rate limits" },
 ] as const;
 
 export async function generateMetadata({ params }: { params: Params }) {
@@ -28,7 +33,7 @@ export default async function ProjectSettingsPage({ params }: { params: Params }
   if (!SECTIONS.some((s) => s.id === current)) notFound();
   const base = `/orgs/${orgSlug}/projects/${projectSlug}/settings`;
   const { org, project, role } = await loadProject(orgSlug, projectSlug, current ? `${base}/${current}` : base);
-  const keys = await listKeys(ctx(), project);
+  const [keys, quotas] = await Promise.all([listKeys(ctx(), project), listQuotas(ctx(), project.id)]);
   const publicUrl = ctx().publicUrl;
   const primary = keys.find((k) => k.is_active === 1);
   const primaryDsn = primary ? buildDsn(publicUrl, primary.public_key, project.id) : null;
@@ -41,6 +46,7 @@ export default async function ProjectSettingsPage({ params }: { params: Params }
         <Link href={`/orgs/${org.slug}`}>{org.name}</Link> / {project.name}
       </p>
       <h1>{project.name} · Settings</h1>
+      <ProjectNav org={org.slug} project={project.slug} current="settings" />
       <nav className="tabs">
         {SECTIONS.map((s) => (
           <Link key={s.id} href={s.id ? `${base}/${s.id}` : base} aria-current={s.id === current ? "page" : undefined}>
@@ -140,6 +146,67 @@ export default async function ProjectSettingsPage({ params }: { params: Params }
             </>
           )}
         </section>
+      )}
+      {current === "rate-limits" && (
+        <>
+          <section className="panel">
+            <h2 style={{ marginTop: 0 }}>Per key</h2>
+            <p className="muted">
+              Events (errors, transactions, feedback, check-ins) each key may send per window. Past it, SDKs get 429 with
+              Retry-After and X-Sentry-Rate-Limits and stop sending until it passes. Leave the count empty for no limit.
+            </p>
+            <table>
+              <tbody>
+                {keys.map((k) => (
+                  <tr key={k.id}>
+                    <td>
+                      {k.label} <span className="muted">{k.public_key.slice(0, 8)}…</span>
+                    </td>
+                    <td>
+                      {manage ? (
+                        <KeyLimitForm org={org.slug} project={project.slug} keyId={k.id} count={k.rate_limit_count} window={k.rate_limit_window_seconds} />
+                      ) : k.rate_limit_count !== null ? (
+                        `${k.rate_limit_count} per ${k.rate_limit_window_seconds} s`
+                      ) : (
+                        "no limit"
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </section>
+          <section className="panel">
+            <h2 style={{ marginTop: 0 }}>Per category</h2>
+            {quotas.length === 0 ? (
+              <p className="muted">No quotas: every category is accepted without a project limit.</p>
+            ) : (
+              <table data-testid="quotas">
+                <tbody>
+                  {quotas.map((q) => (
+                    <tr key={q.category}>
+                      <td>{q.category === "*" ? "all categories" : q.category}</td>
+                      <td>
+                        {q.limit_count} per {q.window_seconds} s
+                      </td>
+                      {manage && (
+                        <td>
+                          <form action={removeQuotaAction}>
+                            <input type="hidden" name="org" value={org.slug} />
+                            <input type="hidden" name="project" value={project.slug} />
+                            <input type="hidden" name="category" value={q.category} />
+                            <button type="submit" className="danger">Remove</button>
+                          </form>
+                        </td>
+                      )}
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )}
+            {manage && <QuotaForm org={org.slug} project={project.slug} categories={QUOTA_CATEGORIES} />}
+          </section>
+        </>
       )}
     </main>
   );

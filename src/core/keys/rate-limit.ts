@@ -1,0 +1,24 @@
+import { z } from "zod";
+import type { Ctx } from "../context";
+import { notFound } from "../errors";
+import { validate } from "../validate";
+
+export const KeyRateLimit = z.union([
+  z.null(),
+  z.object({
+    count: z.coerce.number().int().min(0, "the count cannot be negative").max(1_000_000_000),
+    windowSeconds: z.coerce.number().int().min(1, "the window is at least 1 second").max(86_400, "the window is at most a day"),
+  }),
+]);
+
+/** Sets (or with null, removes) the events-per-window limit of one key of a project. */
+export async function setKeyRateLimit({ ctx, input }: { ctx: Ctx; input: { projectId: number; keyId: number; limit: z.input<typeof KeyRateLimit> } }): Promise<void> {
+  const limit = validate(KeyRateLimit, input.limit);
+  const result = await ctx.db
+    .updateTable("project_keys")
+    .set({ rate_limit_count: limit?.count ?? null, rate_limit_window_seconds: limit?.windowSeconds ?? null })
+    .where("id", "=", input.keyId)
+    .where("project_id", "=", input.projectId)
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) === 0) throw notFound(`key ${input.keyId} does not exist in this project`);
+}

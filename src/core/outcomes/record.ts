@@ -1,0 +1,79 @@
+import { sql, type Kysely } from "kysely";
+import type { DB } from "../../db/schema";
+
+/**
+ * Sentry's outcomes: what became of every item. Nothing is dropped silently (STYLE.md habit 5):
+ * each accepted, filtered, rate-limited, too large or invalid item is counted by project,
+ * category, reason and hour; the SDKs' own client reports are merged in as `client_discard`.
+ */
+export type Outcome = "accepted" | "filtered" | "rate_limited" | "invalid" | "too_large" | "client_discard";
+
+export interface OutcomeCount {
+  projectId: number;
+  category: string;
+  outcome: Outcome;
+  reason: string;
+  quantity: number;
+  /** When it happened (ms); counted in the hour that contains it. */
+  at: number;
+}
+
+const HOUR = 3_600_000;
+const keyOf = (c: OutcomeCount, hour: number) => `${c.projectId}\u0000${hour}\u0000${c.category}\u0000${c.outcome}\u0000${c.reason}`;
+
+/** Adds counts in one statement per call; rows sharing a key are summed first (PostgreSQL refuses duplicates in one upsert). */
+export async function writeOutcomes(db: Kysely<DB>, counts: readonly OutcomeCount[]): Promise<void> {
+  const rows = new Map<string, DB["outcomes"]>();
+  for (const c of counts) {
+    if (c.quantity <= 0) continue;
+    const hour = Math.floor(c.at / HOUR) * HOUR;
+    const key = keyOf(c, hour);
+    const row = rows.get(key);
+    if (row) row.quantity += c.quantity;
+    else rows.set(key, { project_id: c.projectId, hour, category: c.category, outcome: c.outcome, reason: c.reason.slice(0, 100), quantity: c.quantity });
+  }
+  if (rows.size === 0) return;
+  await db
+    .insertInto("outcomes")
+    .values([...rows.values()])
+    .onConflict((oc) =>
+      oc.columns(["project_id", "hour", "category", "outcome", "reason"]).doUpdateSet({ quantity: sql`outcomes.quantity + excluded.quantity` }),
+    )
+    .execute();
+}
+
+/**
+ * Buffers outcomes of the request path in memory and writes them once a second, so a
+ * rejected request costs no database write. Bounded: past `maxKeys` distinct keys it
+ * writes at once.
+ */
+export class OutcomeBuffer {
+  private pending: OutcomeCount[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private flushing: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly onError: (error: unknown) => void,
+    private readonly intervalMs = 1000,
+    private readonly maxPending = 10_000,
+  ) {}
+
+  add(count: OutcomeCount): void {
+    this.pending.push(count);
+    if (this.pending.length >= this.maxPending) void this.flush();
+    else if (!this.timer) {
+      this.timer = setTimeout(() => void this.flush(), this.intervalMs);
+      this.timer.unref();
+    }
+  }
+
+  flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const batch = this.pending;
+    this.pending = [];
+    this.flushing = this.flushing.then(() => (batch.length ? writeOutcomes(this.db, batch).catch(this.onError) : undefined));
+    return this.flushing;
+  }
+}
