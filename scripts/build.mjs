@@ -35,7 +35,7 @@ export async function buildServer({ force = false } = {}) {
   const esbuild = await import("esbuild");
   await esbuild.build({
     absWorkingDir: root,
-    entryPoints: { cli: "src/cli/entry.ts", "next-worker": "src/server/next-worker.ts" },
+    entryPoints: { cli: "src/cli/entry.ts", "next-worker": "src/server/next-worker.ts", "digest-worker": "src/server/digest-worker.ts" },
     outdir: "dist",
     bundle: true,
     platform: "node",

@@ -35,8 +35,28 @@ export const SETTINGS = {
     doc: "`true` trusts `X-Forwarded-For` / `X-Forwarded-Proto` from a reverse proxy (client IP, Secure cookies).",
   },
   TELLTALE_LOG_LEVEL: { default: "info", doc: "`debug`, `info`, `warn` or `error`." },
+  TELLTALE_RATE_LIMITS: {
+    default: "(none)",
+    doc: "Global quotas for all projects together, `category:count/seconds` separated by commas (`*` for every category), e.g. `error:5000/60,*:20000/60`.",
+  },
+  TELLTALE_MAX_REQUEST_BYTES: { default: "104857600", doc: "Largest ingest request body on the wire (compressed), in bytes; larger answers 413." },
+  TELLTALE_MAX_ENVELOPE_BYTES: { default: "209715200", doc: "Largest envelope after decompression, in bytes (Relay: 200 MiB); a decompression bomb stops here." },
+  TELLTALE_MAX_EVENT_BYTES: { default: "1048576", doc: "Largest event or transaction item, and `/store/` body, in bytes (Relay: 1 MiB)." },
+  TELLTALE_MAX_ATTACHMENT_BYTES: { default: "104857600", doc: "Largest attachment, in bytes. Attachments stream to the database, never whole into memory." },
+  TELLTALE_MAX_ATTACHMENTS: { default: "30", doc: "Attachments per envelope (Relay: 30)." },
+  TELLTALE_MAX_SESSIONS: { default: "100", doc: "Session updates per envelope (Relay: 100)." },
+  TELLTALE_MAX_ITEMS_BYTES: {
+    default: "20971520",
+    doc: "Bytes of non-attachment items one request may hold in memory while it is accepted; more answers 413.",
+  },
+  TELLTALE_INGEST_MEMORY_BYTES: {
+    default: "268435456",
+    doc: "Bytes all ingest requests together may hold in memory; past it new requests answer 503 (back-pressure).",
+  },
+  TELLTALE_MAX_QUEUE: { default: "200000", doc: "Accepted envelopes waiting to be digested; past it ingest answers 503 until digest catches up." },
 } as const satisfies Record<string, { default: string; doc: string }>;
 
+const MiB = 1024 * 1024;
 const boolText = z.enum(["true", "false", "1", "0", "yes", "no"]).transform((v) => ["true", "1", "yes"].includes(v));
 const port = z.coerce.number().int().min(0).max(65535);
 const positiveInt = z.coerce.number().int().positive();
@@ -64,9 +84,33 @@ const envSchema = z.object({
   TELLTALE_LOGIN_WINDOW_SECONDS: positiveInt.default(900),
   TELLTALE_TRUST_PROXY: boolText.default(false),
   TELLTALE_LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+  TELLTALE_RATE_LIMITS: z.string().default(""),
+  TELLTALE_MAX_REQUEST_BYTES: positiveInt.default(100 * MiB),
+  TELLTALE_MAX_ENVELOPE_BYTES: positiveInt.default(200 * MiB),
+  TELLTALE_MAX_EVENT_BYTES: positiveInt.default(MiB),
+  TELLTALE_MAX_ATTACHMENT_BYTES: positiveInt.default(100 * MiB),
+  TELLTALE_MAX_ATTACHMENTS: positiveInt.default(30),
+  TELLTALE_MAX_SESSIONS: positiveInt.default(100),
+  TELLTALE_MAX_ITEMS_BYTES: positiveInt.default(20 * MiB),
+  TELLTALE_INGEST_MEMORY_BYTES: positiveInt.default(256 * MiB),
+  TELLTALE_MAX_QUEUE: positiveInt.default(200_000),
 });
 
 export type SelfMonitoring = { mode: "self" } | { mode: "off" } | { mode: "dsn"; dsn: string };
+
+export interface IngestSettings {
+  /** Global quotas, `category:count/seconds,…` (parsed by the rate limiter). */
+  rateLimits: string;
+  maxRequestBytes: number;
+  maxEnvelopeBytes: number;
+  maxEventBytes: number;
+  maxAttachmentBytes: number;
+  maxAttachments: number;
+  maxSessions: number;
+  maxItemsBytes: number;
+  memoryBytes: number;
+  maxQueue: number;
+}
 
 export type Database = { kind: "sqlite"; file: string } | { kind: "postgres"; url: string; poolMax: number };
 
@@ -83,6 +127,7 @@ export interface Settings {
   loginWindowSeconds: number;
   trustProxy: boolean;
   logLevel: "debug" | "info" | "warn" | "error";
+  ingest: IngestSettings;
 }
 
 export class SettingsError extends Error {}
@@ -113,6 +158,18 @@ export function parseSettings(env: Record<string, string | undefined>): Settings
     loginWindowSeconds: e.TELLTALE_LOGIN_WINDOW_SECONDS,
     trustProxy: e.TELLTALE_TRUST_PROXY,
     logLevel: e.TELLTALE_LOG_LEVEL,
+    ingest: {
+      rateLimits: e.TELLTALE_RATE_LIMITS,
+      maxRequestBytes: e.TELLTALE_MAX_REQUEST_BYTES,
+      maxEnvelopeBytes: e.TELLTALE_MAX_ENVELOPE_BYTES,
+      maxEventBytes: e.TELLTALE_MAX_EVENT_BYTES,
+      maxAttachmentBytes: e.TELLTALE_MAX_ATTACHMENT_BYTES,
+      maxAttachments: e.TELLTALE_MAX_ATTACHMENTS,
+      maxSessions: e.TELLTALE_MAX_SESSIONS,
+      maxItemsBytes: e.TELLTALE_MAX_ITEMS_BYTES,
+      memoryBytes: e.TELLTALE_INGEST_MEMORY_BYTES,
+      maxQueue: e.TELLTALE_MAX_QUEUE,
+    },
   };
 }
 

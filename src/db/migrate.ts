@@ -5,6 +5,7 @@ import { m0001 } from "./migrations/0001_foundation";
 import { m0002 } from "./migrations/0002_internal_project";
 import { m0003 } from "./migrations/0003_ingest_queue";
 import { m0004 } from "./migrations/0004_ingest_storage";
+import { m0005 } from "./migrations/0005_internal_project_filters";
 import type { AnyDb, Migration } from "./migrations/helpers";
 
 /** Every migration, in order. Names are permanent: they are recorded in kysely_migration. */
@@ -13,6 +14,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0002_internal_project": m0002,
   "0003_ingest_queue": m0003,
   "0004_ingest_storage": m0004,
+  "0005_internal_project_filters": m0005,
 };
 
 export interface MigrateResult {

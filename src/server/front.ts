@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { Ctx } from "../core/context";
+import type { IngestRuntime } from "../core/ingest/accept";
 import { handleIngest } from "./ingest/handler";
 import { sendJson } from "./http";
 import { log } from "./log";
@@ -8,7 +8,7 @@ import { handleTunnel, TUNNEL_PATH, type TunnelTarget } from "./tunnel";
 const INGEST_PATH = /^\/api\/(\d+)\/(envelope|store)\/?$/;
 
 export interface FrontOptions {
-  ctx: Ctx;
+  ingest: IngestRuntime;
   /** Where page and web API requests go once the Next.js worker is ready. */
   pages: (req: IncomingMessage, res: ServerResponse) => void;
   tunnel: TunnelTarget | null;
@@ -25,7 +25,7 @@ export function createFront(options: FrontOptions): Server {
     const path = (req.url ?? "/").split("?")[0] ?? "/";
     const ingest = INGEST_PATH.exec(path);
     const work = ingest
-      ? handleIngest(options.ctx, req, res, { projectId: Number(ingest[1]), endpoint: ingest[2] === "store" ? "store" : "envelope" })
+      ? handleIngest(options.ingest, req, res, { projectId: Number(ingest[1]), endpoint: ingest[2] === "store" ? "store" : "envelope" })
       : path === TUNNEL_PATH || path === TUNNEL_PATH.slice(0, -1)
         ? handleTunnel(options.tunnel, req, res)
         : null;

@@ -14,6 +14,45 @@ import { createFront } from "./front";
 import { log } from "./log";
 import { createProxy } from "./proxy";
 import type { TunnelTarget } from "./tunnel";
+import type { QueueGauge } from "../core/ingest/accept";
+import { createIngestRuntime } from "./ingest/runtime";
+
+/** The digest worker thread: woken when envelopes arrive, reporting how many it digested. */
+function startDigestWorker(file: string, queue: QueueGauge) {
+  let wakePending = false;
+  let worker: Worker;
+  let stopping = false;
+  const start = () => {
+    worker = new Worker(file);
+    worker.on("message", (m: { type?: string; count?: number }) => {
+      if (m.type === "digested") {
+        queue.depth = Math.max(0, queue.depth - (m.count ?? 0));
+      }
+    });
+    worker.on("error", (error) => log("error", "digest worker failed", { error: error.stack ?? error.message }));
+    worker.on("exit", (code) => {
+      if (stopping) return;
+      log("error", "digest worker exited; restarting", { code });
+      setTimeout(start, 1000).unref();
+    });
+  };
+  start();
+  return {
+    wake() {
+      // At most one message per turn of the event loop: once woken, the worker drains the queue.
+      if (wakePending) return;
+      wakePending = true;
+      worker.postMessage("wake");
+      setImmediate(() => (wakePending = false));
+    },
+    async stop() {
+      stopping = true;
+      worker.postMessage("stop");
+      await Promise.race([once(worker, "exit"), new Promise((r) => setTimeout(r, 5000))]);
+      await worker.terminate();
+    },
+  };
+}
 
 export interface Running {
   port: number;
@@ -53,7 +92,17 @@ export async function serve(config: Settings, appDir: string): Promise<Running> 
     });
   };
 
-  const front = createFront({ ctx, pages, tunnel });
+  const queued = await store.db.selectFrom("ingest_queue").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+  const ingest = createIngestRuntime(ctx, config, Number(queued.n));
+  const digest = startDigestWorker(join(dirname(fileURLToPath(import.meta.url)), "digest-worker.js"), ingest.queue);
+  const enqueued = ingest.queue.enqueued;
+  ingest.queue.enqueued = () => {
+    enqueued();
+    digest.wake();
+  };
+  if (Number(queued.n) > 0) log("info", "resuming digest of queued envelopes", { queued: Number(queued.n) });
+
+  const front = createFront({ ingest, pages, tunnel });
   front.listen(config.port, config.host);
   try {
     await once(front, "listening");
@@ -104,6 +153,8 @@ export async function serve(config: Settings, appDir: string): Promise<Running> 
       }
       front.closeAllConnections();
       await new Promise<void>((r) => front.close(() => r()));
+      await ingest.outcomes.flush();
+      await digest.stop();
       await store.close();
     },
   };

@@ -140,12 +140,17 @@ describe.each(DIALECTS)("the web UI on %s", (dialect) => {
     expect(digest).toMatch(/^\d+$/);
     expect(await page.content()).not.toContain("deliberate server error");
 
-    // Self-monitoring: the server SDK's event lands in this Telltale's own ingest queue.
-    const body = await waitFor(async () => {
-      const rows = await store.db.selectFrom("ingest_queue").select("body").execute();
-      return rows.map((r) => Buffer.from(r.body).toString("utf8")).find((b) => b.includes("deliberate server error") && b.includes(`"digest":"${digest}"`));
+    // Self-monitoring: the server SDK's event is ingested and digested into Telltale's own project.
+    const event = await waitFor(async () => {
+      const rows = await store.db
+        .selectFrom("events")
+        .innerJoin("projects", "projects.id", "events.project_id")
+        .select(["events.title", "events.data"])
+        .where("projects.slug", "=", "telltale")
+        .execute();
+      return rows.find((r) => r.title.includes("deliberate server error") && r.data.includes(`["digest","${digest}"]`));
     }, 20_000, "the self-reported error event");
-    expect(body).toContain('"type":"event"');
+    expect(event.title).toBe("Error: Telltale debug: deliberate server error");
     await context.close();
   });
 
@@ -175,11 +180,8 @@ describe.each(DIALECTS)("the web UI on %s", (dialect) => {
     await page.evaluate(() => fetch("/orgs/acme?probe=1").then((r) => r.status));
     const traceId = (await pageRequest).headers()["sentry-trace"]?.slice(0, 32) ?? "missing";
     await waitFor(async () => {
-      const rows = await store.db.selectFrom("ingest_queue").select("body").execute();
-      return rows.some((r) => {
-        const text = Buffer.from(r.body).toString("utf8");
-        return text.includes(`"trace_id":"${traceId}"`) && text.includes("GET /orgs/[org]");
-      });
+      const spans = await store.db.selectFrom("spans").select("name").where("trace_id", "=", traceId).execute();
+      return spans.some((s) => s.name.includes("/orgs/[org]"));
     }, 30_000, "a server span in the browser's trace");
 
     await page.evaluate((url) => fetch(url).then((r) => r.text()), otherUrl);

@@ -1,79 +1,255 @@
-import type { Ctx } from "../context";
 import { findPublicKey, type AuthSources } from "../auth/ingest-auth";
+import type { Ctx } from "../context";
+import {
+  ITEM_CATEGORIES,
+  isEnvelopeError,
+  itemQuantities,
+  knownItemType,
+  readEnvelope,
+  statusOf,
+  type EnvelopeHeader,
+  type EnvelopeLimits,
+  type ItemHeader,
+} from "../envelope/index";
+import type { OutcomeBuffer } from "../outcomes/record";
+import type { RateLimiter } from "../ratelimit/limiter";
+import type { ActiveLimit, Quota } from "../ratelimit/quota";
+import { AttachmentWriter } from "./attachments";
+import type { MemoryBudget } from "./memory";
+import type { KeyCache, KeyConfig } from "./project-config";
+import { serializeEnvelope, type KeptItem } from "./serialize";
+
+/** Everything the request path needs, built once per process (src/server/ingest/runtime.ts). */
+export interface IngestRuntime {
+  ctx: Ctx;
+  keys: KeyCache;
+  limiter: RateLimiter;
+  globalQuotas: readonly Quota[];
+  outcomes: OutcomeBuffer;
+  limits: EnvelopeLimits;
+  maxItemsBytes: number;
+  /** Compressed bytes on the wire per request. */
+  maxRequestBytes: number;
+  memory: MemoryBudget;
+  queue: QueueGauge;
+}
+
+/** Undigested envelopes, counted in this process; the digest step reports what it took. */
+export interface QueueGauge {
+  depth: number;
+  readonly max: number;
+  enqueued(): void;
+}
 
 export type AcceptResult =
-  | { ok: true; id: string | null }
-  | { ok: false; status: 400 | 401 | 403; reason: string };
+  | { status: 200; id: string | null; rateLimits: ActiveLimit[] }
+  | { status: 429; reason: string; rateLimits: ActiveLimit[] }
+  | { status: 400 | 401 | 403 | 413 | 503; reason: string };
 
-export interface AcceptInput {
+export interface EnvelopeRequest {
   projectId: number;
-  endpoint: "envelope" | "store";
   auth: Omit<AuthSources, "envelopeDsn">;
-  body: Buffer;
+  /** The decompressed body as it arrives. */
+  body: AsyncIterable<Buffer>;
+  receivedAt: number;
 }
 
-const EVENT_ID = /^[0-9a-f]{32}$/i;
+type Auth = { ok: true; key: KeyConfig } | { ok: false; status: 400 | 401 | 403; reason: string };
 
-/** The first line of an envelope, parsed, or null when it is not a JSON object. */
-function envelopeHeader(body: Buffer): Record<string, unknown> | null {
-  const nl = body.indexOf(0x0a);
-  const line = body.subarray(0, nl === -1 ? body.length : nl).toString("utf8").trim();
-  if (line === "") return {};
-  try {
-    const value: unknown = JSON.parse(line);
-    return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
-}
+const hasRequestAuth = (a: EnvelopeRequest["auth"]) =>
+  a.xSentryAuth !== undefined || (a.authorization !== undefined && /^\s*sentry\s/i.test(a.authorization)) || a.query.has("sentry_key");
 
-function storeEventId(body: Buffer): string | null | undefined {
-  try {
-    const value: unknown = JSON.parse(body.toString("utf8"));
-    if (value === null || typeof value !== "object" || Array.isArray(value)) return undefined;
-    const id = (value as Record<string, unknown>).event_id;
-    return typeof id === "string" && EVENT_ID.test(id) ? id.toLowerCase() : null;
-  } catch {
-    return undefined;
+export async function authenticate(rt: IngestRuntime, projectId: number, sources: AuthSources): Promise<Auth> {
+  const found = findPublicKey(sources);
+  if (!found.ok) return { ok: false, status: 401, reason: found.reason };
+  if (found.projectId !== undefined && Number(found.projectId) !== projectId) {
+    return { ok: false, status: 400, reason: "the DSN in the envelope header names another project than the URL" };
   }
+  const key = await rt.keys.get(found.publicKey);
+  if (!key) return { ok: false, status: 401, reason: "unknown public key" };
+  if (key.projectId !== projectId) return { ok: false, status: 403, reason: "the public key does not belong to this project" };
+  if (!key.active) return { ok: false, status: 403, reason: "the public key is disabled" };
+  return { ok: true, key };
 }
 
 /**
- * The request path of ingest: authenticate the key against the project in the path and
- * store the body durably. Parsing items, limits per item, filters and rate limits belong
- * to the ingest issue; what is accepted here is kept for the digest step.
+ * The request path of `/envelope/`: authenticate, apply quotas item by item, stream
+ * attachments to storage, then store the kept items in the ingest queue in one transaction
+ * before answering. Digesting them (filters, normalization, grouping) happens later.
  */
-export async function acceptRequest({ ctx, input }: { ctx: Ctx; input: AcceptInput }): Promise<AcceptResult> {
-  let id: string | null = null;
-  let envelopeDsn: string | undefined;
-  if (input.endpoint === "envelope") {
-    const header = envelopeHeader(input.body);
-    if (!header) return { ok: false, status: 400, reason: "invalid envelope header: the first line must be a JSON object" };
-    if (typeof header.dsn === "string") envelopeDsn = header.dsn;
-    if (typeof header.event_id === "string" && EVENT_ID.test(header.event_id)) id = header.event_id.toLowerCase();
-  } else {
-    const eventId = storeEventId(input.body);
-    if (eventId === undefined) return { ok: false, status: 400, reason: "invalid event: the body must be a JSON object" };
-    id = eventId;
+export async function acceptEnvelope(rt: IngestRuntime, req: EnvelopeRequest): Promise<AcceptResult> {
+  if (rt.queue.depth >= rt.queue.max) return { status: 503, reason: "the digest queue is full; retry later" };
+  let key: KeyConfig | null = null;
+  if (hasRequestAuth(req.auth)) {
+    const auth = await authenticate(rt, req.projectId, req.auth);
+    if (!auth.ok) return auth;
+    key = auth.key;
   }
 
-  const found = findPublicKey({ ...input.auth, envelopeDsn });
-  if (!found.ok) return { ok: false, status: 401, reason: found.reason };
-  if (found.projectId !== undefined && Number(found.projectId) !== input.projectId) {
-    return { ok: false, status: 400, reason: "the DSN in the envelope header names another project than the URL" };
+  const state = new AcceptState(rt, req.projectId, req.receivedAt);
+  let header: EnvelopeHeader | null = null;
+  let streamed: { header: ItemHeader; chunks: Buffer[]; bytes: number; attachment: boolean } | null = null;
+  try {
+    for await (const event of readEnvelope(req.body, rt.limits)) {
+      switch (event.kind) {
+        case "header": {
+          header = event.header;
+          if (event.header.dsn !== undefined || !key) {
+            const auth = await authenticate(rt, req.projectId, { ...req.auth, envelopeDsn: event.header.dsn });
+            if (!auth.ok) return auth;
+            key = auth.key;
+          }
+          state.quotas = [...rt.globalQuotas, ...key.quotas];
+          break;
+        }
+        case "item": {
+          const result = state.keepItem(event.item.header, event.item.payload);
+          if (result) return result;
+          break;
+        }
+        case "item_start": {
+          const attachment = event.header.knownType === "attachment";
+          streamed = { header: event.header, chunks: [], bytes: 0, attachment };
+          if (attachment) await state.startAttachment(event.header);
+          break;
+        }
+        case "item_chunk": {
+          if (!streamed) break;
+          streamed.bytes += event.chunk.length;
+          if (streamed.attachment) await state.attachmentChunk(event.chunk);
+          else {
+            const refusal = state.reserve(event.chunk.length);
+            if (refusal) return refusal;
+            streamed.chunks.push(event.chunk);
+          }
+          break;
+        }
+        case "item_end": {
+          if (streamed?.attachment) await state.endAttachment();
+          else if (streamed) {
+            const result = state.keepItem(streamed.header, Buffer.concat(streamed.chunks), true);
+            if (result) return result;
+          }
+          streamed = null;
+          break;
+        }
+      }
+    }
+    if (!header || !key) return { status: 401, reason: "missing authorization information" };
+    return await state.commit(header, key.keyId);
+  } catch (error) {
+    if (!isEnvelopeError(error)) throw error;
+    if (key) state.count(error.itemType ? (ITEM_CATEGORIES[knownItemType(error.itemType) ?? "event"] ?? "default") : "default", statusOf(error) === 413 ? "too_large" : "invalid", error.reason, 1);
+    return { status: statusOf(error), reason: error.message };
+  } finally {
+    await state.cleanup();
   }
-  const key = await ctx.db
-    .selectFrom("project_keys")
-    .select(["id", "project_id", "is_active"])
-    .where("public_key", "=", found.publicKey)
-    .executeTakeFirst();
-  if (!key) return { ok: false, status: 401, reason: "unknown public key" };
-  if (key.project_id !== input.projectId) return { ok: false, status: 403, reason: "the public key does not belong to this project" };
-  if (key.is_active !== 1) return { ok: false, status: 403, reason: "the public key is disabled" };
+}
 
-  await ctx.db
-    .insertInto("ingest_queue")
-    .values({ project_id: input.projectId, key_id: key.id, endpoint: input.endpoint, received_at: ctx.now(), body: input.body })
-    .execute();
-  return { ok: true, id };
+/** The per-request bookkeeping of `acceptEnvelope`. */
+class AcceptState {
+  quotas: Quota[] = [];
+  private readonly kept: KeptItem[] = [];
+  private keptBytes = 0;
+  private reserved = 0;
+  private readonly limited: ActiveLimit[] = [];
+  private readonly attachments: AttachmentWriter;
+  private committed = false;
+
+  constructor(
+    private readonly rt: IngestRuntime,
+    private readonly projectId: number,
+    private readonly receivedAt: number,
+  ) {
+    this.attachments = new AttachmentWriter(rt.ctx, projectId, receivedAt);
+  }
+
+  count(category: string, outcome: "rate_limited" | "invalid" | "too_large" | "accepted", reason: string, quantity: number): void {
+    this.rt.outcomes.add({ projectId: this.projectId, category, outcome, reason, quantity, at: this.receivedAt });
+  }
+
+  reserve(bytes: number): AcceptResult | null {
+    if (this.keptBytes + bytes > this.rt.maxItemsBytes) {
+      return { status: 413, reason: `the envelope's items exceed ${this.rt.maxItemsBytes} bytes held at once (TELLTALE_MAX_ITEMS_BYTES)` };
+    }
+    if (!this.rt.memory.tryReserve(bytes)) return { status: 503, reason: "the server is at its ingest memory limit; retry later" };
+    this.keptBytes += bytes;
+    this.reserved += bytes;
+    return null;
+  }
+
+  /** Applies quotas to one item; kept items are stored at commit. */
+  keepItem(header: ItemHeader, payload: Buffer, alreadyReserved = false): AcceptResult | null {
+    if (this.isRateLimited(header, payload.length)) return null;
+    if (!alreadyReserved) {
+      const refusal = this.reserve(payload.length);
+      if (refusal) return refusal;
+    }
+    this.kept.push({ header: header.raw, payload });
+    return null;
+  }
+
+  private isRateLimited(header: ItemHeader, bytes: number): boolean {
+    const quantities = itemQuantities(header, bytes);
+    for (const q of quantities) {
+      const refused = this.rt.limiter.consume(this.quotas, q.category, q.quantity);
+      if (refused.length === 0) continue;
+      this.limited.push(...refused);
+      for (const each of quantities) this.count(each.category, "rate_limited", refused[0]?.reason ?? "quota", each.quantity);
+      return true;
+    }
+    return false;
+  }
+
+  async startAttachment(header: ItemHeader): Promise<void> {
+    if (this.isRateLimited(header, header.length ?? 1)) return this.attachments.skip();
+    await this.attachments.start(header);
+  }
+
+  attachmentChunk(chunk: Buffer): Promise<void> {
+    return this.attachments.write(chunk);
+  }
+
+  endAttachment(): Promise<void> {
+    return this.attachments.end();
+  }
+
+  async commit(header: EnvelopeHeader, keyId: number): Promise<AcceptResult> {
+    const rateLimits = dedupe(this.limited);
+    if (this.kept.length === 0 && this.attachments.ids.length === 0) {
+      if (rateLimits.length > 0) return { status: 429, reason: "Sentry dropped data due to a quota or rate limit being reached", rateLimits };
+      return { status: 200, id: header.eventId ?? null, rateLimits };
+    }
+    const body = this.kept.length ? serializeEnvelope(header.raw, this.kept) : null;
+    await this.rt.ctx.db.transaction().execute(async (trx) => {
+      if (body) {
+        await trx.insertInto("ingest_queue").values({ project_id: this.projectId, key_id: keyId, endpoint: "envelope", received_at: this.receivedAt, body }).execute();
+      }
+      await this.attachments.complete(trx, header.eventId ?? null);
+    });
+    this.committed = true;
+    if (body) this.rt.queue.enqueued();
+    for (const a of this.attachments.accepted) {
+      this.count("attachment", "accepted", "", Math.max(1, a.bytes));
+      this.count("attachment_item", "accepted", "", 1);
+    }
+    return { status: 200, id: header.eventId ?? null, rateLimits };
+  }
+
+  async cleanup(): Promise<void> {
+    this.rt.memory.release(this.reserved);
+    this.reserved = 0;
+    if (!this.committed) await this.attachments.discard();
+  }
+}
+
+/** One entry per distinct limit, keeping the longest retry. */
+function dedupe(limits: ActiveLimit[]): ActiveLimit[] {
+  const byKey = new Map<string, ActiveLimit>();
+  for (const l of limits) {
+    const k = `${(l.categories ?? []).join(";")}:${l.scope}:${l.reason}`;
+    const prev = byKey.get(k);
+    if (!prev || prev.retryAfterSeconds < l.retryAfterSeconds) byKey.set(k, l);
+  }
+  return [...byKey.values()];
 }

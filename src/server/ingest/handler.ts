@@ -1,7 +1,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Ctx } from "../../core/context";
-import { acceptRequest } from "../../core/ingest/accept";
-import { INGEST_LIMITS } from "../../core/ingest/limits";
+import { PassThrough, type Readable } from "node:stream";
+import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
+import { acceptEnvelope, type AcceptResult, type IngestRuntime } from "../../core/ingest/accept";
+import { acceptStore } from "../../core/ingest/store";
+import { formatRateLimits, retryAfterOf } from "../../core/ratelimit/quota";
 import { sendJson } from "../http";
 import { log } from "../log";
 import { readIngestBody } from "./body";
@@ -17,32 +19,91 @@ const firstHeader = (req: IncomingMessage, name: string): string | undefined => 
   return Array.isArray(value) ? value[0] : value;
 };
 
-function reject(res: ServerResponse, status: number, reason: string, route: IngestRoute): void {
-  log("info", "ingest rejected", { status, reason, project: route.projectId });
-  sendJson(res, status, { detail: reason }, { ...INGEST_CORS, "x-sentry-error": reason });
+/** The decoder for a content-encoding; identity for the empty and "UTF-8" values some SDKs send (reference §2.5). */
+function decoder(encoding: string | undefined): Readable | null | "unsupported" {
+  const value = (encoding ?? "").trim().toLowerCase();
+  if (value === "" || value === "identity" || value === "utf-8") return null;
+  if (value === "gzip" || value === "x-gzip") return createGunzip();
+  if (value === "deflate") return createInflate();
+  if (value === "br") return createBrotliDecompress();
+  return "unsupported";
 }
 
-/** `POST /api/{project_id}/envelope/` and `/store/`: parse the transport, call the core, answer like Relay. */
-export async function handleIngest(ctx: Ctx, req: IncomingMessage, res: ServerResponse, route: IngestRoute): Promise<void> {
+class WireLimitError extends Error {}
+
+const isZlibError = (e: unknown): e is Error => e instanceof Error && typeof (e as NodeJS.ErrnoException).code === "string" && (e as NodeJS.ErrnoException).code!.startsWith("Z_");
+
+/**
+ * The request body, decompressed as it streams, with the bytes on the wire counted
+ * against `maxWire`. The envelope parser caps the decompressed bytes.
+ */
+function bodyStream(req: IncomingMessage, maxWire: number): Readable | "unsupported" {
+  const decode = decoder(req.headers["content-encoding"]);
+  if (decode === "unsupported") return decode;
+  let wire = 0;
+  const counted = new PassThrough();
+  req.on("data", (chunk: Buffer) => {
+    wire += chunk.length;
+    if (wire > maxWire) counted.destroy(new WireLimitError(`request body exceeds ${maxWire} bytes (TELLTALE_MAX_REQUEST_BYTES)`));
+  });
+  req.on("aborted", () => counted.destroy(new Error("the request was aborted")));
+  req.pipe(counted);
+  if (!decode) return counted;
+  counted.on("error", (e) => decode.destroy(e));
+  return counted.pipe(decode as NodeJS.WritableStream & Readable) as Readable;
+}
+
+function answer(res: ServerResponse, result: AcceptResult, route: IngestRoute): void {
+  const headers: Record<string, string> = { ...INGEST_CORS };
+  if ("rateLimits" in result && result.rateLimits.length > 0) headers["x-sentry-rate-limits"] = formatRateLimits(result.rateLimits);
+  if (result.status === 200) return sendJson(res, 200, result.id ? { id: result.id } : {}, headers);
+  if (result.status === 429 && "rateLimits" in result) headers["retry-after"] = String(retryAfterOf(result.rateLimits));
+  if (result.status === 503) headers["retry-after"] = "5";
+  headers["x-sentry-error"] = result.reason;
+  log(result.status >= 500 ? "warn" : "info", "ingest rejected", { status: result.status, reason: result.reason, project: route.projectId });
+  sendJson(res, result.status, { detail: result.reason }, headers);
+}
+
+/** `POST /api/{project_id}/envelope/` and `/store/`: transport in, core call, Relay-like answer out. */
+export async function handleIngest(rt: IngestRuntime, req: IncomingMessage, res: ServerResponse, route: IngestRoute): Promise<void> {
   if (req.method === "OPTIONS") return answerPreflight(res);
   if (req.method !== "POST") {
     req.resume();
-    return reject(res, 405, `method ${req.method} not allowed; SDKs POST here`, route);
+    return answer(res, { status: 400, reason: `method ${req.method} not allowed; SDKs POST here` }, route);
   }
-  const limit = route.endpoint === "store" ? INGEST_LIMITS.maxStoreBytes : INGEST_LIMITS.maxEnvelopeBytes;
-  const read = await readIngestBody(req, INGEST_LIMITS.maxRequestBytes, limit);
-  if (!read.ok) return reject(res, read.status, read.reason, route);
-
+  const maxWire = rt.maxRequestBytes;
+  const declared = Number(req.headers["content-length"] ?? "0");
+  if (declared > maxWire) {
+    req.resume();
+    return answer(res, { status: 413, reason: `request body of ${declared} bytes exceeds ${maxWire} (TELLTALE_MAX_REQUEST_BYTES)` }, route);
+  }
   const url = new URL(req.url ?? "/", "http://localhost");
-  const result = await acceptRequest({
-    ctx,
-    input: {
-      projectId: route.projectId,
-      endpoint: route.endpoint,
-      auth: { xSentryAuth: firstHeader(req, "x-sentry-auth"), authorization: req.headers.authorization, query: url.searchParams },
-      body: read.body,
-    },
-  });
-  if (!result.ok) return reject(res, result.status, result.reason, route);
-  sendJson(res, 200, result.id ? { id: result.id } : {}, INGEST_CORS);
+  const auth = { xSentryAuth: firstHeader(req, "x-sentry-auth"), authorization: req.headers.authorization, query: url.searchParams };
+  const receivedAt = rt.ctx.now();
+
+  let result: AcceptResult;
+  if (route.endpoint === "store") {
+    const read = await readIngestBody(req, maxWire, rt.limits.maxEventBytes);
+    if (!read.ok) return answer(res, { status: read.status === 415 ? 400 : read.status, reason: read.reason }, route);
+    result = await acceptStore(rt, { projectId: route.projectId, auth, body: read.body, receivedAt, maxBytes: rt.limits.maxEventBytes });
+  } else {
+    const body = bodyStream(req, maxWire);
+    if (body === "unsupported") {
+      req.resume();
+      return answer(res, { status: 400, reason: `unsupported content-encoding '${req.headers["content-encoding"]}'` }, route);
+    }
+    try {
+      result = await acceptEnvelope(rt, { projectId: route.projectId, auth, body, receivedAt });
+    } catch (error) {
+      if (error instanceof WireLimitError) result = { status: 413, reason: error.message };
+      else if (isZlibError(error)) {
+        result = { status: 400, reason: `invalid ${req.headers["content-encoding"]} body: ${error.message}` };
+      } else throw error;
+    } finally {
+      // Whatever the core did not read is drained, not buffered, so the client sees the answer.
+      req.unpipe();
+      req.resume();
+    }
+  }
+  answer(res, result, route);
 }

@@ -1,0 +1,118 @@
+import type { Insertable } from "kysely";
+import type { DB } from "../../db/schema";
+import type { NormalizedEvent } from "../normalize/types";
+import { num, obj, str } from "./read";
+
+type SpanRow = Insertable<DB["spans"]>;
+type TransactionRow = Insertable<DB["transactions"]>;
+
+/** PRODUCT.md fact 9: at most 1000 spans per transaction (the JS SDK's MAX_SPAN_COUNT). */
+export const MAX_SPANS = 1000;
+const HEX16 = /^[0-9a-f]{16}$/;
+const HEX32 = /^[0-9a-f]{32}$/;
+const cap = (s: string | undefined, n: number) => (s ?? "").slice(0, n);
+
+/** The spans of a transaction event, the root span (from `contexts.trace`) first. */
+export function spanRows(projectId: number, event: NormalizedEvent, traceId: string, rootId: string): SpanRow[] {
+  const trace = event.contexts?.trace ?? {};
+  const rows: SpanRow[] = [
+    {
+      project_id: projectId,
+      trace_id: traceId,
+      span_id: rootId,
+      parent_span_id: str(trace.parent_span_id) ?? null,
+      segment_id: rootId,
+      name: cap(event.transaction, 200),
+      op: cap(str(trace.op) ?? "default", 64),
+      status: cap(str(trace.status) ?? "ok", 64),
+      start_timestamp: event.start_timestamp ?? event.timestamp,
+      timestamp: event.timestamp,
+      data: JSON.stringify({ is_segment: true, data: trace.data ?? null }),
+    },
+  ];
+  for (const s of event.spans ?? []) {
+    rows.push({
+      project_id: projectId,
+      trace_id: s.trace_id ?? traceId,
+      span_id: s.span_id,
+      parent_span_id: s.parent_span_id ?? null,
+      segment_id: rootId,
+      name: cap(s.description ?? s.op, 2000),
+      op: cap(s.op ?? "default", 64),
+      status: cap(s.status ?? "ok", 64),
+      start_timestamp: s.start_timestamp,
+      timestamp: s.timestamp,
+      data: JSON.stringify({ data: s.data ?? null, tags: s.tags ?? null, origin: s.origin ?? null }),
+    });
+  }
+  return rows;
+}
+
+/** A span v2 attribute's value: `{ value, type }` on the wire. */
+function attr(attributes: Record<string, unknown> | undefined, key: string): string | undefined {
+  const a = attributes?.[key];
+  return obj(a) ? (typeof a.value === "string" ? a.value : a.value === undefined ? undefined : String(a.value)) : undefined;
+}
+
+/**
+ * Span v2 items (`application/vnd.sentry.items.span.v2+json`): each becomes a span row;
+ * segment spans (`is_segment`) also stand for their transaction, so the trace view and
+ * transaction lists see both SDK generations alike.
+ */
+export function spanV2Rows(projectId: number, receivedAt: number, items: unknown[]) {
+  const spans: SpanRow[] = [];
+  const segments: TransactionRow[] = [];
+  let invalid = 0;
+  const dropped = Math.max(0, items.length - MAX_SPANS);
+  for (const item of items.slice(0, MAX_SPANS)) {
+    if (!obj(item)) {
+      invalid++;
+      continue;
+    }
+    const spanId = str(item.span_id)?.toLowerCase();
+    const traceId = str(item.trace_id)?.toLowerCase();
+    const start = num(item.start_timestamp);
+    const end = num(item.end_timestamp) ?? num(item.timestamp);
+    if (!spanId || !HEX16.test(spanId) || !traceId || !HEX32.test(traceId) || start === undefined || end === undefined) {
+      invalid++;
+      continue;
+    }
+    const attributes = obj(item.attributes) ? item.attributes : undefined;
+    const op = cap(attr(attributes, "sentry.op") ?? "default", 64);
+    const status = cap(str(item.status) ?? "ok", 64);
+    const parent = str(item.parent_span_id)?.toLowerCase();
+    const segmentId = attr(attributes, "sentry.segment.id") ?? (item.is_segment === true ? spanId : undefined);
+    const name = cap(str(item.name) ?? op, 2000);
+    const data = JSON.stringify({ is_segment: item.is_segment === true, attributes: attributes ?? null });
+    const dataText = data.length <= 64 * 1024 ? data : JSON.stringify({ is_segment: item.is_segment === true, _truncated: true });
+    spans.push({
+      project_id: projectId,
+      trace_id: traceId,
+      span_id: spanId,
+      parent_span_id: parent && HEX16.test(parent) ? parent : null,
+      segment_id: segmentId ?? null,
+      name,
+      op,
+      status,
+      start_timestamp: start,
+      timestamp: end,
+      data: dataText,
+    });
+    if (item.is_segment === true) {
+      segments.push({
+        project_id: projectId,
+        event_id: `${spanId}${"0".repeat(16)}`,
+        trace_id: traceId,
+        span_id: spanId,
+        name: cap(attr(attributes, "sentry.segment.name") ?? name, 200),
+        op,
+        status,
+        start_timestamp: start,
+        timestamp: end,
+        received_at: receivedAt,
+        data: dataText,
+      });
+    }
+  }
+  return { spans, segments, invalid, dropped };
+}

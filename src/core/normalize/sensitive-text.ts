@@ -1,0 +1,239 @@
+/**
+ * Finds secrets inside free text and replaces just the secret with "[Filtered]": credit-card
+ * numbers (Luhn-checked), PEM private-key bodies, bearer tokens, passwords in URLs and values
+ * of sensitive `key=value` pairs. These follow the rules of Relay's default PII config
+ * (reference §7.2: @creditcard, @pemkey, @bearer, @urlauth, @password) but are hand-written
+ * scanners, so each runs in one linear pass with no backtracking on any input.
+ */
+import { FILTERED } from "./limits";
+
+export interface Counter {
+  count: number;
+}
+
+function isDigit(code: number): boolean {
+  return code >= 0x30 && code <= 0x39;
+}
+
+function isWordChar(code: number): boolean {
+  return isDigit(code) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a) || code === 0x5f;
+}
+
+/** The Luhn checksum that every payment card number satisfies. */
+export function luhnValid(digits: string): boolean {
+  let sum = 0;
+  let double = false;
+  for (let i = digits.length - 1; i >= 0; i--) {
+    let d = digits.charCodeAt(i) - 0x30;
+    if (double) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+    double = !double;
+  }
+  return sum % 10 === 0;
+}
+
+/** Issuer prefixes of the major networks: Visa, Mastercard (51–55, 2221–2720), Amex, Diners, JCB, Discover, UnionPay. */
+function cardPrefix(digits: string): boolean {
+  const first = digits[0];
+  if (first === "4") return true;
+  const two = Number(digits.slice(0, 2));
+  if (first === "5") return two >= 51 && two <= 55;
+  if (first === "2") {
+    const four = Number(digits.slice(0, 4));
+    return four >= 2221 && four <= 2720;
+  }
+  if (first === "3") return two === 30 || two === 34 || two === 35 || two === 36 || two === 37 || two === 38 || two === 39;
+  if (first === "6") return two === 60 || two === 62 || two === 64 || two === 65;
+  return false;
+}
+
+/** Groups as printed on cards: all fours (the last may be shorter), or Amex/Diners 4-6-5 / 4-6-4. */
+function cardGroups(groups: number[]): boolean {
+  if (groups.length === 1) return true;
+  if (groups.length === 3 && groups[0] === 4 && groups[1] === 6 && (groups[2] === 5 || groups[2] === 4)) return true;
+  for (let i = 0; i < groups.length - 1; i++) if (groups[i] !== 4) return false;
+  const last = groups[groups.length - 1] ?? 0;
+  return last >= 1 && last <= 4;
+}
+
+/**
+ * Replaces card numbers: 13–19 digits, optionally grouped by single spaces or dashes, with a
+ * card-network prefix and a valid Luhn checksum, standing alone (not inside a longer word).
+ * Order ids and other digit runs fail the checksum or the prefix and are kept.
+ */
+export function scrubCardNumbers(text: string, counter: Counter): string {
+  let out: string[] | undefined;
+  let last = 0;
+  let i = 0;
+  const n = text.length;
+  while (i < n) {
+    if (!isDigit(text.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    const start = i;
+    let digits = "";
+    let digitCount = 0;
+    const groups: number[] = [];
+    let group = 0;
+    let separator = -1;
+    let consistent = true;
+    let j = i;
+    while (j < n) {
+      const c = text.charCodeAt(j);
+      if (isDigit(c)) {
+        if (digitCount < 20) digits += text[j];
+        digitCount++;
+        group++;
+        j++;
+      } else if ((c === 0x20 || c === 0x2d) && j + 1 < n && isDigit(text.charCodeAt(j + 1))) {
+        if (separator === -1) separator = c;
+        else if (separator !== c) consistent = false;
+        groups.push(group);
+        group = 0;
+        j++;
+      } else {
+        break;
+      }
+    }
+    groups.push(group);
+    i = j;
+    const standsAlone = (start === 0 || !isWordChar(text.charCodeAt(start - 1))) && (j === n || !isWordChar(text.charCodeAt(j)));
+    if (standsAlone && consistent && digitCount >= 13 && digitCount <= 19 && cardGroups(groups) && cardPrefix(digits) && luhnValid(digits)) {
+      out ??= [];
+      out.push(text.slice(last, start), FILTERED);
+      last = j;
+      counter.count++;
+    }
+  }
+  if (!out) return text;
+  out.push(text.slice(last));
+  return out.join("");
+}
+
+const PEM_BEGIN = "-----BEGIN ";
+const PEM_DASHES = "-----";
+
+/** Replaces the body of every `-----BEGIN … PRIVATE KEY-----` block (to its END line, or the end of the text). */
+export function scrubPrivateKeys(text: string, counter: Counter): string {
+  let begin = text.indexOf(PEM_BEGIN);
+  if (begin === -1) return text;
+  const out: string[] = [];
+  let last = 0;
+  while (begin !== -1) {
+    const labelStart = begin + PEM_BEGIN.length;
+    const labelEnd = text.indexOf(PEM_DASHES, labelStart);
+    if (labelEnd === -1) break;
+    if (labelEnd - labelStart > 64 || !text.slice(labelStart, labelEnd).includes("PRIVATE KEY")) {
+      begin = text.indexOf(PEM_BEGIN, labelStart);
+      continue;
+    }
+    const bodyStart = labelEnd + PEM_DASHES.length;
+    const end = text.indexOf("-----END ", bodyStart);
+    const bodyEnd = end === -1 ? text.length : end;
+    out.push(text.slice(last, bodyStart), FILTERED);
+    last = bodyEnd;
+    counter.count++;
+    begin = end === -1 ? -1 : text.indexOf(PEM_BEGIN, bodyEnd);
+  }
+  if (last === 0) return text;
+  out.push(text.slice(last));
+  return out.join("");
+}
+
+// Linear: a literal, then two disjoint character classes. Tokens shorter than 8 characters
+// are prose ("the bearer of bad news"), not credentials.
+const BEARER = /\b(bearer\s+)(?!\[Filtered\])[A-Za-z0-9\-._~+/]{8,}=*/gi;
+
+/** Replaces the token after `Bearer ` (Relay's `(?i)\b(Bearer\s+)([^\s]+)`). */
+export function scrubBearerTokens(text: string, counter: Counter): string {
+  if (text.length < 15) return text;
+  return text.replace(BEARER, (_match, prefix: string) => {
+    counter.count++;
+    return prefix + FILTERED;
+  });
+}
+
+const URL_STOP = new Set(["/", "?", "#", " ", "\t", "\n", "\r", '"', "'", "<", ">"]);
+
+/** Replaces the password in `scheme://user:password@host` (Relay's @urlauth rule). */
+export function scrubUrlPasswords(text: string, counter: Counter): string {
+  let scheme = text.indexOf("://");
+  if (scheme === -1 || !text.includes("@")) return text;
+  const out: string[] = [];
+  let last = 0;
+  while (scheme !== -1) {
+    const from = scheme + 3;
+    const limit = Math.min(text.length, from + 256);
+    let colon = -1;
+    let at = -1;
+    for (let j = from; j < limit; j++) {
+      const ch = text[j] ?? "";
+      if (ch === "@") {
+        at = j;
+        break;
+      }
+      if (URL_STOP.has(ch)) break;
+      if (ch === ":" && colon === -1) colon = j;
+    }
+    if (at !== -1 && colon !== -1 && at > colon + 1 && text.slice(colon + 1, at) !== FILTERED) {
+      out.push(text.slice(last, colon + 1), FILTERED);
+      last = at;
+      counter.count++;
+    }
+    scheme = text.indexOf("://", from);
+  }
+  if (last === 0) return text;
+  out.push(text.slice(last));
+  return out.join("");
+}
+
+function isKeyChar(code: number): boolean {
+  return isWordChar(code) || code === 0x2d /* - */ || code === 0x2e /* . */ || code === 0x5b /* [ */ || code === 0x5d /* ] */;
+}
+
+const VALUE_STOP = new Set(["&", ";", ",", " ", "\t", "\n", "\r", '"', "'", "#", "<", ">"]);
+const MAX_KEY = 64;
+
+/**
+ * Replaces the values of `key=value` pairs whose key is sensitive, wherever they appear in text:
+ * query strings and form bodies (`?a=1&token=…`), cookie strings (`sessionid=…; theme=dark`),
+ * log lines (`login failed password=…`).
+ */
+export function scrubKeyValues(text: string, isSensitive: (key: string) => boolean, counter: Counter): string {
+  let eq = text.indexOf("=");
+  if (eq === -1) return text;
+  const out: string[] = [];
+  let last = 0;
+  while (eq !== -1) {
+    let keyStart = eq;
+    while (keyStart > last && eq - keyStart < MAX_KEY && isKeyChar(text.charCodeAt(keyStart - 1))) keyStart--;
+    // The value is only scanned after a sensitive key, and never twice: linear on any input.
+    if (keyStart < eq && isSensitive(text.slice(keyStart, eq))) {
+      let valueEnd = eq + 1;
+      while (valueEnd < text.length && !VALUE_STOP.has(text[valueEnd] ?? "")) valueEnd++;
+      const value = text.slice(eq + 1, valueEnd);
+      if (value !== "" && value !== FILTERED) {
+        out.push(text.slice(last, eq + 1), FILTERED);
+        last = valueEnd;
+        counter.count++;
+      }
+    }
+    eq = text.indexOf("=", Math.max(eq + 1, last));
+  }
+  if (last === 0) return text;
+  out.push(text.slice(last));
+  return out.join("");
+}
+
+/** All text rules, in an order where earlier replacements cannot hide later secrets. */
+export function scrubText(text: string, isSensitive: ((key: string) => boolean) | undefined, counter: Counter): string {
+  let out = scrubPrivateKeys(text, counter);
+  out = scrubBearerTokens(out, counter);
+  out = scrubUrlPasswords(out, counter);
+  if (isSensitive) out = scrubKeyValues(out, isSensitive, counter);
+  return scrubCardNumbers(out, counter);
+}

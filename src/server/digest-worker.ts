@@ -1,0 +1,59 @@
+import { parentPort } from "node:worker_threads";
+import { settings } from "../config/settings";
+import { digestBatch } from "../core/digest/batch";
+import { createCtx } from "../core/runtime";
+import { connect } from "../db/connect";
+import { envelopeLimits } from "./ingest/runtime";
+import { log, setLogLevel } from "./log";
+
+/**
+ * The digest step in its own thread, so that JSON parsing and normalization use the second
+ * core and never delay an ingest answer. It drains the queue in batches and sleeps when the
+ * queue is empty until the front says more arrived (or a poll interval passes, for envelopes
+ * accepted by other processes on PostgreSQL).
+ */
+const config = settings();
+setLogLevel(config.logLevel);
+const store = connect(config.database);
+const ctx = createCtx(config, store);
+const options = { batchSize: 200, limits: envelopeLimits(config.ingest) };
+const POLL_MS = 500;
+
+let stopping = false;
+let wake: (() => void) | null = null;
+parentPort?.on("message", (message: unknown) => {
+  if (message === "wake") wake?.();
+  if (message === "stop") {
+    stopping = true;
+    wake?.();
+  }
+});
+
+async function loop(): Promise<void> {
+  let failures = 0;
+  while (!stopping) {
+    try {
+      const n = await digestBatch(ctx, options);
+      failures = 0;
+      if (n > 0) {
+        parentPort?.postMessage({ type: "digested", count: n });
+        continue;
+      }
+    } catch (error) {
+      failures++;
+      log("error", "digest batch failed; it stays queued and is retried", { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+    }
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, failures ? Math.min(30_000, 500 * 2 ** failures) : POLL_MS);
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    wake = null;
+  }
+  await store.close();
+  parentPort?.postMessage({ type: "stopped" });
+}
+
+void loop();

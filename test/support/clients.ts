@@ -1,0 +1,30 @@
+import { execFile } from "node:child_process";
+import { join } from "node:path";
+import { promisify } from "node:util";
+
+const run = promisify(execFile);
+const ROOT = join(import.meta.dirname, "..", "..");
+
+/** Runs the @sentry/node fixture client (test/fixtures/clients/node-client.mjs) in its own process. */
+export async function runNodeClient(dsn: string, scenario: "basic" | "ratelimit"): Promise<string> {
+  const { stdout } = await run(process.execPath, [join(ROOT, "test/fixtures/clients/node-client.mjs"), scenario], {
+    env: { ...process.env, DSN: dsn },
+    timeout: 60_000,
+  });
+  return stdout;
+}
+
+/** Runs Debian's sentry-python (it imports only under /usr/bin/python3, toolchain.md). */
+export async function runPythonClient(dsn: string): Promise<string> {
+  const { stdout } = await run("/usr/bin/python3", [join(ROOT, "test/fixtures/clients/python_client.py"), dsn], { timeout: 60_000 });
+  return stdout;
+}
+
+/** `sentry-cli send-event`, the binary from the @sentry/cli npm package. */
+export async function runSentryCli(dsn: string, args: string[]): Promise<string> {
+  const { stdout, stderr } = await run(join(ROOT, "node_modules/.bin/sentry-cli"), ["send-event", ...args], {
+    env: { ...process.env, SENTRY_DSN: dsn, SENTRY_LOG_LEVEL: "warn" },
+    timeout: 60_000,
+  });
+  return stdout + stderr;
+}
