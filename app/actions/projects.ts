@@ -8,6 +8,8 @@ import { canManageProjects, organizationFor } from "@/src/core/orgs/access";
 import { createProject } from "@/src/core/projects/create-project";
 import { setKeyRateLimit } from "@/src/core/keys/rate-limit";
 import { removeProjectQuota, setProjectQuota } from "@/src/core/projects/quotas";
+import { updateFilters, updateScrubbing } from "@/src/core/projects/options";
+import { ZodError } from "zod";
 import { projectInOrg } from "@/src/core/projects/queries";
 import { forbidden } from "@/src/core/errors";
 import { requireUser } from "../lib/auth";
@@ -102,4 +104,60 @@ export async function removeQuotaAction(form: FormData): Promise<void> {
   const { org, project } = await managedProject(form);
   await removeProjectQuota({ ctx: ctx(), input: { projectId: project.id, category: field(form, "category") } });
   revalidatePath(`/orgs/${org.slug}/projects/${project.slug}/settings`, "layout");
+}
+
+const lines = (text: string) =>
+  text
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean);
+
+export async function saveFiltersAction(_prev: FormState, form: FormData): Promise<FormState> {
+  try {
+    const { org, project } = await managedProject(form);
+    const on = (name: string) => form.get(name) === "on";
+    await updateFilters({
+      ctx: ctx(),
+      input: {
+        projectId: project.id,
+        changes: {
+          scriptError: on("scriptError"),
+          resizeObserver: on("resizeObserver"),
+          browserExtensions: on("browserExtensions"),
+          localhost: on("localhost"),
+          webCrawlers: on("webCrawlers"),
+          legacyBrowsers: on("legacyBrowsers"),
+          errorMessages: lines(field(form, "errorMessages")),
+          releases: lines(field(form, "releases")),
+        },
+      },
+    });
+    revalidatePath(`/orgs/${org.slug}/projects/${project.slug}/settings`, "layout");
+    return { notice: "Saved the inbound filters. They apply to events digested from now on." };
+  } catch (error) {
+    if (error instanceof ZodError) return { error: error.issues[0]?.message ?? "invalid filters" };
+    return asFormState(error);
+  }
+}
+
+export async function saveScrubbingAction(_prev: FormState, form: FormData): Promise<FormState> {
+  try {
+    const { org, project } = await managedProject(form);
+    await updateScrubbing({
+      ctx: ctx(),
+      input: {
+        projectId: project.id,
+        scrubbing: {
+          extraSensitiveFields: lines(field(form, "extraSensitiveFields")),
+          safeFields: lines(field(form, "safeFields")),
+          storeIpAddresses: form.get("storeIpAddresses") === "on",
+        },
+      },
+    });
+    revalidatePath(`/orgs/${org.slug}/projects/${project.slug}/settings`, "layout");
+    return { notice: "Saved the data scrubbing settings." };
+  } catch (error) {
+    if (error instanceof ZodError) return { error: error.issues[0]?.message ?? "invalid settings" };
+    return asFormState(error);
+  }
 }

@@ -1,7 +1,16 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import SQLite from "better-sqlite3";
-import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
+import {
+  CompiledQuery,
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  SqliteDriver,
+  type DatabaseConnection,
+  type Driver,
+  type SqliteDialectConfig,
+} from "kysely";
 import pg from "pg";
 import type { Database as DatabaseSetting } from "../config/settings";
 import type { DB } from "./schema";
@@ -11,6 +20,8 @@ export type Dialect = "sqlite" | "postgres";
 export interface Store {
   db: Kysely<DB>;
   dialect: Dialect;
+  /** PostgreSQL only: the schema every table lives in, when not the default. */
+  schema?: string;
   close(): Promise<void>;
 }
 
@@ -36,8 +47,30 @@ function connectSqlite(file: string): Store {
   database.pragma("busy_timeout = 5000");
   database.pragma("foreign_keys = ON");
   database.pragma("synchronous = NORMAL");
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database }) });
+  const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database }) });
   return { db, dialect: "sqlite", close: () => db.destroy() };
+}
+
+/**
+ * Transactions take the write lock at BEGIN. A deferred transaction that reads and then
+ * writes fails at once with SQLITE_BUSY when another connection (the other thread, the
+ * CLI) has written meanwhile: busy_timeout only makes a transaction wait at its start.
+ */
+class ImmediateSqliteDialect extends SqliteDialect {
+  readonly #config: SqliteDialectConfig;
+  constructor(config: SqliteDialectConfig) {
+    super(config);
+    this.#config = config;
+  }
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.#config);
+  }
+}
+
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw("begin immediate"));
+  }
 }
 
 function connectPostgres(url: string, max: number, schema: string | undefined): Store {
@@ -47,5 +80,5 @@ function connectPostgres(url: string, max: number, schema: string | undefined): 
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: "postgres", close: () => db.destroy() };
+  return { db, dialect: "postgres", ...(schema ? { schema } : {}), close: () => db.destroy() };
 }

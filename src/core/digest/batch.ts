@@ -1,6 +1,5 @@
 import { sql, type Kysely } from "kysely";
 import type { DB } from "../../db/schema";
-import { writeTransaction } from "../../db/write-transaction";
 import type { Ctx } from "../context";
 import { isEnvelopeError, parseEnvelope, type EnvelopeLimits } from "../envelope/index";
 import { writeOutcomes } from "../outcomes/record";
@@ -60,7 +59,9 @@ async function addSessions(trx: Kysely<DB>, rows: DigestRows["sessions"]): Promi
  * Returns how many envelopes it took.
  */
 export async function digestBatch(ctx: Ctx, options: DigestOptions): Promise<number> {
-  return writeTransaction(ctx.db, ctx.dialect, async (trx) => {
+  // On SQLite every transaction begins IMMEDIATE (src/db/connect.ts), so reading the queue
+  // and then writing cannot fail on a write from the ingest thread in between.
+  return ctx.db.transaction().execute(async (trx) => {
     let select = trx.selectFrom("ingest_queue").select(["id", "project_id", "received_at", "body"]).orderBy("id").limit(options.batchSize);
     if (ctx.dialect === "postgres") select = select.forUpdate().skipLocked();
     const queued = await select.execute();

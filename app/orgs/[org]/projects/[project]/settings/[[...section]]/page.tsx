@@ -11,6 +11,8 @@ import { ctx } from "../../../../../../lib/runtime";
 import { ProjectNav } from "../../../../../../components/project-nav";
 import { NewKeyForm } from "./keys-forms";
 import { KeyLimitForm, QuotaForm } from "./quota-forms";
+import { FiltersForm, ScrubbingForm } from "./ingest-forms";
+import { projectOptions } from "@/src/core/projects/options";
 import { listQuotas, QUOTA_CATEGORIES } from "@/src/core/projects/quotas";
 import { removeQuotaAction } from "../../../../../../actions/projects";
 
@@ -20,6 +22,8 @@ const SECTIONS = [
   { id: "", title: "General" },
   { id: "keys", title: "Client keys (DSN)" },
   { id: "rate-limits", title: "Rate limits" },
+  { id: "filters", title: "Inbound filters" },
+  { id: "scrubbing", title: "Data scrubbing" },
 ] as const;
 
 export async function generateMetadata({ params }: { params: Params }) {
@@ -33,7 +37,7 @@ export default async function ProjectSettingsPage({ params }: { params: Params }
   if (!SECTIONS.some((s) => s.id === current)) notFound();
   const base = `/orgs/${orgSlug}/projects/${projectSlug}/settings`;
   const { org, project, role } = await loadProject(orgSlug, projectSlug, current ? `${base}/${current}` : base);
-  const [keys, quotas] = await Promise.all([listKeys(ctx(), project), listQuotas(ctx(), project.id)]);
+  const [keys, quotas, options] = await Promise.all([listKeys(ctx(), project), listQuotas(ctx(), project.id), projectOptions(ctx(), project.id)]);
   const publicUrl = ctx().publicUrl;
   const primary = keys.find((k) => k.is_active === 1);
   const primaryDsn = primary ? buildDsn(publicUrl, primary.public_key, project.id) : null;
@@ -147,6 +151,39 @@ export default async function ProjectSettingsPage({ params }: { params: Params }
           )}
         </section>
       )}
+      {current === "filters" && (
+        <section className="panel">
+          <p className="muted">
+            Events matching a filter are dropped when they are digested and counted on the Stats page with the filter&apos;s name.
+          </p>
+          {manage ? (
+            <FiltersForm org={org.slug} project={project.slug} values={options.filters} />
+          ) : (
+            <p>Only owners and admins can change filters.</p>
+          )}
+        </section>
+      )}
+
+      {current === "scrubbing" && (
+        <section className="panel">
+          <p className="muted">
+            Passwords, secrets, tokens, API keys, credentials, session and CSRF cookies, credit-card numbers and private keys are
+            always replaced by [Filtered] before an event is stored.
+          </p>
+          {manage ? (
+            <ScrubbingForm
+              org={org.slug}
+              project={project.slug}
+              extra={options.scrubbing.extraSensitiveFields}
+              safe={options.scrubbing.safeFields}
+              storeIp={options.scrubbing.storeIpAddresses}
+            />
+          ) : (
+            <p>Only owners and admins can change data scrubbing.</p>
+          )}
+        </section>
+      )}
+
       {current === "rate-limits" && (
         <>
           <section className="panel">

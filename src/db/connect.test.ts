@@ -1,0 +1,88 @@
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import SQLite from "better-sqlite3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DIALECTS, openTestStore, type TestStore } from "../../test/support/stores";
+import { connect } from "./connect";
+import { migrate } from "./migrate";
+
+describe.each(DIALECTS)("a %s store", (dialect) => {
+  let store: TestStore;
+
+  beforeAll(async () => {
+    store = await openTestStore(dialect);
+  });
+  afterAll(() => store.cleanup());
+
+  it("enforces foreign keys", async () => {
+    await expect(
+      store.db.insertInto("projects").values({ organization_id: 999_999, slug: "orphan", name: "orphan", platform: "node", created_at: 0 }).execute(),
+    ).rejects.toThrow(/foreign key/i);
+  });
+
+  it("deletes a project's keys with the project", async () => {
+    const org = await store.db.insertInto("organizations").values({ slug: "fk", name: "fk", is_internal: 0, created_at: 0 }).returning("id").executeTakeFirstOrThrow();
+    const project = await store.db
+      .insertInto("projects")
+      .values({ organization_id: org.id, slug: "p", name: "p", platform: "node", created_at: 0 })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    await store.db
+      .insertInto("project_keys")
+      .values({ project_id: project.id, label: "k", public_key: "a".repeat(32), secret_key: "b".repeat(32), is_active: 1, created_at: 0 })
+      .execute();
+    await store.db.deleteFrom("projects").where("id", "=", project.id).execute();
+    expect(await store.db.selectFrom("project_keys").select("id").where("project_id", "=", project.id).execute()).toEqual([]);
+  });
+
+  it("rolls a failed transaction back", async () => {
+    await expect(
+      store.db.transaction().execute(async (trx) => {
+        await trx.insertInto("organizations").values({ slug: "rolled-back", name: "x", is_internal: 0, created_at: 0 }).execute();
+        throw new Error("abort");
+      }),
+    ).rejects.toThrow("abort");
+    expect(await store.db.selectFrom("organizations").select("id").where("slug", "=", "rolled-back").executeTakeFirst()).toBeUndefined();
+  });
+});
+
+describe("connect to SQLite", () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), "telltale-connect-"));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("creates the data directory for the database file", async () => {
+    const file = join(dir, "nested", "deeper", "telltale.sqlite");
+    const store = connect({ kind: "sqlite", file });
+    try {
+      await migrate(store);
+      expect(existsSync(file)).toBe(true);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("takes the write lock when a transaction begins, so another writer cannot slip in between its read and its write", async () => {
+    const file = join(dir, "locking.sqlite");
+    const store = connect({ kind: "sqlite", file });
+    // Another connection, as the other thread or a CLI process has; it does not wait for locks.
+    const other = new SQLite(file);
+    other.pragma("busy_timeout = 0");
+    const otherWrite = () => other.prepare("insert into organizations (slug, name, is_internal, created_at) values (?, 'x', 0, 0)").run(`o${Date.now()}${Math.random()}`);
+    try {
+      await migrate(store);
+      await store.db.transaction().execute(async (trx) => {
+        await trx.selectFrom("organizations").select("id").execute();
+        expect(otherWrite).toThrow(/database is locked/);
+        await trx.insertInto("organizations").values({ slug: "inside", name: "inside", is_internal: 0, created_at: 0 }).execute();
+      });
+      expect(otherWrite).not.toThrow();
+    } finally {
+      other.close();
+      await store.close();
+    }
+  });
+});

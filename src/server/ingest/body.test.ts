@@ -1,0 +1,116 @@
+import { createServer, request, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readIngestBody, type BodyResult } from "./body";
+
+const MAX_WIRE = 4096;
+const MAX_DECODED = 8192;
+
+interface Sent {
+  body: Buffer;
+  headers?: Record<string, string>;
+  /** Send in chunks without content-length (chunked transfer encoding). */
+  chunked?: boolean;
+}
+
+describe("readIngestBody", () => {
+  let server: Server;
+  let port: number;
+
+  beforeAll(async () => {
+    // Answers with what readIngestBody returned, the body replaced by its length and text.
+    server = createServer((req, res) => {
+      void readIngestBody(req, MAX_WIRE, MAX_DECODED).then((result) => {
+        const summary = result.ok ? { ok: true, text: result.body.toString("utf8"), length: result.body.length } : result;
+        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(summary));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  type Summary = { ok: true; text: string; length: number } | Extract<BodyResult, { ok: false }>;
+
+  function send({ body, headers = {}, chunked = false }: Sent): Promise<Summary> {
+    return new Promise((resolve, reject) => {
+      const req = request({ host: "127.0.0.1", port, method: "POST", path: "/", headers: chunked ? headers : { ...headers, "content-length": String(body.length) } }, (res) => {
+        const parts: Buffer[] = [];
+        res.on("data", (c: Buffer) => parts.push(c));
+        res.on("end", () => resolve(JSON.parse(Buffer.concat(parts).toString("utf8")) as Summary));
+      });
+      req.on("error", reject);
+      if (chunked) {
+        for (let i = 0; i < body.length; i += 1000) req.write(body.subarray(i, i + 1000));
+        req.end();
+      } else req.end(body);
+    });
+  }
+
+  const text = "envelope text ".repeat(100);
+
+  it("returns an uncompressed body as sent", async () => {
+    expect(await send({ body: Buffer.from(text) })).toEqual({ ok: true, text, length: text.length });
+  });
+
+  it.each([
+    ["gzip", gzipSync],
+    ["x-gzip", gzipSync],
+    ["deflate", deflateSync],
+    ["br", brotliCompressSync],
+  ])("decompresses a %s body", async (encoding, compress) => {
+    expect(await send({ body: compress(Buffer.from(text)), headers: { "content-encoding": encoding } })).toEqual({ ok: true, text, length: text.length });
+  });
+
+  it.each(["identity", "UTF-8", " GZIP "])("understands the content-encoding %j that SDKs send", async (encoding) => {
+    const body = encoding.trim().toLowerCase() === "gzip" ? gzipSync(Buffer.from(text)) : Buffer.from(text);
+    expect(await send({ body, headers: { "content-encoding": encoding } })).toMatchObject({ ok: true, text });
+  });
+
+  it("refuses an unknown content-encoding with 415", async () => {
+    expect(await send({ body: Buffer.from(text), headers: { "content-encoding": "zstd" } })).toEqual({
+      ok: false,
+      status: 415,
+      reason: "unsupported content-encoding 'zstd'",
+    });
+  });
+
+  it("refuses a declared content-length above the wire limit with 413 before reading", async () => {
+    expect(await send({ body: Buffer.alloc(MAX_WIRE + 1, 0x61) })).toMatchObject({ ok: false, status: 413 });
+  });
+
+  it("refuses a chunked body that grows past the wire limit with 413", async () => {
+    expect(await send({ body: Buffer.alloc(MAX_WIRE + 1, 0x61), chunked: true })).toEqual({
+      ok: false,
+      status: 413,
+      reason: `request body exceeds the limit of ${MAX_WIRE} bytes`,
+    });
+  });
+
+  it("accepts a body of exactly the wire limit", async () => {
+    expect(await send({ body: Buffer.alloc(MAX_WIRE, 0x61), chunked: true })).toMatchObject({ ok: true, length: MAX_WIRE });
+  });
+
+  it("refuses a small compressed body that decompresses past the limit with 413", async () => {
+    const bomb = gzipSync(Buffer.alloc(MAX_DECODED * 100));
+    expect(bomb.length).toBeLessThan(MAX_WIRE);
+    expect(await send({ body: bomb, headers: { "content-encoding": "gzip" } })).toEqual({
+      ok: false,
+      status: 413,
+      reason: `decompressed body exceeds the limit of ${MAX_DECODED} bytes`,
+    });
+  });
+
+  it("accepts a compressed body that decompresses to exactly the limit", async () => {
+    expect(await send({ body: gzipSync(Buffer.alloc(MAX_DECODED)), headers: { "content-encoding": "gzip" } })).toMatchObject({ ok: true, length: MAX_DECODED });
+  });
+
+  it("refuses a body that is not what its content-encoding says with 400", async () => {
+    expect(await send({ body: Buffer.from(text), headers: { "content-encoding": "gzip" } })).toMatchObject({
+      ok: false,
+      status: 400,
+      reason: expect.stringMatching(/^invalid gzip body: /),
+    });
+  });
+});
