@@ -238,8 +238,10 @@ describe.each(DIALECTS)("handleIngest on %s", (dialect) => {
       await expectRejected(await post(envelopeUrl(project.id, key.public_key), envelope({}), { "content-encoding": "gzip" }), 400, /^invalid gzip body: /);
     });
 
-    it("refuses a GET", async () => {
-      await expectRejected(await fetch(envelopeUrl(project.id, key.public_key)), 400, "method GET not allowed; SDKs POST here");
+    it("refuses a GET with 405 and names the allowed methods", async () => {
+      const res = await fetch(envelopeUrl(project.id, key.public_key));
+      expect(res.headers.get("allow")).toBe("POST, OPTIONS");
+      await expectRejected(res, 405, "method GET not allowed; SDKs POST here");
     });
   });
 

@@ -69,7 +69,8 @@ export async function handleIngest(rt: IngestRuntime, req: IncomingMessage, res:
   if (req.method === "OPTIONS") return answerPreflight(res);
   if (req.method !== "POST") {
     req.resume();
-    return answer(res, { status: 400, reason: `method ${req.method} not allowed; SDKs POST here` }, route);
+    const reason = `method ${req.method} not allowed; SDKs POST here`;
+    return sendJson(res, 405, { detail: reason }, { ...INGEST_CORS, allow: "POST, OPTIONS", "x-sentry-error": reason });
   }
   const maxWire = rt.maxRequestBytes;
   const declared = Number(req.headers["content-length"] ?? "0");
