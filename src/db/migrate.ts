@@ -6,6 +6,7 @@ import { m0002 } from "./migrations/0002_internal_project";
 import { m0003 } from "./migrations/0003_ingest_queue";
 import { m0004 } from "./migrations/0004_ingest_storage";
 import { m0005 } from "./migrations/0005_internal_project_filters";
+import { m0006 } from "./migrations/0006_issues";
 import type { AnyDb, Migration } from "./migrations/helpers";
 
 /** Every migration, in order. Names are permanent: they are recorded in kysely_migration. */
@@ -15,6 +16,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0003_ingest_queue": m0003,
   "0004_ingest_storage": m0004,
   "0005_internal_project_filters": m0005,
+  "0006_issues": m0006,
 };
 
 export interface MigrateResult {

@@ -120,6 +120,8 @@ export interface OutcomesTable {
 export interface EventsTable {
   id: Generated<number>;
   project_id: number;
+  issue_id: number | null;
+  grouping_hash: string | null;
   event_id: string;
   type: string;
   timestamp: number;
@@ -233,6 +235,91 @@ export interface RawItemsTable {
   payload: Buffer;
 }
 
+export type IssueStatus = "unresolved" | "resolved" | "ignored";
+
+export interface IssuesTable {
+  id: Generated<number>;
+  project_id: number;
+  /** Per-project number behind the short id (`PROJECT-1A`). */
+  short_number: number;
+  type: string;
+  title: string;
+  culprit: string;
+  level: string;
+  /** JSON: `{type, value, filename, function}` as Sentry's `metadata`. */
+  metadata: string;
+  status: IssueStatus;
+  /** `new`, `ongoing`, `regressed`, `escalating`, … (Sentry's substatus). */
+  substatus: string;
+  first_seen: number;
+  last_seen: number;
+  times_seen: number;
+  user_count: number;
+  first_release: string | null;
+  last_release: string | null;
+  first_environment: string | null;
+  last_environment: string | null;
+  resolved_at: number | null;
+  resolved_in_release: string | null;
+  resolved_next_release: number;
+  ignore_until: number | null;
+  ignore_count: number | null;
+  ignore_users: number | null;
+  ignore_baseline_count: number | null;
+  ignore_baseline_users: number | null;
+  assignee_id: number | null;
+  merged_into_id: number | null;
+  grouping_config: string;
+}
+
+export interface IssueHashesTable {
+  project_id: number;
+  hash: string;
+  issue_id: number;
+  grouping_config: string;
+}
+
+export interface IssueTagsTable {
+  issue_id: number;
+  key: string;
+  value: string;
+  times_seen: number;
+  first_seen: number;
+  last_seen: number;
+}
+
+export interface IssueUsersTable {
+  issue_id: number;
+  user_key: string;
+  first_seen: number;
+}
+
+export interface IssueHourlyTable {
+  issue_id: number;
+  hour: number;
+  count: number;
+}
+
+export interface IssueActivityTable {
+  id: Generated<number>;
+  issue_id: number;
+  user_id: number | null;
+  type: string;
+  data: string;
+  created_at: number;
+}
+
+export interface IssueBookmarksTable {
+  issue_id: number;
+  user_id: number;
+}
+
+export interface ProjectGroupingTable {
+  project_id: number;
+  fingerprint_rules: string;
+  next_short_number: number;
+}
+
 export interface DB {
   users: UsersTable;
   sessions: SessionsTable;
@@ -256,6 +343,14 @@ export interface DB {
   attachments: AttachmentsTable;
   attachment_chunks: AttachmentChunksTable;
   raw_items: RawItemsTable;
+  issues: IssuesTable;
+  issue_hashes: IssueHashesTable;
+  issue_tags: IssueTagsTable;
+  issue_users: IssueUsersTable;
+  issue_hourly: IssueHourlyTable;
+  issue_activity: IssueActivityTable;
+  issue_bookmarks: IssueBookmarksTable;
+  project_grouping: ProjectGroupingTable;
 }
 
 export type User = Selectable<UsersTable>;
