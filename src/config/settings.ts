@@ -45,6 +45,7 @@ export const SETTINGS = {
   TELLTALE_MAX_ATTACHMENT_BYTES: { default: "104857600", doc: "Largest attachment, in bytes. Attachments stream to the database, never whole into memory." },
   TELLTALE_MAX_ATTACHMENTS: { default: "30", doc: "Attachments per envelope (Relay: 30)." },
   TELLTALE_MAX_SESSIONS: { default: "100", doc: "Session updates per envelope (Relay: 100)." },
+  TELLTALE_MAX_ENVELOPE_ITEMS: { default: "1000", doc: "Items per envelope; more answers 413." },
   TELLTALE_MAX_ITEMS_BYTES: {
     default: "20971520",
     doc: "Bytes of non-attachment items one request may hold in memory while it is accepted; more answers 413.",
@@ -54,6 +55,8 @@ export const SETTINGS = {
     doc: "Bytes all ingest requests together may hold in memory; past it new requests answer 503 (back-pressure).",
   },
   TELLTALE_MAX_QUEUE: { default: "200000", doc: "Accepted envelopes waiting to be digested; past it ingest answers 503 until digest catches up." },
+  TELLTALE_RETENTION_DAYS: { default: "90", doc: "Events, traces, logs and other stored items older than this many days are deleted (issue counts stay)." },
+  TELLTALE_MAX_EVENTS_PER_ISSUE: { default: "10000", doc: "Only the newest this-many events of each issue are kept; counts stay correct." },
 } as const satisfies Record<string, { default: string; doc: string }>;
 
 const MiB = 1024 * 1024;
@@ -91,9 +94,12 @@ const envSchema = z.object({
   TELLTALE_MAX_ATTACHMENT_BYTES: positiveInt.default(100 * MiB),
   TELLTALE_MAX_ATTACHMENTS: positiveInt.default(30),
   TELLTALE_MAX_SESSIONS: positiveInt.default(100),
+  TELLTALE_MAX_ENVELOPE_ITEMS: positiveInt.default(1000),
   TELLTALE_MAX_ITEMS_BYTES: positiveInt.default(20 * MiB),
   TELLTALE_INGEST_MEMORY_BYTES: positiveInt.default(256 * MiB),
   TELLTALE_MAX_QUEUE: positiveInt.default(200_000),
+  TELLTALE_RETENTION_DAYS: positiveInt.default(90),
+  TELLTALE_MAX_EVENTS_PER_ISSUE: positiveInt.default(10_000),
 });
 
 export type SelfMonitoring = { mode: "self" } | { mode: "off" } | { mode: "dsn"; dsn: string };
@@ -107,6 +113,7 @@ export interface IngestSettings {
   maxAttachmentBytes: number;
   maxAttachments: number;
   maxSessions: number;
+  maxEnvelopeItems: number;
   maxItemsBytes: number;
   memoryBytes: number;
   maxQueue: number;
@@ -128,6 +135,7 @@ export interface Settings {
   trustProxy: boolean;
   logLevel: "debug" | "info" | "warn" | "error";
   ingest: IngestSettings;
+  retention: { days: number; maxEventsPerIssue: number };
 }
 
 export class SettingsError extends Error {}
@@ -166,10 +174,12 @@ export function parseSettings(env: Record<string, string | undefined>): Settings
       maxAttachmentBytes: e.TELLTALE_MAX_ATTACHMENT_BYTES,
       maxAttachments: e.TELLTALE_MAX_ATTACHMENTS,
       maxSessions: e.TELLTALE_MAX_SESSIONS,
+      maxEnvelopeItems: e.TELLTALE_MAX_ENVELOPE_ITEMS,
       maxItemsBytes: e.TELLTALE_MAX_ITEMS_BYTES,
       memoryBytes: e.TELLTALE_INGEST_MEMORY_BYTES,
       maxQueue: e.TELLTALE_MAX_QUEUE,
     },
+    retention: { days: e.TELLTALE_RETENTION_DAYS, maxEventsPerIssue: e.TELLTALE_MAX_EVENTS_PER_ISSUE },
   };
 }
 

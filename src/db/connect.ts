@@ -43,6 +43,9 @@ function connectSqlite(file: string): Store {
   const database = new SQLite(file);
   // WAL lets readers (pages, API) run beside the writer; busy_timeout makes two threads or
   // processes wait for each other instead of failing with SQLITE_BUSY.
+  // Incremental auto-vacuum lets the retention job give freed pages back to the file system
+  // (PRAGMA incremental_vacuum). It only takes effect on a new, empty database file.
+  database.pragma("auto_vacuum = INCREMENTAL");
   database.pragma("journal_mode = WAL");
   database.pragma("busy_timeout = 5000");
   database.pragma("foreign_keys = ON");

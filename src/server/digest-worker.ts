@@ -1,6 +1,7 @@
 import { parentPort } from "node:worker_threads";
 import { settings } from "../config/settings";
 import { digestBatch } from "../core/digest/batch";
+import { runRetention } from "../core/retention/run";
 import { createCtx } from "../core/runtime";
 import { connect } from "../db/connect";
 import { envelopeLimits } from "./ingest/runtime";
@@ -18,6 +19,18 @@ const store = connect(config.database);
 const ctx = createCtx(config, store);
 const options = { batchSize: 200, limits: envelopeLimits(config.ingest) };
 const POLL_MS = 500;
+/** Retention runs an hour apart, the first a minute after start. */
+const RETENTION_EVERY_MS = 3_600_000;
+let nextRetention = Date.now() + 60_000;
+
+async function retentionIfDue(): Promise<void> {
+  if (Date.now() < nextRetention) return;
+  nextRetention = Date.now() + RETENTION_EVERY_MS;
+  const started = Date.now();
+  const { deleted } = await runRetention(ctx, { ...config.retention, batch: 1000 });
+  const total = Object.values(deleted).reduce((s, n) => s + n, 0);
+  if (total > 0) log("info", "retention deleted old data", { ms: Date.now() - started, ...deleted });
+}
 
 let stopping = false;
 let wake: (() => void) | null = null;
@@ -33,6 +46,7 @@ async function loop(): Promise<void> {
   let failures = 0;
   while (!stopping) {
     try {
+      await retentionIfDue();
       const n = await digestBatch(ctx, options);
       failures = 0;
       if (n > 0) {

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { request, type IncomingHttpHeaders } from "node:http";
+import { request, type ClientRequest, type IncomingHttpHeaders } from "node:http";
 
 /** A fresh event id in the form SDKs send: 32 lowercase hex characters. */
 export const newEventId = (): string => randomUUID().replaceAll("-", "");
@@ -103,12 +103,25 @@ export function send(url: string, options: { method?: string; headers?: Record<s
     void (async () => {
       for await (const chunk of body) {
         if (answered || req.destroyed) return;
-        if (!req.write(chunk)) await new Promise<void>((r) => (req.once("drain", r), req.once("close", r)));
+        if (!req.write(chunk)) await writable(req);
       }
       if (!answered && !req.destroyed) req.end();
     })().catch((error: unknown) => {
       req.destroy(error instanceof Error ? error : new Error(String(error)));
     });
+  });
+}
+
+/** Resolves when a request that reported backpressure drains, or closes. */
+function writable(req: ClientRequest): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      req.off("drain", done);
+      req.off("close", done);
+      resolve();
+    };
+    req.on("drain", done);
+    req.on("close", done);
   });
 }
 

@@ -9,10 +9,12 @@ import { userForToken } from "../../core/tokens/tokens";
 import type { User } from "../../db/schema";
 import { SESSION_COOKIE } from "../cookies";
 import { log } from "../log";
-import { parseCookies, sendError, sendJson } from "../http";
+import { parseCookies, readBody, sendError, sendJson } from "../http";
 import { serializeKey, serializeProject } from "./serialize";
+import { ISSUE_ROUTES } from "./issue-routes";
+import { RawResponse } from "./raw";
 
-type Handler = (args: { ctx: Ctx; user: User; params: string[] }) => Promise<unknown>;
+type Handler = (args: { ctx: Ctx; user: User; params: string[]; query: URLSearchParams; body: unknown }) => Promise<unknown>;
 interface Route {
   method: string;
   pattern: RegExp;
@@ -38,6 +40,7 @@ const ROUTES: Route[] = [
     const p = await projectInOrg(ctx, access.org, project ?? "");
     return (await listKeys(ctx, p)).map((k) => serializeKey(k, ctx.publicUrl));
   }),
+  ...ISSUE_ROUTES.map((r) => route(r.method, r.path, r.handler)),
 ];
 
 /**
@@ -70,7 +73,20 @@ export async function handleApi(ctx: Ctx, req: IncomingMessage, res: ServerRespo
     const hit = matches.find((x) => x.r.method === req.method || (req.method === "HEAD" && x.r.method === "GET"));
     if (!hit?.m) return sendJson(res, 405, { detail: `Method "${req.method}" not allowed.` }, { allow: matches.map((x) => x.r.method).join(", ") });
     const params = hit.m.slice(1).map((p) => decodeURIComponent(p));
-    sendJson(res, 200, await hit.r.handler({ ctx, user, params }));
+    const query = new URL(req.url ?? "/", "http://localhost").searchParams;
+    let body: unknown = undefined;
+    if (req.method === "PUT" || req.method === "POST") {
+      const raw = await readBody(req, 1024 * 1024);
+      if (raw === null) return sendJson(res, 413, { detail: "the request body is over 1 MiB" });
+      try {
+        body = raw.length ? JSON.parse(raw.toString("utf8")) : {};
+      } catch {
+        return sendJson(res, 400, { detail: "the request body is not valid JSON" });
+      }
+    }
+    const result = await hit.r.handler({ ctx, user, params, query, body });
+    if (result instanceof RawResponse) return result.send(res);
+    sendJson(res, 200, result);
   } catch (error) {
     if (isTelltaleError(error)) return sendError(res, error);
     log("error", "api request failed", { path, error: String(error) });

@@ -48,9 +48,13 @@ function bodyStream(req: IncomingMessage, maxWire: number): Readable | "unsuppor
   });
   req.on("aborted", () => counted.destroy(new Error("the request was aborted")));
   req.pipe(counted);
-  if (!decode) return counted;
-  counted.on("error", (e) => decode.destroy(e));
-  return counted.pipe(decode as NodeJS.WritableStream & Readable) as Readable;
+  const out = decode ? (counted.pipe(decode as NodeJS.WritableStream & Readable) as Readable) : counted;
+  if (decode) counted.on("error", (e) => decode.destroy(e));
+  // The core may answer (e.g. 401) before it reads the body, or wait on the database first:
+  // an error of the unread body (bad gzip, a client hanging up) must not be an unhandled
+  // 'error' event, which would end the process. Reading the stream still sees the error.
+  out.on("error", () => {});
+  return out;
 }
 
 function answer(res: ServerResponse, result: AcceptResult, route: IngestRoute): void {
@@ -104,6 +108,7 @@ export async function handleIngest(rt: IngestRuntime, req: IncomingMessage, res:
       // Whatever the core did not read is drained, not buffered, so the client sees the answer.
       req.unpipe();
       req.resume();
+      body.destroy();
     }
   }
   answer(res, result, route);

@@ -20,6 +20,7 @@ export function envelopeLimits(s: Settings["ingest"]): EnvelopeLimits {
     maxAttachmentsBytes: Math.max(s.maxAttachmentBytes, DEFAULT_ENVELOPE_LIMITS.maxAttachmentsBytes),
     maxAttachmentsCount: s.maxAttachments,
     maxSessionsCount: s.maxSessions,
+    maxItemsCount: s.maxEnvelopeItems,
   };
 }
 

@@ -1,0 +1,30 @@
+import type { ActivityEntry } from "@/src/core/issues/queries";
+
+const DESCRIBE: Record<string, (d: Record<string, unknown>) => string> = {
+  set_resolved: () => "resolved the issue",
+  set_resolved_in_next_release: () => "resolved the issue in the next release",
+  set_resolved_in_release: (d) => `resolved the issue in release ${String(d.release ?? "")}`,
+  set_unresolved: () => "marked the issue unresolved",
+  set_ignored: (d) => (d.until === "forever" ? "ignored the issue forever" : d.minutes ? `ignored the issue for ${String(d.minutes)} minutes` : d.count ? `ignored the issue until ${String(d.count)} more events` : `ignored the issue until ${String(d.users)} more users`),
+  set_regression: (d) => `marked the issue as a regression${d.release ? ` in release ${String(d.release)}` : ""}`,
+  set_escalating: () => "unignored the issue: its ignore condition was met",
+  assigned: () => "assigned the issue",
+  unassigned: () => "unassigned the issue",
+  merge: (d) => (d.into ? `merged this issue into #${String(d.into)}` : `merged ${Array.isArray(d.merged) ? d.merged.length : ""} issues into this one`),
+  note: () => "commented",
+};
+
+export function ActivityList({ entries }: { entries: ActivityEntry[] }) {
+  if (entries.length === 0) return <p className="muted">No activity yet.</p>;
+  return (
+    <ul className="activity" data-testid="activity">
+      {entries.map((e) => (
+        <li key={e.id}>
+          <strong>{e.user ? e.user.name || e.user.email : "Telltale"}</strong> {(DESCRIBE[e.type] ?? (() => e.type))(e.data)}{" "}
+          <span className="muted-small">{new Date(e.createdAt).toISOString().replace("T", " ").slice(0, 16)}</span>
+          {e.type === "note" && <p>{String(e.data.text ?? "")}</p>}
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,226 @@
+import { sql, type Insertable, type Kysely, type Selectable, type Updateable } from "kysely";
+import type { DB } from "../../db/schema";
+import type { NormalizedEvent } from "../normalize/types";
+import { eventTags, userKey } from "./event-tags";
+import { compareReleases } from "./releases";
+
+/** An event ready to be stored, with what grouping decided about it. */
+export interface GroupedEvent {
+  projectId: number;
+  event: NormalizedEvent;
+  row: Insertable<DB["events"]>;
+  hash: string;
+  config: string;
+  issue: { type: string; title: string; culprit: string; level: string; metadata: Record<string, string> };
+}
+
+interface IssueDelta {
+  issueId: number;
+  count: number;
+  firstSeen: number;
+  lastSeen: number;
+  last: GroupedEvent;
+  users: Set<string>;
+  tags: Map<string, { key: string; value: string; count: number; first: number; last: number }>;
+  hours: Map<number, number>;
+}
+
+type IssueRow = Selectable<DB["issues"]>;
+type IssueUpdate = Updateable<DB["issues"]>;
+
+const HOUR = 3_600_000;
+const CHUNK = 400;
+
+/**
+ * Puts each event into its issue, creating issues for new hashes, and updates every
+ * affected issue once per batch: counts, first/last seen, releases, distinct users, the
+ * tag index, hourly counts, and state changes (regressions, ignores that expired).
+ * Runs inside the digest transaction.
+ */
+export async function assignIssues(trx: Kysely<DB>, grouped: readonly GroupedEvent[], now: number): Promise<void> {
+  if (grouped.length === 0) return;
+  const issueOf = await resolveIssues(trx, grouped);
+  const deltas = new Map<number, IssueDelta>();
+  for (const g of grouped) {
+    const issueId = issueOf.get(`${g.projectId}\u0000${g.hash}`)!;
+    g.row.issue_id = issueId;
+    g.row.grouping_hash = g.hash;
+    const ts = Math.round(g.event.timestamp * 1000);
+    let d = deltas.get(issueId);
+    if (!d) {
+      d = { issueId, count: 0, firstSeen: ts, lastSeen: ts, last: g, users: new Set(), tags: new Map(), hours: new Map() };
+      deltas.set(issueId, d);
+    }
+    d.count++;
+    d.firstSeen = Math.min(d.firstSeen, ts);
+    if (ts >= d.lastSeen) {
+      d.lastSeen = ts;
+      d.last = g;
+    }
+    const user = userKey(g.event);
+    if (user) d.users.add(user);
+    for (const [key, value] of eventTags(g.event)) {
+      const k = `${key}\u0000${value}`;
+      const t = d.tags.get(k);
+      if (t) {
+        t.count++;
+        t.first = Math.min(t.first, ts);
+        t.last = Math.max(t.last, ts);
+      } else d.tags.set(k, { key, value, count: 1, first: ts, last: ts });
+    }
+    const hour = Math.floor(ts / HOUR) * HOUR;
+    d.hours.set(hour, (d.hours.get(hour) ?? 0) + 1);
+  }
+
+  for (const d of deltas.values()) await applyDelta(trx, d, now);
+}
+
+/** Issue ids for every (project, hash), creating issues (and their short numbers) for new hashes. */
+async function resolveIssues(trx: Kysely<DB>, grouped: readonly GroupedEvent[]): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  const byProject = new Map<number, Map<string, GroupedEvent>>();
+  for (const g of grouped) {
+    let m = byProject.get(g.projectId);
+    if (!m) byProject.set(g.projectId, (m = new Map()));
+    if (!m.has(g.hash)) m.set(g.hash, g);
+  }
+  for (const [projectId, hashes] of byProject) {
+    const all = [...hashes.keys()];
+    for (let i = 0; i < all.length; i += CHUNK) {
+      const rows = await trx
+        .selectFrom("issue_hashes")
+        .select(["hash", "issue_id"])
+        .where("project_id", "=", projectId)
+        .where("hash", "in", all.slice(i, i + CHUNK))
+        .execute();
+      for (const r of rows) out.set(`${projectId}\u0000${r.hash}`, r.issue_id);
+    }
+    const missing = all.filter((h) => !out.has(`${projectId}\u0000${h}`));
+    if (missing.length === 0) continue;
+    const counter = await trx
+      .insertInto("project_grouping")
+      .values({ project_id: projectId, fingerprint_rules: "", next_short_number: 1 + missing.length })
+      .onConflict((oc) => oc.column("project_id").doUpdateSet({ next_short_number: sql`project_grouping.next_short_number + ${missing.length}` }))
+      .returning("next_short_number")
+      .executeTakeFirstOrThrow();
+    let number = counter.next_short_number - missing.length;
+    for (const hash of missing) {
+      const g = hashes.get(hash)!;
+      const ts = Math.round(g.event.timestamp * 1000);
+      const issue = await trx
+        .insertInto("issues")
+        .values({
+          project_id: projectId,
+          short_number: number++,
+          type: g.issue.type,
+          title: g.issue.title,
+          culprit: g.issue.culprit,
+          level: g.issue.level,
+          metadata: JSON.stringify(g.issue.metadata),
+          status: "unresolved",
+          substatus: "new",
+          first_seen: ts,
+          last_seen: ts,
+          times_seen: 0,
+          user_count: 0,
+          first_release: g.event.release ?? null,
+          last_release: g.event.release ?? null,
+          first_environment: g.event.environment ?? null,
+          last_environment: g.event.environment ?? null,
+          resolved_next_release: 0,
+          grouping_config: g.config,
+        })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      await trx.insertInto("issue_hashes").values({ project_id: projectId, hash, issue_id: issue.id, grouping_config: g.config }).execute();
+      out.set(`${projectId}\u0000${hash}`, issue.id);
+    }
+  }
+  return out;
+}
+
+async function applyDelta(trx: Kysely<DB>, d: IssueDelta, now: number): Promise<void> {
+  let newUsers = 0;
+  const users = [...d.users];
+  for (let i = 0; i < users.length; i += CHUNK) {
+    const inserted = await trx
+      .insertInto("issue_users")
+      .values(users.slice(i, i + CHUNK).map((user_key) => ({ issue_id: d.issueId, user_key, first_seen: d.firstSeen })))
+      .onConflict((oc) => oc.columns(["issue_id", "user_key"]).doNothing())
+      .returning("user_key")
+      .execute();
+    newUsers += inserted.length;
+  }
+
+  const before = await trx.selectFrom("issues").selectAll().where("id", "=", d.issueId).executeTakeFirstOrThrow();
+  const last = d.last.event;
+  const newer = d.lastSeen >= before.last_seen;
+  const update: IssueUpdate = {
+    times_seen: before.times_seen + d.count,
+    user_count: before.user_count + newUsers,
+    first_seen: Math.min(before.first_seen, d.firstSeen),
+    last_seen: Math.max(before.last_seen, d.lastSeen),
+  };
+  if (newer) {
+    update.last_release = last.release ?? before.last_release;
+    update.last_environment = last.environment ?? before.last_environment;
+    update.level = d.last.issue.level;
+  }
+  if (before.substatus === "new" && before.times_seen > 0) update.substatus = "ongoing";
+
+  // State changes an incoming event causes (Sentry: regressions, ignores that run out).
+  let activity: { type: string; data: Record<string, unknown> } | null = null;
+  if (before.status === "resolved" && d.lastSeen > (before.resolved_at ?? 0) && isRegression(before, last.release)) {
+    Object.assign(update, { status: "unresolved", substatus: "regressed", resolved_at: null, resolved_in_release: null, resolved_next_release: 0 });
+    activity = { type: "set_regression", data: { release: last.release ?? null, event_id: last.event_id } };
+  } else if (before.status === "ignored" && ignoreExpired(before, update, now)) {
+    Object.assign(update, { status: "unresolved", substatus: "escalating", ...CLEAR_IGNORE });
+    activity = { type: "set_escalating", data: { event_id: last.event_id } };
+  }
+  await trx.updateTable("issues").set(update).where("id", "=", d.issueId).execute();
+  if (activity) {
+    await trx.insertInto("issue_activity").values({ issue_id: d.issueId, user_id: null, type: activity.type, data: JSON.stringify(activity.data), created_at: now }).execute();
+  }
+
+  const tags = [...d.tags.values()];
+  for (let i = 0; i < tags.length; i += CHUNK) {
+    await trx
+      .insertInto("issue_tags")
+      .values(tags.slice(i, i + CHUNK).map((t) => ({ issue_id: d.issueId, key: t.key, value: t.value, times_seen: t.count, first_seen: t.first, last_seen: t.last })))
+      .onConflict((oc) =>
+        oc.columns(["issue_id", "key", "value"]).doUpdateSet({
+          times_seen: sql`issue_tags.times_seen + excluded.times_seen`,
+          first_seen: sql`case when excluded.first_seen < issue_tags.first_seen then excluded.first_seen else issue_tags.first_seen end`,
+          last_seen: sql`case when excluded.last_seen > issue_tags.last_seen then excluded.last_seen else issue_tags.last_seen end`,
+        }),
+      )
+      .execute();
+  }
+  await trx
+    .insertInto("issue_hourly")
+    .values([...d.hours].map(([hour, count]) => ({ issue_id: d.issueId, hour, count })))
+    .onConflict((oc) => oc.columns(["issue_id", "hour"]).doUpdateSet({ count: sql`issue_hourly.count + excluded.count` }))
+    .execute();
+}
+
+const CLEAR_IGNORE = { ignore_until: null, ignore_count: null, ignore_users: null, ignore_baseline_count: null, ignore_baseline_users: null };
+
+/**
+ * A resolved issue regresses on a new event, except one from a release older than the
+ * release it was resolved in (and, when resolved "in the next release", from that release
+ * itself or older).
+ */
+function isRegression(issue: IssueRow, release: string | undefined): boolean {
+  if (!issue.resolved_in_release || !release) return true;
+  const order = compareReleases(release, issue.resolved_in_release);
+  // Releases that cannot be ordered: only the very release it was resolved in is held back.
+  if (order === null) return release !== issue.resolved_in_release;
+  return issue.resolved_next_release ? order > 0 : order >= 0;
+}
+
+function ignoreExpired(issue: IssueRow, update: IssueUpdate, now: number): boolean {
+  if (issue.ignore_until !== null && now >= issue.ignore_until) return true;
+  if (issue.ignore_count !== null && (Number(update.times_seen ?? issue.times_seen)) - (issue.ignore_baseline_count ?? 0) >= issue.ignore_count) return true;
+  if (issue.ignore_users !== null && (Number(update.user_count ?? issue.user_count)) - (issue.ignore_baseline_users ?? 0) >= issue.ignore_users) return true;
+  return false;
+}

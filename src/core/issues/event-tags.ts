@@ -1,0 +1,74 @@
+import type { NormalizedEvent } from "../normalize/types";
+
+const MAX_TAGS = 60;
+const MAX_VALUE = 200;
+
+/**
+ * The tags an issue is indexed by for one event: the SDK's own tags plus the ones Sentry
+ * derives (level, release, environment, user, browser, os, runtime, url, …), so that the
+ * issue stream can search and the issue page can show a distribution for each.
+ */
+export function eventTags(event: NormalizedEvent): Array<[string, string]> {
+  const out = new Map<string, string>();
+  const add = (key: string, value: unknown) => {
+    if (out.size >= MAX_TAGS || out.has(key)) return;
+    if (typeof value === "number" || typeof value === "boolean") value = String(value);
+    if (typeof value !== "string" || value === "") return;
+    out.set(key, value.length > MAX_VALUE ? value.slice(0, MAX_VALUE) : value);
+  };
+  add("level", event.level);
+  add("release", event.release);
+  add("environment", event.environment);
+  add("dist", event.dist);
+  add("logger", event.logger);
+  add("transaction", event.transaction);
+  add("server_name", event.server_name);
+  const user = event.user;
+  if (user) {
+    const key = userKey(event);
+    if (key) add("user", key);
+    add("user.id", user.id);
+    add("user.email", user.email);
+    add("user.username", user.username);
+    add("user.ip", user.ip_address);
+  }
+  const ctx = event.contexts ?? {};
+  add("browser.name", ctx.browser?.name);
+  if (typeof ctx.browser?.name === "string" && typeof ctx.browser.version === "string") {
+    add("browser", `${ctx.browser.name} ${ctx.browser.version.split(".")[0]}`);
+  }
+  add("os.name", ctx.os?.name);
+  if (typeof ctx.os?.name === "string" && typeof ctx.os.version === "string") add("os", `${ctx.os.name} ${ctx.os.version}`);
+  add("device", ctx.device?.model);
+  add("device.family", ctx.device?.family);
+  add("runtime.name", ctx.runtime?.name);
+  if (typeof ctx.runtime?.name === "string" && typeof ctx.runtime.version === "string") add("runtime", `${ctx.runtime.name} ${ctx.runtime.version}`);
+  if (event.request?.url) {
+    add("url", event.request.url);
+    try {
+      add("url.domain", new URL(event.request.url).hostname);
+    } catch {
+      // not a URL: only the url tag
+    }
+  }
+  const top = event.exception?.values.at(-1);
+  if (top?.mechanism) {
+    add("mechanism", top.mechanism.type);
+    if (top.mechanism.handled !== undefined) add("handled", top.mechanism.handled ? "yes" : "no");
+  }
+  add("trace", ctx.trace?.trace_id);
+  add("sdk.name", event.sdk?.name);
+  for (const [key, value] of event.tags ?? []) add(key, value);
+  return [...out.entries()];
+}
+
+/** Who an event happened to, for counting distinct users: the first identifying field. */
+export function userKey(event: NormalizedEvent): string | null {
+  const u = event.user;
+  if (!u) return null;
+  if (u.id) return `id:${u.id}`;
+  if (u.email) return `email:${u.email}`;
+  if (u.username) return `username:${u.username}`;
+  if (u.ip_address) return `ip:${u.ip_address}`;
+  return null;
+}

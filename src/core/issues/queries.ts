@@ -1,0 +1,148 @@
+import type { Selectable } from "kysely";
+import type { DB, Organization, Project, User } from "../../db/schema";
+import type { Ctx } from "../context";
+import { notFound } from "../errors";
+import type { Issue } from "./triage";
+
+export type StoredEvent = Selectable<DB["events"]>;
+
+/** An issue of an organization the user can see, with its project; other orgs' issues are "not found". */
+export async function issueInOrg(ctx: Ctx, org: Organization, issueId: number): Promise<{ issue: Issue; project: Project }> {
+  const row = await ctx.db
+    .selectFrom("issues")
+    .innerJoin("projects", "projects.id", "issues.project_id")
+    .selectAll("issues")
+    .select(["projects.slug as p_slug", "projects.name as p_name", "projects.platform as p_platform", "projects.organization_id as p_org", "projects.created_at as p_created"])
+    .where("issues.id", "=", issueId)
+    .where("projects.organization_id", "=", org.id)
+    .executeTakeFirst();
+  if (!row) throw notFound(`issue ${issueId} does not exist`);
+  const { p_slug, p_name, p_platform, p_org, p_created, ...issue } = row;
+  return { issue, project: { id: issue.project_id, slug: p_slug, name: p_name, platform: p_platform, organization_id: p_org, created_at: p_created } };
+}
+
+/** An issue by its short id (`WEB-1A`) in an organization. */
+export async function issueByShortId(ctx: Ctx, org: Organization, shortId: string): Promise<Issue | null> {
+  const m = /^(.+)-([0-9A-Z]+)$/i.exec(shortId);
+  if (!m) return null;
+  const number = Number.parseInt(m[2]!, 36);
+  return (
+    (await ctx.db
+      .selectFrom("issues")
+      .innerJoin("projects", "projects.id", "issues.project_id")
+      .selectAll("issues")
+      .where("projects.organization_id", "=", org.id)
+      .where("projects.slug", "=", m[1]!.toLowerCase())
+      .where("issues.short_number", "=", number)
+      .executeTakeFirst()) ?? null
+  );
+}
+
+export const shortId = (project: Pick<Project, "slug">, issue: Pick<Issue, "short_number">) => `${project.slug.toUpperCase()}-${issue.short_number.toString(36).toUpperCase()}`;
+
+/** Events of an issue, newest first, keyset-paginated by (timestamp, id). */
+export function issueEvents(ctx: Ctx, issueId: number, options: { limit: number; before?: { timestamp: number; id: number } }): Promise<StoredEvent[]> {
+  let q = ctx.db.selectFrom("events").selectAll().where("issue_id", "=", issueId);
+  const before = options.before;
+  if (before) q = q.where((eb) => eb.or([eb("timestamp", "<", before.timestamp), eb.and([eb("timestamp", "=", before.timestamp), eb("id", "<", before.id)])]));
+  return q.orderBy("timestamp", "desc").orderBy("id", "desc").limit(options.limit).execute();
+}
+
+export type EventPosition = "latest" | "oldest";
+
+export async function issueEventAt(ctx: Ctx, issueId: number, which: EventPosition): Promise<StoredEvent | null> {
+  const dir = which === "latest" ? "desc" : "asc";
+  return (await ctx.db.selectFrom("events").selectAll().where("issue_id", "=", issueId).orderBy("timestamp", dir).orderBy("id", dir).limit(1).executeTakeFirst()) ?? null;
+}
+
+/** The neighbours of an event within its issue (by time, then id). */
+export async function adjacentEvents(ctx: Ctx, event: StoredEvent): Promise<{ previous: StoredEvent | null; next: StoredEvent | null }> {
+  const issueId = event.issue_id ?? -1;
+  const previous = await ctx.db
+    .selectFrom("events")
+    .selectAll()
+    .where("issue_id", "=", issueId)
+    .where((eb) => eb.or([eb("timestamp", "<", event.timestamp), eb.and([eb("timestamp", "=", event.timestamp), eb("id", "<", event.id)])]))
+    .orderBy("timestamp", "desc")
+    .orderBy("id", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  const next = await ctx.db
+    .selectFrom("events")
+    .selectAll()
+    .where("issue_id", "=", issueId)
+    .where((eb) => eb.or([eb("timestamp", ">", event.timestamp), eb.and([eb("timestamp", "=", event.timestamp), eb("id", ">", event.id)])]))
+    .orderBy("timestamp", "asc")
+    .orderBy("id", "asc")
+    .limit(1)
+    .executeTakeFirst();
+  return { previous: previous ?? null, next: next ?? null };
+}
+
+export async function eventInProject(ctx: Ctx, projectId: number, eventId: string): Promise<StoredEvent> {
+  const event = await ctx.db.selectFrom("events").selectAll().where("project_id", "=", projectId).where("event_id", "=", eventId.replaceAll("-", "").toLowerCase()).executeTakeFirst();
+  if (!event) throw notFound(`event ${eventId} does not exist`);
+  return event;
+}
+
+export interface TagDistribution {
+  key: string;
+  total: number;
+  top: { value: string; count: number }[];
+}
+
+/** The most common values of each tag of an issue, for the tag distribution panel. */
+export async function tagDistribution(ctx: Ctx, issueId: number, topN = 5): Promise<TagDistribution[]> {
+  const rows = await ctx.db.selectFrom("issue_tags").select(["key", "value", "times_seen"]).where("issue_id", "=", issueId).orderBy("key").orderBy("times_seen", "desc").execute();
+  const byKey = new Map<string, TagDistribution>();
+  for (const r of rows) {
+    let d = byKey.get(r.key);
+    if (!d) byKey.set(r.key, (d = { key: r.key, total: 0, top: [] }));
+    d.total += r.times_seen;
+    if (d.top.length < topN) d.top.push({ value: r.value, count: r.times_seen });
+  }
+  return [...byKey.values()];
+}
+
+/** Hourly counts for the last `hours` hours, oldest first, zeros filled in. */
+export async function hourlyCounts(ctx: Ctx, issueIds: number[], now: number, hours = 24): Promise<Map<number, number[]>> {
+  const HOUR = 3_600_000;
+  const end = Math.floor(now / HOUR) * HOUR;
+  const start = end - (hours - 1) * HOUR;
+  const out = new Map<number, number[]>(issueIds.map((id) => [id, Array.from({ length: hours }, () => 0)]));
+  if (issueIds.length === 0) return out;
+  const rows = await ctx.db.selectFrom("issue_hourly").selectAll().where("issue_id", "in", issueIds).where("hour", ">=", start).execute();
+  for (const r of rows) {
+    const series = out.get(r.issue_id);
+    const i = Math.floor((r.hour - start) / HOUR);
+    if (series && i >= 0 && i < hours) series[i] = (series[i] ?? 0) + r.count;
+  }
+  return out;
+}
+
+export interface ActivityEntry {
+  id: number;
+  type: string;
+  data: Record<string, unknown>;
+  createdAt: number;
+  user: Pick<User, "id" | "email" | "name"> | null;
+}
+
+export async function issueActivity(ctx: Ctx, issueId: number): Promise<ActivityEntry[]> {
+  const rows = await ctx.db
+    .selectFrom("issue_activity")
+    .leftJoin("users", "users.id", "issue_activity.user_id")
+    .select(["issue_activity.id", "issue_activity.type", "issue_activity.data", "issue_activity.created_at", "users.id as uid", "users.email", "users.name"])
+    .where("issue_activity.issue_id", "=", issueId)
+    .orderBy("issue_activity.created_at", "desc")
+    .orderBy("issue_activity.id", "desc")
+    .limit(200)
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    type: r.type,
+    data: JSON.parse(r.data) as Record<string, unknown>,
+    createdAt: r.created_at,
+    user: r.uid !== null && r.email !== null ? { id: r.uid, email: r.email, name: r.name ?? "" } : null,
+  }));
+}

@@ -1,0 +1,140 @@
+import type { Ctx } from "../../core/context";
+import { invalidInput, notFound } from "../../core/errors";
+import { issueExtras } from "../../core/issues/extras";
+import { eventInProject, issueByShortId, issueEventAt, issueEvents, issueInOrg } from "../../core/issues/queries";
+import { changeIssues, type IssueChange } from "../../core/issues/triage";
+import { organizationFor } from "../../core/orgs/access";
+import { projectInOrg } from "../../core/projects/queries";
+import { traceInOrg } from "../../core/traces/trace";
+import type { User } from "../../db/schema";
+import { serializeEvent, serializeIssue } from "./serialize-issues";
+import { RawResponse } from "./raw";
+
+type Args = { ctx: Ctx; user: User; params: string[]; query: URLSearchParams; body: unknown };
+interface IssueRoute {
+  method: string;
+  path: string;
+  handler: (args: Args) => Promise<unknown>;
+}
+
+/** `{issue_id}` is a numeric id or a short id (`WEB-1A`), as in Sentry. */
+async function findIssue(ctx: Ctx, user: User, orgSlug: string, ref: string) {
+  const { org } = await organizationFor(ctx, user, orgSlug);
+  let id = /^\d+$/.test(ref) ? Number(ref) : null;
+  if (id === null) id = (await issueByShortId(ctx, org, ref))?.id ?? null;
+  if (id === null) throw notFound(`issue ${ref} does not exist`);
+  return { org, ...(await issueInOrg(ctx, org, id)) };
+}
+
+async function issueJson(ctx: Ctx, user: User, orgSlug: string, ref: string) {
+  const { org, issue, project } = await findIssue(ctx, user, orgSlug, ref);
+  const extras = (await issueExtras(ctx, [issue], user, { hourly: true })).get(issue.id)!;
+  return serializeIssue(issue, project, ctx.publicUrl, org.slug, extras);
+}
+
+/** PUT body `{"status": "resolved"|"unresolved"|"ignored", "statusDetails": {…}, "isBookmarked", "assignedTo"}` as Sentry's. */
+function changesFrom(body: unknown): IssueChange[] {
+  if (body === null || typeof body !== "object" || Array.isArray(body)) throw invalidInput("send a JSON object, e.g. {\"status\": \"resolved\"}");
+  const b = body as Record<string, unknown>;
+  const details = (b.statusDetails && typeof b.statusDetails === "object" ? b.statusDetails : {}) as Record<string, unknown>;
+  const changes: IssueChange[] = [];
+  if (b.status !== undefined) {
+    if (b.status === "resolved") {
+      if (details.inNextRelease === true) changes.push({ action: "resolveInNextRelease" });
+      else if (typeof details.inRelease === "string") changes.push({ action: "resolveInRelease", release: details.inRelease });
+      else changes.push({ action: "resolve" });
+    } else if (b.status === "resolvedInNextRelease") changes.push({ action: "resolveInNextRelease" });
+    else if (b.status === "unresolved") changes.push({ action: "unresolve" });
+    else if (b.status === "ignored") {
+      if (typeof details.ignoreDuration === "number") changes.push({ action: "ignore", minutes: details.ignoreDuration });
+      else if (typeof details.ignoreCount === "number") changes.push({ action: "ignore", count: details.ignoreCount });
+      else if (typeof details.ignoreUserCount === "number") changes.push({ action: "ignore", users: details.ignoreUserCount });
+      else changes.push({ action: "ignore", forever: true });
+    } else throw invalidInput(`status must be "resolved", "unresolved" or "ignored", not ${JSON.stringify(b.status)}`);
+  }
+  if (typeof b.isBookmarked === "boolean") changes.push({ action: "bookmark", on: b.isBookmarked });
+  if (b.assignedTo !== undefined) {
+    if (b.assignedTo === null || b.assignedTo === "") changes.push({ action: "assign", assigneeId: null });
+    else if (typeof b.assignedTo === "string" && /^(user:)?\d+$/.test(b.assignedTo)) changes.push({ action: "assign", assigneeId: Number(b.assignedTo.replace("user:", "")) });
+    else throw invalidInput("assignedTo is a user id (\"12\" or \"user:12\") or null");
+  }
+  if (changes.length === 0) throw invalidInput("nothing to change: send status, statusDetails, isBookmarked or assignedTo");
+  return changes;
+}
+
+const limitOf = (query: URLSearchParams) => Math.min(100, Math.max(1, Number(query.get("limit") ?? 50) || 50));
+
+export const ISSUE_ROUTES: IssueRoute[] = [
+  { method: "GET", path: "/organizations/{}/issues/{}", handler: ({ ctx, user, params: [org, ref] }) => issueJson(ctx, user, org ?? "", ref ?? "") },
+  {
+    method: "PUT",
+    path: "/organizations/{}/issues/{}",
+    handler: async ({ ctx, user, params: [org, ref], body }) => {
+      const { issue, project } = await findIssue(ctx, user, org ?? "", ref ?? "");
+      for (const change of changesFrom(body)) await changeIssues({ ctx, input: { projectIds: [project.id], issueIds: [issue.id], user, change } });
+      return issueJson(ctx, user, org ?? "", String(issue.id));
+    },
+  },
+  {
+    method: "GET",
+    path: "/organizations/{}/issues/{}/events",
+    handler: async ({ ctx, user, params: [org, ref], query }) => {
+      const { issue, project } = await findIssue(ctx, user, org ?? "", ref ?? "");
+      const events = await issueEvents(ctx, issue.id, { limit: limitOf(query) });
+      return events.map((e) => serializeEvent(e, project.slug));
+    },
+  },
+  ...(["latest", "oldest"] as const).map((which) => ({
+    method: "GET",
+    path: `/organizations/{}/issues/{}/events/${which}`,
+    handler: async ({ ctx, user, params: [org, ref] }: Args) => {
+      const { issue, project } = await findIssue(ctx, user, org ?? "", ref ?? "");
+      const event = await issueEventAt(ctx, issue.id, which);
+      if (!event) throw notFound("this issue has no stored events");
+      return serializeEvent(event, project.slug);
+    },
+  })),
+  {
+    method: "GET",
+    path: "/projects/{}/{}/events/{}",
+    handler: async ({ ctx, user, params: [org, projectSlug, eventId] }) => {
+      const access = await organizationFor(ctx, user, org ?? "");
+      const project = await projectInOrg(ctx, access.org, projectSlug ?? "");
+      return serializeEvent(await eventInProject(ctx, project.id, eventId ?? ""), project.slug);
+    },
+  },
+  {
+    method: "GET",
+    path: "/projects/{}/{}/events/{}/attachments/{}",
+    handler: async ({ ctx, user, params: [org, projectSlug, eventId, attachmentId] }) => {
+      const access = await organizationFor(ctx, user, org ?? "");
+      const project = await projectInOrg(ctx, access.org, projectSlug ?? "");
+      const attachment = await ctx.db
+        .selectFrom("attachments")
+        .select(["id", "name", "size"])
+        .where("project_id", "=", project.id)
+        .where("event_id", "=", (eventId ?? "").replaceAll("-", "").toLowerCase())
+        .where("id", "=", Number(attachmentId))
+        .where("complete", "=", 1)
+        .executeTakeFirst();
+      if (!attachment) throw notFound("attachment not found");
+      async function* chunks() {
+        // One stored chunk (1 MiB) at a time: a large attachment never sits in memory whole.
+        for (let seq = 0; ; seq++) {
+          const row = await ctx.db.selectFrom("attachment_chunks").select("data").where("attachment_id", "=", attachment!.id).where("seq", "=", seq).executeTakeFirst();
+          if (!row) return;
+          yield Buffer.from(row.data);
+        }
+      }
+      return new RawResponse(attachment.name, attachment.size, chunks());
+    },
+  },
+  {
+    method: "GET",
+    path: "/organizations/{}/trace/{}",
+    handler: async ({ ctx, user, params: [org, traceId] }) => {
+      const access = await organizationFor(ctx, user, org ?? "");
+      return traceInOrg(ctx, access.org, traceId ?? "");
+    },
+  },
+];

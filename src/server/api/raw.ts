@@ -1,0 +1,28 @@
+import type { ServerResponse } from "node:http";
+
+/**
+ * A non-JSON answer of the web API (an attachment download), streamed chunk by chunk. The
+ * content type is forced to a download so stored bytes are never rendered by the browser.
+ */
+export class RawResponse {
+  constructor(
+    readonly filename: string,
+    readonly size: number,
+    readonly chunks: AsyncIterable<Buffer>,
+  ) {}
+
+  async send(res: ServerResponse): Promise<void> {
+    const safeName = this.filename.replace(/[^\w.\- ]+/g, "_").slice(0, 200) || "attachment";
+    res.writeHead(200, {
+      "content-type": "application/octet-stream",
+      "content-length": String(this.size),
+      "content-disposition": `attachment; filename="${safeName}"`,
+      "x-content-type-options": "nosniff",
+      "cache-control": "private, no-store",
+    });
+    for await (const chunk of this.chunks) {
+      if (!res.write(chunk)) await new Promise((r) => res.once("drain", r));
+    }
+    res.end();
+  }
+}

@@ -1,0 +1,89 @@
+import type { Issue } from "../../core/issues/triage";
+import { shortId, type StoredEvent } from "../../core/issues/queries";
+import type { NormalizedEvent } from "../../core/normalize/types";
+import type { Project } from "../../db/schema";
+import type { IssueExtraInfo } from "../../core/issues/extras";
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+type IssueExtras = IssueExtraInfo;
+
+/** Sentry's issue ("group") shape, as `GET /api/0/organizations/{org}/issues/{id}/` answers it. */
+export function serializeIssue(issue: Issue, project: Pick<Project, "id" | "slug" | "name" | "platform">, publicUrl: string, orgSlug: string, extras: IssueExtras) {
+  const metadata = JSON.parse(issue.metadata) as Record<string, string>;
+  const statusDetails: Record<string, unknown> = {};
+  if (issue.resolved_next_release) statusDetails.inNextRelease = true;
+  else if (issue.resolved_in_release) statusDetails.inRelease = issue.resolved_in_release;
+  if (issue.ignore_until !== null) statusDetails.ignoreUntil = iso(issue.ignore_until);
+  if (issue.ignore_count !== null) statusDetails.ignoreCount = issue.ignore_count;
+  if (issue.ignore_users !== null) statusDetails.ignoreUserCount = issue.ignore_users;
+  const HOUR = 3_600_000;
+  const end = Math.floor(extras.now / HOUR) * HOUR;
+  return {
+    id: String(issue.id),
+    shortId: shortId(project, issue),
+    title: issue.title,
+    culprit: issue.culprit,
+    permalink: `${publicUrl}/orgs/${orgSlug}/issues/${issue.id}`,
+    logger: null,
+    level: issue.level,
+    status: issue.status,
+    substatus: issue.substatus,
+    statusDetails,
+    isPublic: false,
+    platform: project.platform,
+    project: { id: String(project.id), name: project.name, slug: project.slug, platform: project.platform },
+    type: issue.type,
+    issueType: "error",
+    issueCategory: "error",
+    metadata,
+    numComments: extras.comments,
+    assignedTo: extras.assignee ? { type: "user", id: String(extras.assignee.id), name: extras.assignee.name || extras.assignee.email, email: extras.assignee.email } : null,
+    isBookmarked: extras.bookmarked,
+    isSubscribed: false,
+    hasSeen: false,
+    annotations: [],
+    count: String(issue.times_seen),
+    userCount: issue.user_count,
+    firstSeen: iso(issue.first_seen),
+    lastSeen: iso(issue.last_seen),
+    firstRelease: issue.first_release ? { version: issue.first_release } : null,
+    lastRelease: issue.last_release ? { version: issue.last_release } : null,
+    ...(extras.hourly ? { stats: { "24h": extras.hourly.map((n, i) => [Math.floor((end - (extras.hourly!.length - 1 - i) * HOUR) / 1000), n]) } } : {}),
+  };
+}
+
+/** Sentry's event shape (`GET /api/0/projects/{org}/{project}/events/{id}/`), entries included. */
+export function serializeEvent(stored: StoredEvent, projectSlug: string) {
+  const e = JSON.parse(stored.data) as NormalizedEvent;
+  const entries: { type: string; data: unknown }[] = [];
+  if (e.exception) entries.push({ type: "exception", data: { values: e.exception.values, hasSystemFrames: true } });
+  if (e.logentry) entries.push({ type: "message", data: e.logentry });
+  if (e.breadcrumbs) entries.push({ type: "breadcrumbs", data: e.breadcrumbs });
+  if (e.request) entries.push({ type: "request", data: e.request });
+  if (e.threads) entries.push({ type: "threads", data: e.threads });
+  return {
+    id: e.event_id,
+    eventID: e.event_id,
+    groupID: stored.issue_id === null ? null : String(stored.issue_id),
+    projectID: String(stored.project_id),
+    projectSlug,
+    title: stored.title,
+    message: e.logentry?.formatted ?? "",
+    type: e.exception ? "error" : "default",
+    platform: e.platform,
+    level: e.level,
+    culprit: e.culprit ?? null,
+    dateCreated: new Date(e.timestamp * 1000).toISOString(),
+    dateReceived: new Date(stored.received_at).toISOString(),
+    release: e.release ? { version: e.release } : null,
+    environment: e.environment ?? null,
+    tags: (e.tags ?? []).map(([key, value]) => ({ key, value })),
+    user: e.user ?? null,
+    contexts: e.contexts ?? {},
+    sdk: e.sdk ?? null,
+    fingerprints: stored.grouping_hash ? [stored.grouping_hash] : [],
+    entries,
+    extra: e.extra ?? {},
+  };
+}
