@@ -30,7 +30,9 @@ export default tseslint.config(
   },
   {
     files: ["scripts/**/*.mjs", "scripts/**/*.cjs", "bin/**/*.mjs", "test/fixtures/**/*.mjs"],
-    languageOptions: { globals: { process: "readonly", console: "readonly", require: "readonly", setTimeout: "readonly" } },
+    languageOptions: {
+      globals: { process: "readonly", console: "readonly", require: "readonly", setTimeout: "readonly", Buffer: "readonly", URL: "readonly", window: "readonly" },
+    },
     rules: { "@typescript-eslint/no-require-imports": "off" },
   },
 );
