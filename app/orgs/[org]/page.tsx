@@ -18,6 +18,7 @@ export default async function OrganizationPage({ params }: { params: Promise<{ o
     <main>
       <div className="row" style={{ justifyContent: "space-between" }}>
         <h1>{org.name} · Projects</h1>
+        <Link href={`/orgs/${org.slug}/issues`}>Issues</Link>
         {canManageProjects(role) && (
           <Link href={`/orgs/${org.slug}/projects/new`}>
             <button className="primary" type="button">

@@ -8,7 +8,8 @@ import { projectInOrg } from "../../core/projects/queries";
 import { traceInOrg } from "../../core/traces/trace";
 import type { User } from "../../db/schema";
 import { serializeEvent, serializeIssue } from "./serialize-issues";
-import { RawResponse } from "./raw";
+import { DEFAULT_QUERY, listIssues, SORTS, type Sort } from "../../core/issues/list";
+import { JsonWithHeaders, RawResponse } from "./raw";
 
 type Args = { ctx: Ctx; user: User; params: string[]; query: URLSearchParams; body: unknown };
 interface IssueRoute {
@@ -65,6 +66,31 @@ function changesFrom(body: unknown): IssueChange[] {
 const limitOf = (query: URLSearchParams) => Math.min(100, Math.max(1, Number(query.get("limit") ?? 50) || 50));
 
 export const ISSUE_ROUTES: IssueRoute[] = [
+  {
+    method: "GET",
+    path: "/projects/{}/{}/issues",
+    handler: async ({ ctx, user, params: [org, projectSlug], query }) => {
+      const access = await organizationFor(ctx, user, org ?? "");
+      const project = await projectInOrg(ctx, access.org, projectSlug ?? "");
+      const sort = query.get("sort") ?? "date";
+      if (!(sort in SORTS)) throw invalidInput(`sort must be one of ${Object.keys(SORTS).join(", ")}`);
+      const result = await listIssues(ctx, {
+        projectIds: [project.id],
+        query: query.get("query") ?? DEFAULT_QUERY,
+        sort: sort as Sort,
+        cursor: query.get("cursor") ?? undefined,
+        limit: limitOf(query),
+        user,
+      });
+      if (!result.ok) throw invalidInput(`invalid search query: ${result.error.message}`);
+      const extras = await issueExtras(ctx, result.issues, user, { hourly: true });
+      const body = result.issues.map((i) => serializeIssue(i, project, ctx.publicUrl, access.org.slug, extras.get(i.id)!));
+      const base = `${ctx.publicUrl}/api/0/projects/${access.org.slug}/${project.slug}/issues/`;
+      const next = result.nextCursor;
+      const link = `<${base}>; rel="previous"; results="false"; cursor="", <${base}${next ? `?cursor=${next}` : ""}>; rel="next"; results="${next ? "true" : "false"}"; cursor="${next ?? ""}"`;
+      return new JsonWithHeaders(body, { link });
+    },
+  },
   { method: "GET", path: "/organizations/{}/issues/{}", handler: ({ ctx, user, params: [org, ref] }) => issueJson(ctx, user, org ?? "", ref ?? "") },
   {
     method: "PUT",

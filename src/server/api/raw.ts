@@ -26,3 +26,11 @@ export class RawResponse {
     res.end();
   }
 }
+
+/** A JSON answer with extra headers (Sentry's `Link` pagination header). */
+export class JsonWithHeaders {
+  constructor(
+    readonly body: unknown,
+    readonly headers: Record<string, string>,
+  ) {}
+}

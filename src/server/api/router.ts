@@ -12,7 +12,7 @@ import { log } from "../log";
 import { parseCookies, readBody, sendError, sendJson } from "../http";
 import { serializeKey, serializeProject } from "./serialize";
 import { ISSUE_ROUTES } from "./issue-routes";
-import { RawResponse } from "./raw";
+import { JsonWithHeaders, RawResponse } from "./raw";
 
 type Handler = (args: { ctx: Ctx; user: User; params: string[]; query: URLSearchParams; body: unknown }) => Promise<unknown>;
 interface Route {
@@ -86,6 +86,7 @@ export async function handleApi(ctx: Ctx, req: IncomingMessage, res: ServerRespo
     }
     const result = await hit.r.handler({ ctx, user, params, query, body });
     if (result instanceof RawResponse) return result.send(res);
+    if (result instanceof JsonWithHeaders) return sendJson(res, 200, result.body, result.headers);
     sendJson(res, 200, result);
   } catch (error) {
     if (isTelltaleError(error)) return sendError(res, error);

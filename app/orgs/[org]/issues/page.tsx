@@ -1,0 +1,156 @@
+import Link from "next/link";
+import { issueExtras } from "@/src/core/issues/extras";
+import { DEFAULT_QUERY, listIssues, SORTS, type Sort } from "@/src/core/issues/list";
+import { shortId } from "@/src/core/issues/queries";
+import { listProjects } from "@/src/core/projects/queries";
+import { Sparkline } from "../../../components/issue/sparkline";
+import { TriageForm } from "../../../components/issue/triage-form";
+import { loadOrg } from "../../../lib/loaders";
+import { ctx } from "../../../lib/runtime";
+
+export const metadata = { title: "Issues" };
+
+const RANGES = { "24h": 24, "7d": 24 * 7, "14d": 24 * 14, "30d": 24 * 30, all: 0 } as const;
+type Range = keyof typeof RANGES;
+const SORT_NAMES: Record<Sort, string> = { date: "Last seen", new: "First seen", freq: "Events", user: "Users" };
+
+type Search = Promise<{ project?: string; query?: string; sort?: string; cursor?: string; range?: string; environment?: string }>;
+
+const ago = (ms: number) => {
+  const s = Math.max(0, (Date.now() - ms) / 1000);
+  if (s < 90) return `${Math.round(s)}s`;
+  if (s < 5400) return `${Math.round(s / 60)}min`;
+  if (s < 129600) return `${Math.round(s / 3600)}h`;
+  return `${Math.round(s / 86400)}d`;
+};
+
+/** The issue stream: the query lives in the URL, so a view can be shared as a link. */
+export default async function IssuesPage({ params, searchParams }: { params: Promise<{ org: string }>; searchParams: Search }) {
+  const { org: orgSlug } = await params;
+  const sp = await searchParams;
+  const { org, user } = await loadOrg(orgSlug, `/orgs/${orgSlug}/issues`);
+  const c = ctx();
+  const projects = await listProjects(c, org);
+  const project = projects.find((p) => p.slug === sp.project) ?? null;
+  const sort: Sort = sp.sort && sp.sort in SORTS ? (sp.sort as Sort) : "date";
+  const range: Range = sp.range && sp.range in RANGES ? (sp.range as Range) : "all";
+  const query = sp.query ?? DEFAULT_QUERY;
+  const environment = sp.environment ?? "";
+  const fullQuery = environment ? `${query} environment:"${environment.replaceAll('"', '\\"')}"` : query;
+  const hours = RANGES[range];
+  const result = await listIssues(c, {
+    projectIds: (project ? [project] : projects).map((p) => p.id),
+    query: fullQuery,
+    sort,
+    cursor: sp.cursor,
+    limit: 25,
+    user,
+    since: hours ? c.now() - hours * 3_600_000 : undefined,
+  });
+  const issues = result.ok ? result.issues : [];
+  const extras = await issueExtras(c, issues, user, { hourly: true });
+  const environments = await c.db
+    .selectFrom("issue_tags")
+    .innerJoin("issues", "issues.id", "issue_tags.issue_id")
+    .select("issue_tags.value")
+    .distinct()
+    .where("issue_tags.key", "=", "environment")
+    .where("issues.project_id", "in", (project ? [project] : projects).map((p) => p.id).concat([-1]))
+    .limit(50)
+    .execute();
+  const byId = new Map(projects.map((p) => [p.id, p]));
+  const href = (changes: Record<string, string | undefined>) => {
+    const p = new URLSearchParams();
+    const merged: Record<string, string | undefined> = { project: project?.slug, query, sort, range: range === "all" ? undefined : range, environment: environment || undefined, ...changes };
+    for (const [k, v] of Object.entries(merged)) if (v) p.set(k, v);
+    return `/orgs/${org.slug}/issues?${p.toString()}`;
+  };
+
+  return (
+    <main style={{ maxWidth: 1200 }}>
+      <h1>Issues</h1>
+      <form className="toolbar search" method="get" action={`/orgs/${org.slug}/issues`}>
+        <select name="project" defaultValue={project?.slug ?? ""} style={{ width: "auto" }} aria-label="Project">
+          <option value="">All projects</option>
+          {projects.map((p) => (
+            <option key={p.id} value={p.slug}>{p.name}</option>
+          ))}
+        </select>
+        <select name="environment" defaultValue={environment} style={{ width: "auto" }} aria-label="Environment">
+          <option value="">All environments</option>
+          {environments.map((e) => (
+            <option key={e.value} value={e.value}>{e.value}</option>
+          ))}
+        </select>
+        <input name="query" defaultValue={query} placeholder="is:unresolved level:error release:1.2.*" style={{ flex: 1, minWidth: 240 }} aria-label="Search" data-testid="search" />
+        <select name="sort" defaultValue={sort} style={{ width: "auto" }} aria-label="Sort">
+          {(Object.keys(SORTS) as Sort[]).map((s) => (
+            <option key={s} value={s}>{SORT_NAMES[s]}</option>
+          ))}
+        </select>
+        <select name="range" defaultValue={range} style={{ width: "auto" }} aria-label="Time range">
+          {(Object.keys(RANGES) as Range[]).map((r) => (
+            <option key={r} value={r}>{r === "all" ? "Any time" : `Last ${r}`}</option>
+          ))}
+        </select>
+        <button type="submit" className="primary">Search</button>
+      </form>
+      {!result.ok && (
+        <p className="error" role="alert" data-testid="query-error">
+          Invalid search: {result.error.message}
+        </p>
+      )}
+      <TriageForm org={org.slug} id="bulk" testId="bulk">
+        <div className="toolbar">
+          <span className="muted-small">Selected:</span>
+          <button name="action" value="resolve">Resolve</button>
+          <button name="action" value="unresolve">Unresolve</button>
+          <button name="action" value="ignoreForever">Ignore</button>
+          <button name="action" value="merge">Merge</button>
+        </div>
+        <section className="panel" style={{ padding: 0 }}>
+          {issues.length === 0 ? (
+            <p className="muted" style={{ padding: "1rem" }} data-testid="no-issues">No issues match.</p>
+          ) : (
+            <table data-testid="issue-list">
+              <thead>
+                <tr><th style={{ width: 28 }} /><th>Issue</th><th>Last 24 h</th><th style={{ textAlign: "right" }}>Events</th><th style={{ textAlign: "right" }}>Users</th></tr>
+              </thead>
+              <tbody>
+                {issues.map((i) => {
+                  const p = byId.get(i.project_id)!;
+                  const x = extras.get(i.id)!;
+                  return (
+                    <tr key={i.id} className="issue-row" data-testid="issue-row">
+                      <td><input type="checkbox" name="issue" value={i.id} aria-label={`Select ${shortId(p, i)}`} style={{ width: "auto" }} /></td>
+                      <td>
+                        <div className="title">
+                          <span className={`level ${i.level}`} />
+                          <Link href={`/orgs/${org.slug}/issues/${i.id}`}>{i.title}</Link>
+                        </div>
+                        <div className="muted-small">
+                          {shortId(p, i)} · {i.culprit} · {ago(i.last_seen)} ago · first {ago(i.first_seen)} ago
+                          {i.substatus === "regressed" && <span className="badge off" style={{ marginLeft: 6 }}>regressed</span>}
+                          {i.status !== "unresolved" && <span className="badge" style={{ marginLeft: 6 }}>{i.status}</span>}
+                          {x.bookmarked && " ★"}
+                          {x.assignee && ` · ${x.assignee.name || x.assignee.email}`}
+                        </div>
+                      </td>
+                      <td><Sparkline values={x.hourly ?? []} /></td>
+                      <td style={{ textAlign: "right" }}>{i.times_seen}</td>
+                      <td style={{ textAlign: "right" }}>{i.user_count}</td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          )}
+        </section>
+      </TriageForm>
+      <div className="row" style={{ justifyContent: "flex-end" }}>
+        {sp.cursor && <Link href={href({ cursor: undefined })}>First page</Link>}
+        {result.ok && result.nextCursor && <Link href={href({ cursor: result.nextCursor })} data-testid="next-page">Next page</Link>}
+      </div>
+    </main>
+  );
+}

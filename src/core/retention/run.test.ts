@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DIALECTS, openTestStore, testCtx, type TestStore } from "../../../test/support/stores";
+import { createOrganization } from "../orgs/create-org";
+import { createProject } from "../projects/create-project";
+import { runRetention } from "./run";
+
+const DAY = 86_400_000;
+const NOW = Date.UTC(2026, 10, 22, 12);
+
+describe.each(DIALECTS)("runRetention on %s", (dialect) => {
+  let store: TestStore;
+  let projectId = 0;
+  let issueId = 0;
+
+  beforeAll(async () => {
+    store = await openTestStore(dialect);
+    const ctx = testCtx(store, { now: () => NOW });
+    await createOrganization({ ctx, input: { slug: "r" } });
+    projectId = (await createProject({ ctx, input: { org: "r", slug: "p" } })).project.id;
+    const issue = await store.db
+      .insertInto("issues")
+      .values({
+        project_id: projectId, short_number: 1, type: "error", title: "E", culprit: "", level: "error", metadata: "{}", status: "unresolved", substatus: "ongoing",
+        first_seen: NOW - 200 * DAY, last_seen: NOW, times_seen: 8, user_count: 3, resolved_next_release: 0, grouping_config: "test",
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    issueId = issue.id;
+    // Eight events: three beyond 90 days, five within.
+    const ages = [200, 150, 100, 30, 20, 10, 2, 1];
+    await store.db
+      .insertInto("events")
+      .values(ages.map((age, i) => ({
+        project_id: projectId, issue_id: issueId, grouping_hash: "h", event_id: `${i}`.padStart(32, "0"), type: "event",
+        timestamp: (NOW - age * DAY) / 1000, received_at: NOW - age * DAY, level: "error", title: "E", release: null, environment: null, trace_id: null, data: "{}",
+      })))
+      .execute();
+    await store.db.insertInto("logs").values([{ project_id: projectId, timestamp: (NOW - 100 * DAY) / 1000, level: "info", body: "old", trace_id: null, data: "{}" }, { project_id: projectId, timestamp: (NOW - DAY) / 1000, level: "info", body: "new", trace_id: null, data: "{}" }]).execute();
+  });
+
+  afterAll(async () => {
+    await store.cleanup();
+  });
+
+  it("deletes events and logs past the retention and the oldest events over the per-issue cap, keeping issue counts", async () => {
+    const result = await runRetention(testCtx(store, { now: () => NOW }), { days: 90, maxEventsPerIssue: 3, batch: 2 });
+    expect(result.deleted.events).toBe(3);
+    expect(result.deleted.events_over_cap).toBe(2);
+    expect(result.deleted.logs).toBe(1);
+    const left = await store.db.selectFrom("events").select("received_at").where("issue_id", "=", issueId).orderBy("received_at").execute();
+    expect(left.map((e) => (NOW - e.received_at) / DAY)).toEqual([10, 2, 1]);
+    const issue = await store.db.selectFrom("issues").select(["times_seen", "user_count"]).where("id", "=", issueId).executeTakeFirstOrThrow();
+    expect(issue).toEqual({ times_seen: 8, user_count: 3 });
+    const logs = await store.db.selectFrom("logs").select("body").execute();
+    expect(logs.map((l) => l.body)).toEqual(["new"]);
+  });
+
+  it("does nothing when everything is within retention", async () => {
+    const result = await runRetention(testCtx(store, { now: () => NOW }), { days: 90, maxEventsPerIssue: 3, batch: 100 });
+    expect(Object.values(result.deleted).every((n) => n === 0)).toBe(true);
+  });
+});
