@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { isTelltaleError } from "@/src/core/errors";
 import { issueExtras } from "@/src/core/issues/extras";
 import { DEFAULT_QUERY, listIssues, SORTS, type Sort } from "@/src/core/issues/list";
 import { shortId } from "@/src/core/issues/queries";
@@ -46,6 +47,10 @@ export default async function IssuesPage({ params, searchParams }: { params: Pro
     limit: 25,
     user,
     since: hours ? c.now() - hours * 3_600_000 : undefined,
+  }).catch((error: unknown) => {
+    // A stale or edited cursor is the user's input: say so instead of failing the page.
+    if (isTelltaleError(error) && error.code === "invalid_input") return { ok: false as const, error: { message: error.message, position: 0 } };
+    throw error;
   });
   const issues = result.ok ? result.issues : [];
   const extras = await issueExtras(c, issues, user, { hourly: true });

@@ -1,0 +1,186 @@
+/**
+ * An issue query as SQL conditions on `issues`, the same on SQLite and PostgreSQL.
+ *
+ * - Properties of the issue (status, substatus, level, counts, dates, assignee, first
+ *   release, title) are columns; tags, bookmarks and assignee emails are EXISTS subqueries,
+ *   so a negated term is a plain NOT and an issue never appears twice.
+ * - Every positive condition is two-valued (never NULL), so that `NOT` of it is its
+ *   complement: `!assigned:me` keeps unassigned issues.
+ * - Exact values compare with `=` (case-sensitive, like Sentry's tags); a value with `*` and
+ *   free text match case-insensitively with `ESCAPE '\'`: LIKE on SQLite, which folds ASCII
+ *   only (`É` and `é` stay different), and ILIKE on PostgreSQL, which folds by its locale.
+ */
+import { expressionBuilder, sql, type Expression, type ExpressionBuilder, type SelectQueryBuilder, type SqlBool } from "kysely";
+import type { Dialect } from "../../db/connect";
+import type { DB } from "../../db/schema";
+import { RELATIVE_UNIT_MS, type Actor, type DateTerm, type IsValue, type IssueQuery, type Term } from "./ast";
+import { globLiteral, globToLike, hasWildcard } from "./glob";
+
+export interface IssueQueryOptions {
+  /** PostgreSQL matches case-insensitively with ILIKE; SQLite's LIKE already is (for ASCII). */
+  dialect: Dialect;
+  /** The user `me` means (`assigned:me`, `bookmarks:me`, `is:bookmarked`); with none, those match nothing. */
+  userId: number | null;
+  /** Milliseconds since the epoch, for relative dates (`firstSeen:-24h`). */
+  now: number;
+}
+
+type Eb = ExpressionBuilder<DB, "issues">;
+type Condition = Expression<SqlBool>;
+
+const TRUE: Condition = sql<SqlBool>`1 = 1`;
+const FALSE: Condition = sql<SqlBool>`1 = 0`;
+
+/** Sentry's window for an exact date-time (`src/sentry/search/utils.py`, `parse_datetime_value`): from 5 minutes before to 6 after. */
+const EXACT_TIME_BEFORE_MS = 5 * 60_000;
+const EXACT_TIME_AFTER_MS = 6 * 60_000;
+const DAY_MS = 86_400_000;
+
+/**
+ * The query as one condition on `issues` (unaliased), for any select that has that table:
+ * `qb.where(issueQueryCondition(q, opts))`. An empty query is `1 = 1`.
+ */
+export function issueQueryCondition(query: IssueQuery, options: IssueQueryOptions): Condition {
+  const eb = expressionBuilder<DB, "issues">();
+  const parts = query.terms.map((t) => {
+    const positive = termCondition(eb, t, options);
+    return t.negated ? eb.not(positive) : positive;
+  });
+  return parts.length === 0 ? TRUE : eb.and(parts);
+}
+
+/** Adds the query's WHERE clauses; no default status (the caller decides, e.g. `is:unresolved`). */
+export function applyIssueQuery<TB extends keyof DB, O>(
+  qb: SelectQueryBuilder<DB, TB, O>,
+  query: IssueQuery,
+  options: IssueQueryOptions,
+): SelectQueryBuilder<DB, TB, O> {
+  return query.terms.length === 0 ? qb : qb.where(issueQueryCondition(query, options));
+}
+
+function termCondition(eb: Eb, term: Term, o: IssueQueryOptions): Condition {
+  switch (term.type) {
+    case "is":
+      return isCondition(eb, term.value, o);
+    case "has":
+      return tagExists(eb, term.key, null, o.dialect);
+    case "text":
+      return eb.or([
+        like(sql.ref<string>("issues.title"), term.value, o.dialect, true),
+        like(sql.ref<string>("issues.culprit"), term.value, o.dialect, true),
+      ]);
+    case "level":
+      return eb("issues.level", "in", term.values);
+    case "number":
+      return eb(term.field === "times_seen" ? "issues.times_seen" : "issues.user_count", term.op, term.value);
+    case "date":
+      return dateCondition(eb, term, o.now);
+    case "assigned":
+      return eb.or(term.values.map((a) => assignedTo(eb, a, o.userId)));
+    case "bookmarks":
+      return eb.or(term.values.map((a) => bookmarkedBy(eb, a, o.userId)));
+    case "field": {
+      const column = term.field === "title" ? "issues.title" : "issues.first_release";
+      const match = eb.or(term.values.map((g) => globMatch(sql.ref<string>(column), g, o.dialect)));
+      return column === "issues.first_release" ? eb.and([eb("issues.first_release", "is not", null), match]) : match;
+    }
+    case "tag":
+      return tagExists(eb, term.key, term.values, o.dialect);
+  }
+}
+
+function isCondition(eb: Eb, value: IsValue, o: IssueQueryOptions): Condition {
+  switch (value) {
+    case "unresolved":
+    case "resolved":
+    case "ignored":
+      return eb("issues.status", "=", value);
+    case "archived":
+      // Sentry renamed "ignored" to "archived"; both are the same status.
+      return eb("issues.status", "=", "ignored");
+    case "assigned":
+      return eb("issues.assignee_id", "is not", null);
+    case "unassigned":
+      return eb("issues.assignee_id", "is", null);
+    case "bookmarked":
+      return bookmarkedBy(eb, { kind: "me" }, o.userId);
+    case "regressed":
+    case "new":
+    case "ongoing":
+    case "escalating":
+      return eb("issues.substatus", "=", value);
+  }
+}
+
+/**
+ * Relative: `-24h` is "within the last 24 hours" (column >= now - 24h), `+24h` "longer ago"
+ * (column <= now - 24h). Absolute with `=`: the whole UTC day, or a few minutes around a time.
+ */
+function dateCondition(eb: Eb, term: DateTerm, now: number): Condition {
+  const column = term.field === "firstSeen" ? "issues.first_seen" : "issues.last_seen";
+  const v = term.value;
+  if (v.kind === "relative") {
+    const edge = now - v.amount * RELATIVE_UNIT_MS[v.unit];
+    return eb(column, v.sign === "-" ? ">=" : "<=", edge);
+  }
+  if (v.op !== "=") return eb(column, v.op, v.ms);
+  const [from, to] = v.precision === "day" ? [v.ms, v.ms + DAY_MS] : [v.ms - EXACT_TIME_BEFORE_MS, v.ms + EXACT_TIME_AFTER_MS];
+  return eb.and([eb(column, ">=", from), eb(column, "<", to)]);
+}
+
+function assignedTo(eb: Eb, a: Actor, userId: number | null): Condition {
+  switch (a.kind) {
+    case "none":
+      return eb("issues.assignee_id", "is", null);
+    case "me":
+      return userId === null ? FALSE : eb.and([eb("issues.assignee_id", "is not", null), eb("issues.assignee_id", "=", userId)]);
+    case "email":
+      return eb.exists(
+        eb.selectFrom("users as au").select(sql.lit(1).as("one")).whereRef("au.id", "=", "issues.assignee_id").where("au.email", "=", a.email),
+      );
+  }
+}
+
+function bookmarkedBy(eb: Eb, a: Actor, userId: number | null): Condition {
+  const bookmarks = eb.selectFrom("issue_bookmarks as ib").select(sql.lit(1).as("one")).whereRef("ib.issue_id", "=", "issues.id");
+  switch (a.kind) {
+    case "me":
+      return userId === null ? FALSE : eb.exists(bookmarks.where("ib.user_id", "=", userId));
+    case "email":
+      return eb.exists(bookmarks.innerJoin("users as bu", "bu.id", "ib.user_id").where("bu.email", "=", a.email));
+    case "none":
+      // The parser only allows `none` for assignees.
+      return FALSE;
+  }
+}
+
+/** EXISTS a tag row with this key (and, when given, one of these values). */
+function tagExists(eb: Eb, key: string, values: readonly string[] | null, dialect: Dialect): Condition {
+  let rows = eb.selectFrom("issue_tags as it").select(sql.lit(1).as("one")).whereRef("it.issue_id", "=", "issues.id").where("it.key", "=", key);
+  if (values && !values.some(matchesEverything)) {
+    const exact = values.filter((g) => !hasWildcard(g)).map(globLiteral);
+    const patterns = values.filter(hasWildcard);
+    rows = rows.where((sub) =>
+      sub.or([
+        ...(exact.length > 0 ? [sub("it.value", "in", exact)] : []),
+        ...patterns.map((g) => like(sql.ref<string>("it.value"), g, dialect, false)),
+      ]),
+    );
+  }
+  return eb.exists(rows);
+}
+
+/** `*` alone: any value, which is the same as "has the tag". */
+function matchesEverything(glob: string): boolean {
+  return /^\*+$/.test(glob);
+}
+
+function globMatch(column: Expression<string>, glob: string, dialect: Dialect): Condition {
+  return hasWildcard(glob) ? like(column, glob, dialect, false) : sql<SqlBool>`${column} = ${globLiteral(glob)}`;
+}
+
+/** Case-insensitive `column LIKE pattern ESCAPE '\'`; `contains` wraps the glob in `*…*`. */
+function like(column: Expression<string>, glob: string, dialect: Dialect, contains: boolean): Condition {
+  const pattern = contains ? `%${globToLike(glob)}%` : globToLike(glob);
+  return dialect === "postgres" ? sql<SqlBool>`${column} ILIKE ${pattern} ESCAPE '\\'` : sql<SqlBool>`${column} LIKE ${pattern} ESCAPE '\\'`;
+}

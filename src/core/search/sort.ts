@@ -1,0 +1,106 @@
+/**
+ * Issue stream orders (Sentry's `sort=` values) and keyset pagination over them.
+ *
+ * Every order is descending on one column with the issue id as tiebreak, so that the order
+ * is total and a page boundary is one `(value, id)` pair: the next page is everything
+ * strictly after it. Rows added or changed between requests cannot make a page repeat an
+ * issue already shown or skip one that did not move.
+ */
+import { expressionBuilder, sql, type SelectQueryBuilder } from "kysely";
+import type { DB } from "../../db/schema";
+
+export const ISSUE_SORTS = {
+  date: "last_seen",
+  new: "first_seen",
+  freq: "times_seen",
+  user: "user_count",
+} as const;
+export type IssueSort = keyof typeof ISSUE_SORTS;
+export type IssueSortColumn = (typeof ISSUE_SORTS)[IssueSort];
+
+/** The issue stream's default, as in Sentry: most recently seen first. */
+export const DEFAULT_ISSUE_SORT: IssueSort = "date";
+
+export function isIssueSort(value: string): value is IssueSort {
+  return Object.hasOwn(ISSUE_SORTS, value);
+}
+
+export type SortParse = { ok: true; sort: IssueSort } | { ok: false; message: string };
+
+/** `sort=` from a request; absent or empty means the default. */
+export function parseIssueSort(value: string | null | undefined): SortParse {
+  if (value === null || value === undefined || value === "") return { ok: true, sort: DEFAULT_ISSUE_SORT };
+  if (isIssueSort(value)) return { ok: true, sort: value };
+  return { ok: false, message: `Unknown sort "${value.slice(0, 50)}" — use ${Object.keys(ISSUE_SORTS).join(", ")}` };
+}
+
+/** Where a page ended: the last row's sort value and id. */
+export interface IssueCursor {
+  sort: IssueSort;
+  value: number;
+  id: number;
+}
+
+const CURSOR_PREFIX = "i1";
+const MAX_CURSOR_LENGTH = 200;
+
+/**
+ * Opaque to clients (base64url of `i1:sort:value:id`); the version prefix lets the format
+ * change without old links turning into wrong pages.
+ */
+export function encodeIssueCursor(cursor: IssueCursor): string {
+  return Buffer.from(`${CURSOR_PREFIX}:${cursor.sort}:${cursor.value}:${cursor.id}`, "utf8").toString("base64url");
+}
+
+/** The cursor after `row` for `sort`. */
+export function cursorAfter(sort: IssueSort, row: { id: number } & Record<IssueSortColumn, number>): string {
+  return encodeIssueCursor({ sort, value: row[ISSUE_SORTS[sort]], id: row.id });
+}
+
+export type CursorParse = { ok: true; cursor: IssueCursor } | { ok: false; message: string };
+
+const RESTART = "drop the cursor parameter to start from the first page";
+
+export function decodeIssueCursor(text: string, sort: IssueSort): CursorParse {
+  const invalid: CursorParse = { ok: false, message: `Invalid cursor — ${RESTART}` };
+  if (text.length === 0 || text.length > MAX_CURSOR_LENGTH || !/^[A-Za-z0-9_-]+$/.test(text)) return invalid;
+  const m = /^i1:([a-z]+):(\d{1,16}):(\d{1,16})$/.exec(Buffer.from(text, "base64url").toString("utf8"));
+  if (!m || !isIssueSort(m[1]!)) return invalid;
+  const [value, id] = [Number(m[2]), Number(m[3])];
+  if (!Number.isSafeInteger(value) || !Number.isSafeInteger(id)) return invalid;
+  if (m[1] !== sort) return { ok: false, message: `This cursor is for sort=${m[1]}, not sort=${sort} — ${RESTART}` };
+  return { ok: true, cursor: { sort, value, id } };
+}
+
+/** ORDER BY the sort column and id, descending, starting after `cursor` when given. */
+export function applyIssueSort<TB extends keyof DB, O>(
+  qb: SelectQueryBuilder<DB, TB, O>,
+  sort: IssueSort,
+  cursor: IssueCursor | null,
+): SelectQueryBuilder<DB, TB, O> {
+  const column = `issues.${ISSUE_SORTS[sort]}` as const;
+  let q = qb;
+  if (cursor) {
+    const eb = expressionBuilder<DB, "issues">();
+    q = q.where(eb.or([eb(column, "<", cursor.value), eb.and([eb(column, "=", cursor.value), eb("issues.id", "<", cursor.id)])]));
+  }
+  return q.orderBy(sql.ref(column), "desc").orderBy(sql.ref("issues.id"), "desc");
+}
+
+export type IssueSortRow = { id: number } & Record<IssueSortColumn, number>;
+
+/**
+ * One page of `qb` in `sort` order after `cursor`, and the cursor for the page after it
+ * (null on the last page): reads one row more than `limit` to know whether there is one.
+ */
+export async function fetchIssuePage<TB extends keyof DB, O extends IssueSortRow>(
+  qb: SelectQueryBuilder<DB, TB, O>,
+  page: { sort: IssueSort; cursor: IssueCursor | null; limit: number },
+): Promise<{ rows: O[]; nextCursor: string | null }> {
+  const rows: O[] = await applyIssueSort(qb, page.sort, page.cursor)
+    .limit(page.limit + 1)
+    .execute();
+  const shown = rows.slice(0, page.limit);
+  const last = shown.at(-1);
+  return { rows: shown, nextCursor: rows.length > page.limit && last ? cursorAfter(page.sort, last) : null };
+}
