@@ -3,7 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import SQLite from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DIALECTS, openTestStore, type TestStore } from "../../test/support/stores";
+import { sql } from "kysely";
+import pg from "pg";
+import { DIALECTS, openTestStore, PG_URL, type TestStore } from "../../test/support/stores";
 import { connect } from "./connect";
 import { migrate } from "./migrate";
 
@@ -83,6 +85,25 @@ describe("connect to SQLite", () => {
     } finally {
       other.close();
       await store.close();
+    }
+  });
+});
+
+describe("connect to PostgreSQL", () => {
+  it("survives the server closing an idle pooled connection and opens a new one", async () => {
+    const store = await openTestStore("postgres");
+    try {
+      const before = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(store.db);
+      const pid = before.rows[0]!.pid;
+      const admin = new pg.Client({ connectionString: PG_URL });
+      await admin.connect();
+      await admin.query("select pg_terminate_backend($1)", [pid]);
+      await admin.end();
+      await new Promise((r) => setTimeout(r, 200)); // the idle client sees the termination
+      const after = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(store.db);
+      expect(after.rows[0]!.pid).not.toBe(pid);
+    } finally {
+      await store.cleanup();
     }
   });
 });
