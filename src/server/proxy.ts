@@ -20,14 +20,20 @@ export function createProxy(socketPath: string, trustProxy: boolean) {
       up.pipe(res);
     });
     upstream.on("error", (error) => {
+      // The browser went away (a cancelled prefetch, a closed tab): nothing failed.
+      if (clientGone) return;
       log("error", "page request failed in the Next.js worker", { url: req.url, error: error.message });
       if (!res.headersSent) {
         res.writeHead(502, { "content-type": "text/plain" });
         res.end("Telltale's web UI is not available right now.");
       } else res.destroy();
     });
+    let clientGone = false;
     res.on("close", () => {
-      if (!res.writableFinished) upstream.destroy();
+      if (!res.writableFinished) {
+        clientGone = true;
+        upstream.destroy();
+      }
     });
     req.pipe(upstream);
   };

@@ -5,6 +5,9 @@ import { isEnvelopeError, parseEnvelope, type EnvelopeLimits } from "../envelope
 import { writeOutcomes } from "../outcomes/record";
 import { projectOptions, type ProjectOptions } from "../projects/options";
 import { digestItem, emptyRows, type DigestRows } from "./items";
+import type { FingerprintRule } from "../grouping/index";
+import { assignIssues } from "../issues/assign";
+import { fingerprintRules } from "../issues/grouping-rules";
 
 export interface DigestOptions {
   /** Envelopes per transaction: large enough to amortize the commit, small enough to keep writes short. */
@@ -69,6 +72,7 @@ export async function digestBatch(ctx: Ctx, options: DigestOptions): Promise<num
 
     const rows = emptyRows();
     const optionsByProject = new Map<number, ProjectOptions>();
+    const rulesByProject = new Map<number, readonly FingerprintRule[]>();
     const txCtx: Ctx = { ...ctx, db: trx };
     for (const entry of queued) {
       let project = optionsByProject.get(entry.project_id);
@@ -76,9 +80,14 @@ export async function digestBatch(ctx: Ctx, options: DigestOptions): Promise<num
         project = await projectOptions(txCtx, entry.project_id);
         optionsByProject.set(entry.project_id, project);
       }
+      let rules = rulesByProject.get(entry.project_id);
+      if (!rules) {
+        rules = await fingerprintRules(txCtx, entry.project_id);
+        rulesByProject.set(entry.project_id, rules);
+      }
       try {
         const envelope = parseEnvelope(Buffer.from(entry.body), options.limits);
-        const c = { projectId: entry.project_id, receivedAt: entry.received_at, header: envelope.header, options: project, rows };
+        const c = { projectId: entry.project_id, receivedAt: entry.received_at, header: envelope.header, options: project, rules, rows };
         for (const item of envelope.items) digestItem(c, item);
       } catch (error) {
         // Stored envelopes were written by accept and parse; one that does not is counted, not retried forever.
@@ -87,6 +96,7 @@ export async function digestBatch(ctx: Ctx, options: DigestOptions): Promise<num
       }
     }
 
+    await assignIssues(trx, rows.grouped, ctx.now());
     await insertChunks(trx, "events", rows.events, ["project_id", "event_id"]);
     await insertChunks(trx, "transactions", rows.transactions, ["project_id", "event_id"]);
     await insertChunks(trx, "spans", rows.spans);

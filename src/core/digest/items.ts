@@ -6,12 +6,16 @@ import { normalizeEvent } from "../normalize/index";
 import type { NormalizedEvent } from "../normalize/types";
 import type { OutcomeCount } from "../outcomes/record";
 import type { ProjectOptions } from "../projects/options";
-import { eventTitle, readJson, str, num, obj } from "./read";
+import { readJson, str, num, obj } from "./read";
+import { computeGrouping, deriveIssueFields, GROUPING_CONFIG, type FingerprintRule } from "../grouping/index";
+import type { GroupedEvent } from "../issues/assign";
 import { spanRows, spanV2Rows } from "./spans";
 
 /** Rows one digest batch writes, gathered in memory and inserted together. */
 export interface DigestRows {
   events: Insertable<DB["events"]>[];
+  /** The same events with their grouping, for the issue step. */
+  grouped: GroupedEvent[];
   transactions: Insertable<DB["transactions"]>[];
   spans: Insertable<DB["spans"]>[];
   logs: Insertable<DB["logs"]>[];
@@ -24,6 +28,7 @@ export interface DigestRows {
 
 export const emptyRows = (): DigestRows => ({
   events: [],
+  grouped: [],
   transactions: [],
   spans: [],
   logs: [],
@@ -39,6 +44,8 @@ export interface ItemContext {
   receivedAt: number;
   header: EnvelopeHeader;
   options: ProjectOptions;
+  /** The project's fingerprint rules, parsed once per batch. */
+  rules: readonly FingerprintRule[];
   rows: DigestRows;
 }
 
@@ -78,19 +85,25 @@ function digestEvent(c: ItemContext, item: EnvelopeItem): void {
   const event = normalize(c, raw, "error");
   if (!event) return;
   if (event.contexts?.feedback) return digestFeedbackEvent(c, event);
-  c.rows.events.push({
+  const grouping = computeGrouping(event, { config: GROUPING_CONFIG, rules: c.rules });
+  const issue = deriveIssueFields(event, grouping);
+  const row: Insertable<DB["events"]> = {
     project_id: c.projectId,
+    issue_id: null,
+    grouping_hash: grouping.hash,
     event_id: event.event_id,
     type: event.type,
     timestamp: event.timestamp,
     received_at: c.receivedAt,
     level: event.level,
-    title: eventTitle(event),
+    title: issue.title,
     release: event.release ?? null,
     environment: event.environment ?? null,
     trace_id: str(event.contexts?.trace?.trace_id) ?? null,
     data: JSON.stringify(event),
-  });
+  };
+  c.rows.events.push(row);
+  c.rows.grouped.push({ projectId: c.projectId, event, row, hashes: grouping.hashes, config: grouping.config, issue });
   outcome(c, "error", "accepted", "");
 }
 

@@ -1,6 +1,7 @@
 import { sql, type Insertable, type Kysely, type Selectable, type Updateable } from "kysely";
 import type { DB } from "../../db/schema";
 import type { NormalizedEvent } from "../normalize/types";
+import type { IssueFields } from "../grouping/index";
 import { eventTags, userKey } from "./event-tags";
 import { compareReleases } from "./releases";
 
@@ -9,9 +10,10 @@ export interface GroupedEvent {
   projectId: number;
   event: NormalizedEvent;
   row: Insertable<DB["events"]>;
-  hash: string;
+  /** The event's hashes, primary first; an issue is found by any of them. */
+  hashes: string[];
   config: string;
-  issue: { type: string; title: string; culprit: string; level: string; metadata: Record<string, string> };
+  issue: IssueFields;
 }
 
 interface IssueDelta {
@@ -42,9 +44,9 @@ export async function assignIssues(trx: Kysely<DB>, grouped: readonly GroupedEve
   const issueOf = await resolveIssues(trx, grouped);
   const deltas = new Map<number, IssueDelta>();
   for (const g of grouped) {
-    const issueId = issueOf.get(`${g.projectId}\u0000${g.hash}`)!;
+    const issueId = issueOf.get(g)!;
     g.row.issue_id = issueId;
-    g.row.grouping_hash = g.hash;
+    g.row.grouping_hash = g.hashes[0] ?? null;
     const ts = Math.round(g.event.timestamp * 1000);
     let d = deltas.get(issueId);
     if (!d) {
@@ -75,68 +77,78 @@ export async function assignIssues(trx: Kysely<DB>, grouped: readonly GroupedEve
   for (const d of deltas.values()) await applyDelta(trx, d, now);
 }
 
-/** Issue ids for every (project, hash), creating issues (and their short numbers) for new hashes. */
-async function resolveIssues(trx: Kysely<DB>, grouped: readonly GroupedEvent[]): Promise<Map<string, number>> {
-  const out = new Map<string, number>();
-  const byProject = new Map<number, Map<string, GroupedEvent>>();
+/**
+ * The issue of every event: found by any of its hashes, or created (with its short number)
+ * for hashes never seen. Events of one batch that share a hash share the new issue.
+ */
+async function resolveIssues(trx: Kysely<DB>, grouped: readonly GroupedEvent[]): Promise<Map<GroupedEvent, number>> {
+  const known = new Map<string, number>(); // `${project}\u0000${hash}` → issue
+  const byProject = new Map<number, Set<string>>();
   for (const g of grouped) {
-    let m = byProject.get(g.projectId);
-    if (!m) byProject.set(g.projectId, (m = new Map()));
-    if (!m.has(g.hash)) m.set(g.hash, g);
+    let set = byProject.get(g.projectId);
+    if (!set) byProject.set(g.projectId, (set = new Set()));
+    for (const h of g.hashes) set.add(h);
   }
   for (const [projectId, hashes] of byProject) {
-    const all = [...hashes.keys()];
+    const all = [...hashes];
     for (let i = 0; i < all.length; i += CHUNK) {
-      const rows = await trx
-        .selectFrom("issue_hashes")
-        .select(["hash", "issue_id"])
-        .where("project_id", "=", projectId)
-        .where("hash", "in", all.slice(i, i + CHUNK))
-        .execute();
-      for (const r of rows) out.set(`${projectId}\u0000${r.hash}`, r.issue_id);
-    }
-    const missing = all.filter((h) => !out.has(`${projectId}\u0000${h}`));
-    if (missing.length === 0) continue;
-    const counter = await trx
-      .insertInto("project_grouping")
-      .values({ project_id: projectId, fingerprint_rules: "", next_short_number: 1 + missing.length })
-      .onConflict((oc) => oc.column("project_id").doUpdateSet({ next_short_number: sql`project_grouping.next_short_number + ${missing.length}` }))
-      .returning("next_short_number")
-      .executeTakeFirstOrThrow();
-    let number = counter.next_short_number - missing.length;
-    for (const hash of missing) {
-      const g = hashes.get(hash)!;
-      const ts = Math.round(g.event.timestamp * 1000);
-      const issue = await trx
-        .insertInto("issues")
-        .values({
-          project_id: projectId,
-          short_number: number++,
-          type: g.issue.type,
-          title: g.issue.title,
-          culprit: g.issue.culprit,
-          level: g.issue.level,
-          metadata: JSON.stringify(g.issue.metadata),
-          status: "unresolved",
-          substatus: "new",
-          first_seen: ts,
-          last_seen: ts,
-          times_seen: 0,
-          user_count: 0,
-          first_release: g.event.release ?? null,
-          last_release: g.event.release ?? null,
-          first_environment: g.event.environment ?? null,
-          last_environment: g.event.environment ?? null,
-          resolved_next_release: 0,
-          grouping_config: g.config,
-        })
-        .returning("id")
-        .executeTakeFirstOrThrow();
-      await trx.insertInto("issue_hashes").values({ project_id: projectId, hash, issue_id: issue.id, grouping_config: g.config }).execute();
-      out.set(`${projectId}\u0000${hash}`, issue.id);
+      const rows = await trx.selectFrom("issue_hashes").select(["hash", "issue_id"]).where("project_id", "=", projectId).where("hash", "in", all.slice(i, i + CHUNK)).execute();
+      for (const r of rows) known.set(`${projectId}\u0000${r.hash}`, r.issue_id);
     }
   }
+  const out = new Map<GroupedEvent, number>();
+  for (const g of grouped) {
+    const found = g.hashes.map((h) => known.get(`${g.projectId}\u0000${h}`)).find((id) => id !== undefined);
+    if (found !== undefined) {
+      out.set(g, found);
+      continue;
+    }
+    const issueId = await createIssue(trx, g);
+    for (const h of g.hashes) known.set(`${g.projectId}\u0000${h}`, issueId);
+    out.set(g, issueId);
+  }
   return out;
+}
+
+async function createIssue(trx: Kysely<DB>, g: GroupedEvent): Promise<number> {
+  const counter = await trx
+    .insertInto("project_grouping")
+    .values({ project_id: g.projectId, fingerprint_rules: "", next_short_number: 2 })
+    .onConflict((oc) => oc.column("project_id").doUpdateSet({ next_short_number: sql`project_grouping.next_short_number + 1` }))
+    .returning("next_short_number")
+    .executeTakeFirstOrThrow();
+  const ts = Math.round(g.event.timestamp * 1000);
+  const issue = await trx
+    .insertInto("issues")
+    .values({
+      project_id: g.projectId,
+      short_number: counter.next_short_number - 1,
+      type: g.issue.type,
+      title: g.issue.title,
+      culprit: g.issue.culprit,
+      level: g.issue.level,
+      metadata: JSON.stringify(g.issue.metadata),
+      status: "unresolved",
+      substatus: "new",
+      first_seen: ts,
+      last_seen: ts,
+      times_seen: 0,
+      user_count: 0,
+      first_release: g.event.release ?? null,
+      last_release: g.event.release ?? null,
+      first_environment: g.event.environment ?? null,
+      last_environment: g.event.environment ?? null,
+      resolved_next_release: 0,
+      grouping_config: g.config,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  await trx
+    .insertInto("issue_hashes")
+    .values([...new Set(g.hashes)].map((hash) => ({ project_id: g.projectId, hash, issue_id: issue.id, grouping_config: g.config })))
+    .onConflict((oc) => oc.columns(["project_id", "hash"]).doNothing())
+    .execute();
+  return issue.id;
 }
 
 async function applyDelta(trx: Kysely<DB>, d: IssueDelta, now: number): Promise<void> {

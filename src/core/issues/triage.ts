@@ -11,7 +11,7 @@ export type Issue = Selectable<DB["issues"]>;
  * What a person can do to an issue (Sentry's triage): one validated input type, one action.
  * Every change lands in the issue's activity log with who made it.
  */
-export const IssueChange = z.discriminatedUnion("action", [
+export const IssueChange = z.union([
   z.object({ action: z.literal("resolve") }),
   z.object({ action: z.literal("resolveInNextRelease") }),
   z.object({ action: z.literal("resolveInRelease"), release: z.string().trim().min(1).max(200) }),
