@@ -2,7 +2,7 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["node_modules/", ".next/", "dist/", "data/", "next-env.d.ts", "coverage/"] },
+  { ignores: ["node_modules/", ".next/", "dist/", "data/", "next-env.d.ts", "coverage/", ".bench/"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
