@@ -9,6 +9,7 @@ import { createProject } from "@/src/core/projects/create-project";
 import { setKeyRateLimit } from "@/src/core/keys/rate-limit";
 import { removeProjectQuota, setProjectQuota } from "@/src/core/projects/quotas";
 import { updateFilters, updateScrubbing } from "@/src/core/projects/options";
+import { saveFingerprintRules } from "@/src/core/issues/grouping-rules";
 import { ZodError } from "zod";
 import { projectInOrg } from "@/src/core/projects/queries";
 import { forbidden } from "@/src/core/errors";
@@ -159,5 +160,16 @@ export async function saveScrubbingAction(_prev: FormState, form: FormData): Pro
   } catch (error) {
     if (error instanceof ZodError) return { error: error.issues[0]?.message ?? "invalid settings" };
     return asFormState(error);
+  }
+}
+
+export async function saveFingerprintRulesAction(_prev: FormState, form: FormData): Promise<FormState> {
+  try {
+    const { org, project } = await managedProject(form);
+    await saveFingerprintRules({ ctx: ctx(), input: { projectId: project.id, text: field(form, "rules") } });
+    revalidatePath(`/orgs/${org.slug}/projects/${project.slug}/settings`, "layout");
+    return { notice: "Saved the fingerprint rules. They apply to events digested from now on." };
+  } catch (error) {
+    return { ...asFormState(error), values: { rules: field(form, "rules") } };
   }
 }

@@ -101,4 +101,18 @@ describe.each(DIALECTS)("project ingest settings and stats in Chromium on %s", (
     const quotas = await store.db.selectFrom("project_quotas").selectAll().where("project_id", "=", projectId).execute();
     expect(quotas).toEqual([{ project_id: projectId, category: "transaction", limit_count: 1000, window_seconds: 60 }]);
   });
+
+  it("refuses invalid fingerprint rules with the line and column, and saves valid ones", async () => {
+    await page.goto(`${server.url}${base}/settings/grouping`);
+    const form = page.locator("[data-testid=fingerprint-form]");
+    await form.locator("textarea[name=rules]").fill("error.type:Timeout -> timeouts\nnot a rule");
+    await form.locator("button[type=submit]").click();
+    await expect(form.locator(".error").textContent()).resolves.toMatch(/^line 2, column \d+: /);
+    expect(await form.locator("textarea[name=rules]").inputValue()).toContain("not a rule");
+    await form.locator("textarea[name=rules]").fill('# ours\nerror.type:Timeout* -> timeouts\nmessage:"*connection refused*" -> conn title="Connection refused"');
+    await form.locator("button[type=submit]").click();
+    await form.locator(".notice").waitFor();
+    const row = await store.db.selectFrom("project_grouping").select("fingerprint_rules").where("project_id", "=", projectId).executeTakeFirstOrThrow();
+    expect(row.fingerprint_rules).toContain("-> conn title=");
+  });
 });

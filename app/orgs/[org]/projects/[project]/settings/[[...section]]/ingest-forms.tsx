@@ -1,7 +1,7 @@
 "use client";
 
 import { useActionState } from "react";
-import { saveFiltersAction, saveScrubbingAction } from "../../../../../../actions/projects";
+import { saveFiltersAction, saveFingerprintRulesAction, saveScrubbingAction } from "../../../../../../actions/projects";
 import { FormMessages, Submit } from "../../../../../../components/form-parts";
 import type { FormState } from "../../../../../../lib/forms";
 
@@ -77,6 +77,27 @@ export function ScrubbingForm(props: { org: string; project: string; extra: read
         </span>
       </label>
       <Submit>Save scrubbing</Submit>
+    </form>
+  );
+}
+
+export function FingerprintRulesForm({ org, project, rules }: { org: string; project: string; rules: string }) {
+  const [state, action] = useActionState<FormState, FormData>(saveFingerprintRulesAction, {});
+  return (
+    <form action={action} data-testid="fingerprint-form">
+      <FormMessages state={state} />
+      <input type="hidden" name="org" value={org} />
+      <input type="hidden" name="project" value={project} />
+      <label>
+        Fingerprint rules
+        <span className="hint">
+          One rule per line: matchers, then <code>-&gt;</code> and the fingerprint, e.g. <code>error.type:DatabaseUnavailable -&gt; system-down</code> or{" "}
+          <code>message:&quot;*connection refused*&quot; -&gt; conn-refused title=&quot;Connection refused&quot;</code>. Matchers: error.type, error.value, message,
+          logger, level, tags.&lt;key&gt;, stack.function, stack.module, stack.abs_path. Lines starting with # are comments.
+        </span>
+        <textarea name="rules" rows={8} defaultValue={state.values?.rules ?? rules} style={{ width: "100%", fontFamily: "var(--mono)" }} />
+      </label>
+      <Submit>Save rules</Submit>
     </form>
   );
 }

@@ -11,7 +11,9 @@ import { ctx } from "../../../../../../lib/runtime";
 import { ProjectNav } from "../../../../../../components/project-nav";
 import { NewKeyForm } from "./keys-forms";
 import { KeyLimitForm, QuotaForm } from "./quota-forms";
-import { FiltersForm, ScrubbingForm } from "./ingest-forms";
+import { FiltersForm, FingerprintRulesForm, ScrubbingForm } from "./ingest-forms";
+import { fingerprintRulesText } from "@/src/core/issues/grouping-rules";
+import { GROUPING_CONFIG } from "@/src/core/grouping/index";
 import { projectOptions } from "@/src/core/projects/options";
 import { listQuotas, QUOTA_CATEGORIES } from "@/src/core/projects/quotas";
 import { removeQuotaAction } from "../../../../../../actions/projects";
@@ -24,6 +26,7 @@ const SECTIONS = [
   { id: "rate-limits", title: "Rate limits" },
   { id: "filters", title: "Inbound filters" },
   { id: "scrubbing", title: "Data scrubbing" },
+  { id: "grouping", title: "Grouping" },
 ] as const;
 
 export async function generateMetadata({ params }: { params: Params }) {
@@ -37,7 +40,12 @@ export default async function ProjectSettingsPage({ params }: { params: Params }
   if (!SECTIONS.some((s) => s.id === current)) notFound();
   const base = `/orgs/${orgSlug}/projects/${projectSlug}/settings`;
   const { org, project, role } = await loadProject(orgSlug, projectSlug, current ? `${base}/${current}` : base);
-  const [keys, quotas, options] = await Promise.all([listKeys(ctx(), project), listQuotas(ctx(), project.id), projectOptions(ctx(), project.id)]);
+  const [keys, quotas, options, rulesText] = await Promise.all([
+    listKeys(ctx(), project),
+    listQuotas(ctx(), project.id),
+    projectOptions(ctx(), project.id),
+    fingerprintRulesText(ctx(), project.id),
+  ]);
   const publicUrl = ctx().publicUrl;
   const primary = keys.find((k) => k.is_active === 1);
   const primaryDsn = primary ? buildDsn(publicUrl, primary.public_key, project.id) : null;
@@ -181,6 +189,16 @@ export default async function ProjectSettingsPage({ params }: { params: Params }
           ) : (
             <p>Only owners and admins can change data scrubbing.</p>
           )}
+        </section>
+      )}
+
+      {current === "grouping" && (
+        <section className="panel">
+          <p className="muted">
+            Events group by the strategy <code>{GROUPING_CONFIG}</code>: exception types and in-app frames, else the message with variable parts
+            stripped. A rule gives matching events a fingerprint of your choosing; an issue page explains how its events grouped.
+          </p>
+          {manage ? <FingerprintRulesForm org={org.slug} project={project.slug} rules={rulesText} /> : <pre>{rulesText || "No rules."}</pre>}
         </section>
       )}
 
