@@ -174,9 +174,13 @@ async function applyDelta(trx: Kysely<DB>, d: IssueDelta, now: number): Promise<
     last_seen: Math.max(before.last_seen, d.lastSeen),
   };
   if (newer) {
+    // As in Sentry, an issue shows its newest event's title, culprit and level.
     update.last_release = last.release ?? before.last_release;
     update.last_environment = last.environment ?? before.last_environment;
     update.level = d.last.issue.level;
+    update.title = d.last.issue.title;
+    update.culprit = d.last.issue.culprit;
+    update.metadata = JSON.stringify(d.last.issue.metadata);
   }
   if (before.substatus === "new" && before.times_seen > 0) update.substatus = "ongoing";
 

@@ -1,0 +1,150 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createUser } from "../../src/core/accounts/create-user";
+import type { Ctx } from "../../src/core/context";
+import { digestBatch } from "../../src/core/digest/batch";
+import { DEFAULT_ENVELOPE_LIMITS } from "../../src/core/envelope/index";
+import { createOrganization } from "../../src/core/orgs/create-org";
+import { createProject } from "../../src/core/projects/create-project";
+import { createToken } from "../../src/core/tokens/tokens";
+import { handleApi } from "../../src/server/api/router";
+import { setLogLevel } from "../../src/server/log";
+import { buildEnvelope, newEventId, transactionEnvelope } from "../support/envelopes";
+import { DIALECTS, openTestStore, testCtx, type TestStore } from "../support/stores";
+
+describe.each(DIALECTS)("the issues web API on %s", (dialect) => {
+  let store: TestStore;
+  let ctx: Ctx;
+  let server: Server;
+  let base: string;
+  let token: string;
+  let otherToken: string;
+  let projectId = 0;
+  const traceId = newEventId();
+  const ids = { a1: newEventId(), a2: newEventId(), b: newEventId() };
+
+  /** Queues an envelope as the ingest path would and digests it. */
+  async function ingest(body: Buffer) {
+    await store.db.insertInto("ingest_queue").values({ project_id: projectId, key_id: 0, endpoint: "envelope", received_at: Date.now(), body }).execute();
+    await digestBatch(ctx, { batchSize: 50, limits: DEFAULT_ENVELOPE_LIMITS });
+  }
+
+  const errorEvent = (eventId: string, type: string, value: string, extra: Record<string, unknown> = {}) =>
+    buildEnvelope({ event_id: eventId }, [
+      {
+        type: "event",
+        payload: JSON.stringify({
+          event_id: eventId,
+          platform: "node",
+          level: "error",
+          timestamp: Date.now() / 1000,
+          release: "api@1.0.0",
+          exception: { values: [{ type, value, stacktrace: { frames: [{ filename: "app.js", function: "handler", lineno: 10, in_app: true }] } }] },
+          contexts: { trace: { trace_id: traceId, span_id: "a".repeat(16) } },
+          user: { email: "ada@example.com" },
+          tags: { region: "eu" },
+          ...extra,
+        }),
+      },
+    ]);
+
+  beforeAll(async () => {
+    setLogLevel("warn");
+    store = await openTestStore(dialect);
+    ctx = testCtx(store);
+    await createUser({ ctx, input: { email: "owner@example.com", password: "password-123" } });
+    await createUser({ ctx, input: { email: "outsider@example.com", password: "password-123" } });
+    await createOrganization({ ctx, input: { slug: "acme", owner: "owner@example.com" } });
+    await createOrganization({ ctx, input: { slug: "other", owner: "outsider@example.com" } });
+    projectId = (await createProject({ ctx, input: { org: "acme", slug: "api", platform: "node" } })).project.id;
+    ({ token } = await createToken({ ctx, input: { user: "owner@example.com" } }));
+    ({ token: otherToken } = await createToken({ ctx, input: { user: "outsider@example.com" } }));
+    await ingest(errorEvent(ids.a1, "TimeoutError", "upstream took 3100 ms"));
+    await ingest(errorEvent(ids.a2, "TimeoutError", "upstream took 2900 ms", { tags: { region: "us" } }));
+    await ingest(errorEvent(ids.b, "ValueError", "bad input"));
+    const tx = transactionEnvelope(newEventId(), "GET /orders");
+    await ingest(Buffer.from(tx.toString("utf8").replace(/"trace_id":"[0-9a-f]{32}"/g, `"trace_id":"${traceId}"`)));
+    server = createServer((req, res) => void handleApi(ctx, req, res).catch((e: unknown) => res.writeHead(500).end(String(e))));
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    await new Promise<void>((r) => server.close(() => r()));
+    await store.cleanup();
+  });
+
+  const call = async (path: string, init: { method?: string; body?: unknown; token?: string } = {}) => {
+    const res = await fetch(base + path, {
+      method: init.method ?? "GET",
+      headers: { authorization: `Bearer ${init.token ?? token}`, "content-type": "application/json" },
+      ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
+    });
+    expect(res.headers.get("content-type")).toBe("application/json");
+    return { status: res.status, body: (await res.json()) as never, headers: res.headers };
+  };
+
+  it("lists a project's unresolved issues with Sentry's fields and a Link header", async () => {
+    const { status, body, headers } = await call("/api/0/projects/acme/api/issues/");
+    expect(status).toBe(200);
+    const issues = body as Record<string, unknown>[];
+    expect(issues.map((i) => i.title).sort()).toEqual(["TimeoutError: upstream took 2900 ms", "ValueError: bad input"].sort());
+    const timeout = issues.find((i) => String(i.title).startsWith("TimeoutError"))!;
+    expect(timeout).toMatchObject({ shortId: "API-1", culprit: "app.js in handler", count: "2", userCount: 1, status: "unresolved", level: "error", metadata: { type: "TimeoutError" } });
+    expect(typeof timeout.firstSeen).toBe("string");
+    expect(headers.get("link")).toContain('rel="next"; results="false"');
+  });
+
+  it("searches with the same syntax as the page", async () => {
+    const { body } = await call(`/api/0/projects/acme/api/issues/?query=${encodeURIComponent("is:unresolved region:us")}`);
+    expect((body as { title: string }[]).map((i) => i.title)).toEqual(["TimeoutError: upstream took 2900 ms"]);
+    const bad = await call(`/api/0/projects/acme/api/issues/?query=${encodeURIComponent("is:nope")}`);
+    expect(bad.status).toBe(400);
+    expect((bad.body as { detail: string }).detail).toMatch(/^invalid search query: Unknown status "nope"/);
+  });
+
+  it("reads and resolves an issue by id and by short id, and rejects an unknown status", async () => {
+    const { body } = await call("/api/0/organizations/acme/issues/API-1/");
+    const id = (body as { id: string }).id;
+    const put = await call(`/api/0/organizations/acme/issues/${id}/`, { method: "PUT", body: { status: "resolved" } });
+    expect(put.status).toBe(200);
+    expect(put.body).toMatchObject({ id, status: "resolved" });
+    const listed = await call(`/api/0/projects/acme/api/issues/?query=is:resolved`);
+    expect((listed.body as { id: string }[]).map((i) => i.id)).toEqual([id]);
+    const bad = await call(`/api/0/organizations/acme/issues/${id}/`, { method: "PUT", body: { status: "fixed" } });
+    expect(bad.status).toBe(400);
+    const again = await call(`/api/0/organizations/acme/issues/${id}/`, { method: "PUT", body: { status: "unresolved" } });
+    expect(again.body).toMatchObject({ status: "unresolved" });
+  });
+
+  it("lists an issue's events, the latest first, and serves one event with its entries", async () => {
+    const events = await call("/api/0/organizations/acme/issues/API-1/events/");
+    expect((events.body as { id: string }[]).map((e) => e.id).sort()).toEqual([ids.a1, ids.a2].sort());
+    const latest = await call("/api/0/organizations/acme/issues/API-1/events/latest/");
+    expect((latest.body as { id: string }).id).toBe(ids.a2);
+    const one = await call(`/api/0/projects/acme/api/events/${ids.b}/`);
+    expect(one.body).toMatchObject({ id: ids.b, title: "ValueError: bad input", release: { version: "api@1.0.0" } });
+    expect((one.body as { entries: { type: string }[] }).entries.map((e) => e.type)).toContain("exception");
+  });
+
+  it("returns a trace's transactions with spans and the errors linked to it", async () => {
+    const { status, body } = await call(`/api/0/organizations/acme/trace/${traceId}/`);
+    expect(status).toBe(200);
+    const trace = body as { transactions: { transaction: string; spans: unknown[] }[]; errors: { event_id: string }[] };
+    expect(trace.transactions.map((t) => t.transaction)).toEqual(["GET /orders"]);
+    expect(trace.transactions[0]!.spans).toHaveLength(1);
+    expect(trace.errors.map((e) => e.event_id).sort()).toEqual([ids.a1, ids.a2, ids.b].sort());
+  });
+
+  it("answers 404 for another organization's issues and events, and 401 without a valid token", async () => {
+    const { body } = await call("/api/0/organizations/acme/issues/API-1/");
+    const id = (body as { id: string }).id;
+    expect((await call(`/api/0/organizations/acme/issues/${id}/`, { token: otherToken })).status).toBe(404);
+    expect((await call(`/api/0/organizations/other/issues/${id}/`, { token: otherToken })).status).toBe(404);
+    expect((await call(`/api/0/organizations/acme/issues/${id}/`, { method: "PUT", token: otherToken, body: { status: "resolved" } })).status).toBe(404);
+    expect((await call(`/api/0/projects/acme/api/events/${ids.b}/`, { token: otherToken })).status).toBe(404);
+    expect((await call(`/api/0/projects/acme/api/issues/`, { token: "tlt_wrong" })).status).toBe(401);
+    expect((await call(`/api/0/organizations/acme/issues/${id}/events/latest/`, { token: "nope" })).status).toBe(401);
+  });
+});
