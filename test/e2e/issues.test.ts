@@ -194,6 +194,21 @@ function checkout() { applyDiscount({}); }
     expect(dialogs).toBe(0);
   });
 
+  it("resolves several issues at once from the stream (bulk server action)", async () => {
+    await page.goto(`${server.url}/orgs/shop/issues?project=web&query=${encodeURIComponent("is:unresolved release:node-fixture@1.0.0")}`);
+    const before = await issueRows();
+    expect(before.length).toBe(3);
+    const boxes = page.locator("[data-testid=issue-row] input[type=checkbox]");
+    await boxes.nth(0).check();
+    await boxes.nth(1).check();
+    await page.locator("[data-testid=bulk] button[value=resolve]").click();
+    await page.locator("[data-testid=bulk] .notice").waitFor();
+    await page.reload();
+    expect(await issueRows()).toHaveLength(1);
+    await page.goto(`${server.url}/orgs/shop/issues?project=web&query=${encodeURIComponent("is:resolved release:node-fixture@1.0.0")}`);
+    expect(await issueRows()).toHaveLength(2);
+  });
+
   it("serves the issue and its events through the web API", async () => {
     const issue = await store.db.selectFrom("issues").selectAll().where("project_id", "=", projectId).orderBy("id").executeTakeFirstOrThrow();
     const res = await page.request.get(`${server.url}/api/0/organizations/shop/issues/${issue.id}/`);

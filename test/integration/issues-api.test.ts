@@ -137,6 +137,26 @@ describe.each(DIALECTS)("the issues web API on %s", (dialect) => {
     expect(trace.errors.map((e) => e.event_id).sort()).toEqual([ids.a1, ids.a2, ids.b].sort());
   });
 
+  it("downloads an event's attachment chunk by chunk, as a download, never rendered", async () => {
+    const data = Buffer.alloc(2.5 * 1024 * 1024, 7);
+    const row = await store.db
+      .insertInto("attachments")
+      .values({ project_id: projectId, event_id: ids.b, name: "dump<script>.txt", content_type: "text/html", attachment_type: "event.attachment", size: data.length, complete: 1, created_at: Date.now() })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const MiB = 1024 * 1024;
+    for (let seq = 0; seq * MiB < data.length; seq++) {
+      await store.db.insertInto("attachment_chunks").values({ attachment_id: row.id, seq, data: data.subarray(seq * MiB, (seq + 1) * MiB) }).execute();
+    }
+    const res = await fetch(`${base}/api/0/projects/acme/api/events/${ids.b}/attachments/${row.id}/?download=1`, { headers: { authorization: `Bearer ${token}` } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("application/octet-stream");
+    expect(res.headers.get("content-disposition")).toBe('attachment; filename="dump_script_.txt"');
+    expect(Buffer.from(await res.arrayBuffer()).equals(data)).toBe(true);
+    const other = await fetch(`${base}/api/0/projects/acme/api/events/${ids.b}/attachments/${row.id}/`, { headers: { authorization: `Bearer ${otherToken}` } });
+    expect(other.status).toBe(404);
+  });
+
   it("answers 404 for another organization's issues and events, and 401 without a valid token", async () => {
     const { body } = await call("/api/0/organizations/acme/issues/API-1/");
     const id = (body as { id: string }).id;

@@ -12,6 +12,8 @@ const DESCRIBE: Record<string, (d: Record<string, unknown>) => string> = {
   unassigned: () => "unassigned the issue",
   merge: (d) => (d.into ? `merged this issue into #${String(d.into)}` : `merged ${Array.isArray(d.merged) ? d.merged.length : ""} issues into this one`),
   note: () => "commented",
+  bookmarked: () => "bookmarked the issue",
+  unbookmarked: () => "removed the bookmark",
 };
 
 export function ActivityList({ entries }: { entries: ActivityEntry[] }) {

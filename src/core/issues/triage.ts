@@ -102,7 +102,7 @@ async function applyChange(db: Kysely<DB>, issue: Issue, user: User, change: z.o
       if (change.on) {
         await db.insertInto("issue_bookmarks").values({ issue_id: issue.id, user_id: user.id }).onConflict((oc) => oc.columns(["issue_id", "user_id"]).doNothing()).execute();
       } else await db.deleteFrom("issue_bookmarks").where("issue_id", "=", issue.id).where("user_id", "=", user.id).execute();
-      return;
+      return log(db, issue.id, user, change.on ? "bookmarked" : "unbookmarked", {}, now);
     case "comment":
       return log(db, issue.id, user, "note", { text: change.text }, now);
   }
