@@ -4,7 +4,8 @@ import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
 
 export type BodyResult = { ok: true; body: Buffer } | { ok: false; status: 400 | 413 | 415; reason: string };
 
-function decoderFor(encoding: string | undefined): Transform | null | "unsupported" {
+/** The decoder for a content-encoding; identity for the empty and "UTF-8" values some SDKs send. */
+export function decoderFor(encoding: string | undefined): Transform | null | "unsupported" {
   const value = (encoding ?? "").trim().toLowerCase();
   // sentry-ruby 5 sends an empty value, sentry-java 2.0 sends "UTF-8": both mean identity (reference §2.5).
   if (value === "" || value === "identity" || value === "utf-8") return null;

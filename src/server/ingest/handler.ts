@@ -1,12 +1,11 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { PassThrough, type Readable } from "node:stream";
-import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
 import { acceptEnvelope, type AcceptResult, type IngestRuntime } from "../../core/ingest/accept";
 import { acceptStore } from "../../core/ingest/store";
 import { formatRateLimits, retryAfterOf } from "../../core/ratelimit/quota";
 import { sendJson } from "../http";
 import { log } from "../log";
-import { readIngestBody } from "./body";
+import { decoderFor, readIngestBody } from "./body";
 import { answerPreflight, INGEST_CORS } from "./cors";
 
 export interface IngestRoute {
@@ -19,16 +18,6 @@ const firstHeader = (req: IncomingMessage, name: string): string | undefined => 
   return Array.isArray(value) ? value[0] : value;
 };
 
-/** The decoder for a content-encoding; identity for the empty and "UTF-8" values some SDKs send (reference §2.5). */
-function decoder(encoding: string | undefined): Readable | null | "unsupported" {
-  const value = (encoding ?? "").trim().toLowerCase();
-  if (value === "" || value === "identity" || value === "utf-8") return null;
-  if (value === "gzip" || value === "x-gzip") return createGunzip();
-  if (value === "deflate") return createInflate();
-  if (value === "br") return createBrotliDecompress();
-  return "unsupported";
-}
-
 class WireLimitError extends Error {}
 
 const isZlibError = (e: unknown): e is Error => e instanceof Error && typeof (e as NodeJS.ErrnoException).code === "string" && (e as NodeJS.ErrnoException).code!.startsWith("Z_");
@@ -38,7 +27,7 @@ const isZlibError = (e: unknown): e is Error => e instanceof Error && typeof (e 
  * against `maxWire`. The envelope parser caps the decompressed bytes.
  */
 function bodyStream(req: IncomingMessage, maxWire: number): Readable | "unsupported" {
-  const decode = decoder(req.headers["content-encoding"]);
+  const decode = decoderFor(req.headers["content-encoding"]);
   if (decode === "unsupported") return decode;
   let wire = 0;
   const counted = new PassThrough();
@@ -48,7 +37,7 @@ function bodyStream(req: IncomingMessage, maxWire: number): Readable | "unsuppor
   });
   req.on("aborted", () => counted.destroy(new Error("the request was aborted")));
   req.pipe(counted);
-  const out = decode ? (counted.pipe(decode as NodeJS.WritableStream & Readable) as Readable) : counted;
+  const out: Readable = decode ? counted.pipe(decode) : counted;
   if (decode) counted.on("error", (e) => decode.destroy(e));
   // The core may answer (e.g. 401) before it reads the body, or wait on the database first:
   // an error of the unread body (bad gzip, a client hanging up) must not be an unhandled
