@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "kysely";
 import pg from "pg";
 import { DIALECTS, openTestStore, PG_URL, type TestStore } from "../../test/support/stores";
-import { connect } from "./connect";
+import { cachingStatements, connect } from "./connect";
 import { migrate } from "./migrate";
 
 describe.each(DIALECTS)("a %s store", (dialect) => {
@@ -105,5 +105,27 @@ describe("connect to PostgreSQL", () => {
     } finally {
       await store.cleanup();
     }
+  });
+});
+
+describe("the SQLite statement cache", () => {
+  it("prepares the same SQL once and keeps a bounded number of statements", () => {
+    const raw = new SQLite(":memory:");
+    let prepared = 0;
+    const prepare = raw.prepare.bind(raw);
+    raw.prepare = ((text: string) => {
+      prepared++;
+      return prepare(text);
+    }) as typeof raw.prepare;
+    const db = cachingStatements(raw);
+    const a = db.prepare("select 1 as n");
+    expect(db.prepare("select 1 as n")).toBe(a);
+    expect(prepared).toBe(1);
+    for (let i = 0; i < 600; i++) db.prepare(`select ${i} as m`);
+    expect(prepared).toBe(601);
+    // The oldest statement was dropped: preparing it again is a new statement.
+    expect(db.prepare("select 1 as n")).not.toBe(a);
+    expect(db.prepare("select 599 as m").all([])).toEqual([{ m: 599 }]);
+    db.close();
   });
 });

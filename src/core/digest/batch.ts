@@ -12,8 +12,13 @@ import { fingerprintRules } from "../issues/grouping-rules";
 export interface DigestOptions {
   /** Envelopes per transaction: large enough to amortize the commit, small enough to keep writes short. */
   batchSize: number;
+  /** Body bytes per batch past its first envelope: bounds the memory a batch holds. */
+  maxBatchBytes?: number;
   limits: EnvelopeLimits;
 }
+
+/** 16 MiB of envelope bodies: with what parsing and normalizing makes of them, well under 100 MB held. */
+const DEFAULT_BATCH_BYTES = 16 * 1024 * 1024;
 
 /** Rows per INSERT statement: SQLite allows 32,766 bound parameters, the widest table has 11 columns. */
 const INSERT_CHUNK = 500;
@@ -54,60 +59,129 @@ async function addSessions(trx: Kysely<DB>, rows: DigestRows["sessions"]): Promi
   }
 }
 
+interface Queued {
+  id: number;
+  project_id: number;
+  received_at: number;
+  body: Uint8Array;
+}
+
 /**
- * Digests up to `batchSize` queued envelopes in one write transaction: every item is
- * filtered, normalized and stored, its outcome counted, and the queue rows deleted — all or
- * nothing, so a crash mid-batch leaves the queue as it was and the batch is done again.
- * On PostgreSQL, rows are claimed with SKIP LOCKED so several processes can digest at once.
- * Returns how many envelopes it took.
+ * The queued envelopes to digest next, oldest first: at most `batchSize` of them and, past
+ * the first, no more than `maxBatchBytes` of bodies, so a batch of 1000-span containers does
+ * not hold hundreds of megabytes at once.
+ */
+async function nextBatch(db: Kysely<DB>, dialect: Ctx["dialect"], options: DigestOptions): Promise<Queued[]> {
+  let sizes = db
+    .selectFrom("ingest_queue")
+    .select((eb) => ["id", eb.fn<number>("length", ["body"]).as("bytes")])
+    .orderBy("id")
+    .limit(options.batchSize);
+  if (dialect === "postgres") sizes = sizes.forUpdate().skipLocked();
+  const candidates = await sizes.execute();
+  const ids: number[] = [];
+  let bytes = 0;
+  for (const c of candidates) {
+    if (ids.length > 0 && bytes + Number(c.bytes) > (options.maxBatchBytes ?? DEFAULT_BATCH_BYTES)) break;
+    ids.push(c.id);
+    bytes += Number(c.bytes);
+  }
+  if (ids.length === 0) return [];
+  return db.selectFrom("ingest_queue").select(["id", "project_id", "received_at", "body"]).where("id", "in", ids).orderBy("id").execute();
+}
+
+/** Parses, filters, normalizes and groups queued envelopes into rows: CPU work, reads only. */
+async function digestQueued(ctx: Ctx, queued: readonly Queued[], options: DigestOptions): Promise<DigestRows> {
+  const rows = emptyRows();
+  const optionsByProject = new Map<number, ProjectOptions>();
+  const rulesByProject = new Map<number, readonly FingerprintRule[]>();
+  for (const entry of queued) {
+    let project = optionsByProject.get(entry.project_id);
+    if (!project) {
+      project = await projectOptions(ctx, entry.project_id);
+      optionsByProject.set(entry.project_id, project);
+    }
+    let rules = rulesByProject.get(entry.project_id);
+    if (!rules) {
+      rules = await fingerprintRules(ctx, entry.project_id);
+      rulesByProject.set(entry.project_id, rules);
+    }
+    try {
+      const envelope = parseEnvelope(Buffer.from(entry.body), options.limits);
+      const c = { projectId: entry.project_id, receivedAt: entry.received_at, header: envelope.header, options: project, rules, rows };
+      for (const item of envelope.items) digestItem(c, item);
+    } catch (error) {
+      // Stored envelopes were written by accept and parse; one that does not is counted, not retried forever.
+      if (!isEnvelopeError(error)) throw error;
+      rows.outcomes.push({ projectId: entry.project_id, category: "default", outcome: "invalid", reason: error.reason, quantity: 1, at: entry.received_at });
+    }
+  }
+  return rows;
+}
+
+/** Writes a batch's rows and removes its queue rows: the caller's transaction makes it all or nothing. */
+async function writeBatch(trx: Kysely<DB>, dialect: Ctx["dialect"], rows: DigestRows, now: number): Promise<void> {
+  await assignIssues(trx, rows.grouped, now, dialect === "postgres");
+  await insertChunks(trx, "events", rows.events, ["project_id", "event_id"]);
+  await insertChunks(trx, "transactions", rows.transactions, ["project_id", "event_id"]);
+  await insertChunks(trx, "spans", rows.spans);
+  await insertChunks(trx, "logs", rows.logs);
+  await insertChunks(trx, "feedback", rows.feedback);
+  await insertChunks(trx, "check_ins", rows.checkIns);
+  await insertChunks(trx, "raw_items", rows.rawItems);
+  await addSessions(trx, rows.sessions);
+  await writeOutcomes(trx, rows.outcomes);
+}
+
+/** Deletes the batch's queue rows; false when some were gone already (digested by another process). */
+async function dequeue(trx: Kysely<DB>, ids: readonly number[]): Promise<boolean> {
+  let deleted = 0;
+  for (let i = 0; i < ids.length; i += INSERT_CHUNK) {
+    const result = await trx.deleteFrom("ingest_queue").where("id", "in", ids.slice(i, i + INSERT_CHUNK)).executeTakeFirst();
+    deleted += Number(result.numDeletedRows);
+  }
+  return deleted === ids.length;
+}
+
+class BatchTakenError extends Error {}
+
+/**
+ * Digests up to `batchSize` queued envelopes: every item is filtered, normalized and stored,
+ * its outcome counted, and the queue rows deleted in one write transaction — all or nothing,
+ * so a crash mid-batch leaves the queue as it was and the batch is done again.
+ *
+ * SQLite has one writer at a time, and the request path's queue inserts wait for it: there
+ * the queue is read and the CPU work done outside any transaction, and the write transaction
+ * only writes (first deleting the queue rows, so that a batch another process digested
+ * meanwhile is given up, not stored twice). PostgreSQL locks rows, not the database: there
+ * rows are claimed with SKIP LOCKED inside the transaction, so several processes can digest
+ * at once. Returns how many envelopes it took.
  */
 export async function digestBatch(ctx: Ctx, options: DigestOptions): Promise<number> {
-  // On SQLite every transaction begins IMMEDIATE (src/db/connect.ts), so reading the queue
-  // and then writing cannot fail on a write from the ingest thread in between.
-  return ctx.db.transaction().execute(async (trx) => {
-    let select = trx.selectFrom("ingest_queue").select(["id", "project_id", "received_at", "body"]).orderBy("id").limit(options.batchSize);
-    if (ctx.dialect === "postgres") select = select.forUpdate().skipLocked();
-    const queued = await select.execute();
-    if (queued.length === 0) return 0;
-
-    const rows = emptyRows();
-    const optionsByProject = new Map<number, ProjectOptions>();
-    const rulesByProject = new Map<number, readonly FingerprintRule[]>();
-    const txCtx: Ctx = { ...ctx, db: trx };
-    for (const entry of queued) {
-      let project = optionsByProject.get(entry.project_id);
-      if (!project) {
-        project = await projectOptions(txCtx, entry.project_id);
-        optionsByProject.set(entry.project_id, project);
-      }
-      let rules = rulesByProject.get(entry.project_id);
-      if (!rules) {
-        rules = await fingerprintRules(txCtx, entry.project_id);
-        rulesByProject.set(entry.project_id, rules);
-      }
-      try {
-        const envelope = parseEnvelope(Buffer.from(entry.body), options.limits);
-        const c = { projectId: entry.project_id, receivedAt: entry.received_at, header: envelope.header, options: project, rules, rows };
-        for (const item of envelope.items) digestItem(c, item);
-      } catch (error) {
-        // Stored envelopes were written by accept and parse; one that does not is counted, not retried forever.
-        if (!isEnvelopeError(error)) throw error;
-        rows.outcomes.push({ projectId: entry.project_id, category: "default", outcome: "invalid", reason: error.reason, quantity: 1, at: entry.received_at });
-      }
-    }
-
-    await assignIssues(trx, rows.grouped, ctx.now());
-    await insertChunks(trx, "events", rows.events, ["project_id", "event_id"]);
-    await insertChunks(trx, "transactions", rows.transactions, ["project_id", "event_id"]);
-    await insertChunks(trx, "spans", rows.spans);
-    await insertChunks(trx, "logs", rows.logs);
-    await insertChunks(trx, "feedback", rows.feedback);
-    await insertChunks(trx, "check_ins", rows.checkIns);
-    await insertChunks(trx, "raw_items", rows.rawItems);
-    await addSessions(trx, rows.sessions);
-    await writeOutcomes(trx, rows.outcomes);
-    const ids = queued.map((q) => q.id);
-    for (let i = 0; i < ids.length; i += INSERT_CHUNK) await trx.deleteFrom("ingest_queue").where("id", "in", ids.slice(i, i + INSERT_CHUNK)).execute();
-    return queued.length;
-  });
+  if (ctx.dialect === "postgres") {
+    return ctx.db.transaction().execute(async (trx) => {
+      const queued = await nextBatch(trx, ctx.dialect, options);
+      if (queued.length === 0) return 0;
+      const rows = await digestQueued({ ...ctx, db: trx }, queued, options);
+      const ids = queued.map((q) => q.id);
+      await writeBatch(trx, ctx.dialect, rows, ctx.now());
+      await dequeue(trx, ids);
+      return queued.length;
+    });
+  }
+  const queued = await nextBatch(ctx.db, ctx.dialect, options);
+  if (queued.length === 0) return 0;
+  const rows = await digestQueued(ctx, queued, options);
+  const ids = queued.map((q) => q.id);
+  try {
+    await ctx.db.transaction().execute(async (trx) => {
+      if (!(await dequeue(trx, ids))) throw new BatchTakenError();
+      await writeBatch(trx, ctx.dialect, rows, ctx.now());
+    });
+  } catch (error) {
+    // Another process on the same file digested some of these rows first: take the next ones.
+    if (error instanceof BatchTakenError) return digestBatch(ctx, options);
+    throw error;
+  }
+  return queued.length;
 }

@@ -39,7 +39,12 @@ const CHUNK = 400;
  * tag index, hourly counts, and state changes (regressions, ignores that expired).
  * Runs inside the digest transaction.
  */
-export async function assignIssues(trx: Kysely<DB>, grouped: readonly GroupedEvent[], now: number): Promise<void> {
+/**
+ * `lockRows` (PostgreSQL): each issue row is read FOR UPDATE before its counts are added,
+ * in issue id order, so that digesters in other processes add to it one after another
+ * instead of overwriting each other's counts. SQLite's write transaction excludes them anyway.
+ */
+export async function assignIssues(trx: Kysely<DB>, grouped: readonly GroupedEvent[], now: number, lockRows = false): Promise<void> {
   if (grouped.length === 0) return;
   const issueOf = await resolveIssues(trx, grouped);
   const deltas = new Map<number, IssueDelta>();
@@ -74,7 +79,7 @@ export async function assignIssues(trx: Kysely<DB>, grouped: readonly GroupedEve
     d.hours.set(hour, (d.hours.get(hour) ?? 0) + 1);
   }
 
-  for (const d of deltas.values()) await applyDelta(trx, d, now);
+  for (const d of [...deltas.values()].sort((a, b) => a.issueId - b.issueId)) await applyDelta(trx, d, now, lockRows);
 }
 
 /**
@@ -143,15 +148,24 @@ async function createIssue(trx: Kysely<DB>, g: GroupedEvent): Promise<number> {
     })
     .returning("id")
     .executeTakeFirstOrThrow();
-  await trx
+  const hashes = [...new Set(g.hashes)];
+  const claimed = await trx
     .insertInto("issue_hashes")
-    .values([...new Set(g.hashes)].map((hash) => ({ project_id: g.projectId, hash, issue_id: issue.id, grouping_config: g.config })))
+    .values(hashes.map((hash) => ({ project_id: g.projectId, hash, issue_id: issue.id, grouping_config: g.config })))
     .onConflict((oc) => oc.columns(["project_id", "hash"]).doNothing())
+    .returning("hash")
     .execute();
-  return issue.id;
+  if (claimed.length === hashes.length) return issue.id;
+  // On PostgreSQL another process digesting at the same time created an issue for one of
+  // these hashes first (this insert waited for its commit): the event belongs to that issue.
+  const taken = await trx.selectFrom("issue_hashes").select(["hash", "issue_id"]).where("project_id", "=", g.projectId).where("hash", "in", hashes).where("issue_id", "!=", issue.id).execute();
+  const owner = hashes.map((h) => taken.find((t) => t.hash === h)?.issue_id).find((id) => id !== undefined);
+  if (owner === undefined) return issue.id;
+  await trx.deleteFrom("issues").where("id", "=", issue.id).execute();
+  return owner;
 }
 
-async function applyDelta(trx: Kysely<DB>, d: IssueDelta, now: number): Promise<void> {
+async function applyDelta(trx: Kysely<DB>, d: IssueDelta, now: number, lockRows: boolean): Promise<void> {
   let newUsers = 0;
   const users = [...d.users];
   for (let i = 0; i < users.length; i += CHUNK) {
@@ -164,7 +178,9 @@ async function applyDelta(trx: Kysely<DB>, d: IssueDelta, now: number): Promise<
     newUsers += inserted.length;
   }
 
-  const before = await trx.selectFrom("issues").selectAll().where("id", "=", d.issueId).executeTakeFirstOrThrow();
+  let read = trx.selectFrom("issues").selectAll().where("id", "=", d.issueId);
+  if (lockRows) read = read.forUpdate();
+  const before = await read.executeTakeFirstOrThrow();
   const last = d.last.event;
   const newer = d.lastSeen >= before.last_seen;
   const update: IssueUpdate = {

@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { GroupCommit } from "./group-commit";
+
+describe("GroupCommit", () => {
+  it("writes the rows added in one turn together and settles each after its write", async () => {
+    const writes: number[][] = [];
+    const gc = new GroupCommit<number>(async (rows) => {
+      writes.push([...rows]);
+    });
+    const settled: number[] = [];
+    const all = [1, 2, 3].map((n) => gc.add(n).then(() => settled.push(n)));
+    expect(writes).toEqual([]);
+    await Promise.all(all);
+    expect(writes).toEqual([[1, 2, 3]]);
+    expect(settled).toEqual([1, 2, 3]);
+  });
+
+  it("gathers rows that arrive during a write into the next group, at most maxRows each", async () => {
+    const writes: number[][] = [];
+    let release: () => void = () => {};
+    const gc = new GroupCommit<number>(async (rows) => {
+      writes.push([...rows]);
+      if (writes.length === 1) await new Promise<void>((r) => (release = r));
+    }, 2);
+    const first = gc.add(1);
+    await new Promise((r) => setImmediate(r));
+    const later = [2, 3, 4].map((n) => gc.add(n));
+    release();
+    await Promise.all([first, ...later]);
+    expect(writes).toEqual([[1], [2, 3], [4]]);
+  });
+
+  it("fails only the request whose row cannot be written", async () => {
+    const written: number[] = [];
+    const gc = new GroupCommit<number>(async (rows) => {
+      if (rows.includes(2)) throw new Error(`row 2 is bad (group of ${rows.length})`);
+      written.push(...rows);
+    });
+    const results = await Promise.allSettled([1, 2, 3].map((n) => gc.add(n)));
+    expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+    expect((results[1] as PromiseRejectedResult).reason).toEqual(new Error("row 2 is bad (group of 1)"));
+    expect(written).toEqual([1, 3]);
+  });
+});

@@ -1,0 +1,51 @@
+/**
+ * Group commit: writes that arrive while one is in progress (or within the same turn of the
+ * event loop) are written together, one statement and one commit for many requests, and
+ * each caller's promise settles only after its row is committed — so a 200 still means
+ * stored. When a group fails, its rows are written one by one, so that one bad row (a project
+ * deleted meanwhile) fails only its own request.
+ */
+export class GroupCommit<T> {
+  private pending: { row: T; resolve: () => void; reject: (error: unknown) => void }[] = [];
+  private running = false;
+
+  constructor(
+    private readonly write: (rows: readonly T[]) => Promise<void>,
+    private readonly maxRows = 128,
+  ) {}
+
+  add(row: T): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.pending.push({ row, resolve, reject });
+      if (this.running) return;
+      this.running = true;
+      // One turn of the event loop lets the requests whose bodies are already read join in.
+      setImmediate(() => void this.drain());
+    });
+  }
+
+  private async drain(): Promise<void> {
+    while (this.pending.length > 0) {
+      const group = this.pending.splice(0, this.maxRows);
+      try {
+        await this.write(group.map((g) => g.row));
+        for (const g of group) g.resolve();
+      } catch (error) {
+        if (group.length === 1) group[0]!.reject(error);
+        else {
+          for (const g of group) {
+            try {
+              await this.write([g.row]);
+              g.resolve();
+            } catch (single) {
+              g.reject(single);
+            }
+          }
+        }
+      }
+      // A SQLite write is synchronous: give the event loop a turn to read more requests.
+      if (this.pending.length > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    this.running = false;
+  }
+}

@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { Ctx } from "../../src/core/context";
+import { digestBatch } from "../../src/core/digest/batch";
+import { DEFAULT_ENVELOPE_LIMITS } from "../../src/core/envelope/index";
+import { createUser } from "../../src/core/accounts/create-user";
+import { createOrganization } from "../../src/core/orgs/create-org";
+import { createProject } from "../../src/core/projects/create-project";
+import { connect, type Store } from "../../src/db/connect";
+import { buildEnvelope, newEventId } from "../support/envelopes";
+import type * as ProjectOptionsModule from "../../src/core/projects/options";
+import { DIALECTS, openTestStore, testCtx, type TestStore } from "../support/stores";
+
+/** Runs a test's step after a digester has read its batch and before it digests it. */
+const hooks = vi.hoisted(() => ({ afterRead: null as null | (() => Promise<unknown>) }));
+vi.mock("../../src/core/projects/options", async (importOriginal) => {
+  const original = await importOriginal<typeof ProjectOptionsModule>();
+  return {
+    ...original,
+    projectOptions: async (...args: Parameters<typeof original.projectOptions>) => {
+      const step = hooks.afterRead;
+      hooks.afterRead = null;
+      if (step) await step();
+      return original.projectOptions(...args);
+    },
+  };
+});
+
+/**
+ * Two digesters on the same data (two server processes on one SQLite file or one PostgreSQL
+ * database): each queued event is stored once and counted once in its issue, whichever
+ * digester takes it, and the batches stay bounded in bytes.
+ */
+describe.each(DIALECTS)("digesting on %s", (dialect) => {
+  let store: TestStore;
+  let other: Store;
+  let ctx: Ctx;
+  let projectId = 0;
+
+  beforeAll(async () => {
+    store = await openTestStore(dialect);
+    ctx = testCtx(store);
+    other = connect(dialect === "sqlite" ? { kind: "sqlite", file: `${store.env.TELLTALE_DATA_DIR}/telltale.sqlite` } : { kind: "postgres", url: store.env.DATABASE_URL!, poolMax: 4 });
+    await createUser({ ctx, input: { email: "dev@example.com", password: "password-123" } });
+    await createOrganization({ ctx, input: { slug: "d", owner: "dev@example.com" } });
+    projectId = (await createProject({ ctx, input: { org: "d", slug: "p" } })).project.id;
+  });
+  afterAll(async () => {
+    await other.close();
+    await store.cleanup();
+  });
+
+  async function enqueue(n: number, padding = 0, type = "PaddedError"): Promise<string[]> {
+    const ids: string[] = [];
+    for (let i = 0; i < n; i++) {
+      const id = newEventId();
+      ids.push(id);
+      const payload = { event_id: id, platform: "node", timestamp: Date.now() / 1000, extra: { pad: "x".repeat(padding) }, exception: { values: [{ type, value: `boom ${i}` }] } };
+      const body = buildEnvelope({ event_id: id }, [{ type: "event", payload: JSON.stringify(payload) }]);
+      await store.db.insertInto("ingest_queue").values({ project_id: projectId, key_id: 0, endpoint: "envelope", received_at: Date.now(), body }).execute();
+    }
+    return ids;
+  }
+
+  const options = { batchSize: 25, limits: DEFAULT_ENVELOPE_LIMITS };
+  const drain = async (c: Ctx) => {
+    let taken = 0;
+    for (;;) {
+      const n = await digestBatch(c, options);
+      if (n === 0) return taken;
+      taken += n;
+    }
+  };
+  async function expectStoredOnce(ids: string[]) {
+    const events = await store.db.selectFrom("events").select(["event_id", "issue_id"]).where("event_id", "in", ids).execute();
+    expect(events).toHaveLength(ids.length);
+    const issueIds = new Set(events.map((e) => e.issue_id));
+    expect(issueIds.size).toBe(1);
+    const issue = await store.db.selectFrom("issues").select("times_seen").where("id", "=", events[0]!.issue_id!).executeTakeFirstOrThrow();
+    expect(issue.times_seen).toBe(ids.length);
+    expect(await store.db.selectFrom("ingest_queue").select("id").execute()).toEqual([]);
+  }
+
+  it("stores every event once when another digester takes the queue between read and write", async () => {
+    const ids = await enqueue(60, 0, "TakenError");
+    let b = 0;
+    hooks.afterRead = async () => (b = await drain(testCtx(other)));
+    const a = await drain(ctx);
+    // SQLite: the first digester's batch was gone when it came to write, so it gave it up.
+    // PostgreSQL: it had claimed its batch (SKIP LOCKED), so the other digester took the rest.
+    expect([a, b]).toEqual(dialect === "sqlite" ? [0, 60] : [25, 35]);
+    await expectStoredOnce(ids);
+  });
+
+  if (dialect === "postgres") {
+    it("makes one issue when two digesters see a new fingerprint at the same time", async () => {
+      const ids = await enqueue(60, 0, "RaceError");
+      const [a, b] = await Promise.all([drain(ctx), drain(testCtx(other))]);
+      expect(a + b).toBe(60);
+      await expectStoredOnce(ids);
+    });
+  }
+
+  it("takes at most maxBatchBytes of bodies per batch, but always at least one envelope", async () => {
+    await enqueue(5, 40_000);
+    const options = { batchSize: 50, maxBatchBytes: 100_000, limits: DEFAULT_ENVELOPE_LIMITS };
+    expect(await digestBatch(ctx, options)).toBe(2);
+    expect(await digestBatch(ctx, { ...options, maxBatchBytes: 1 })).toBe(1);
+    expect(await digestBatch(ctx, options)).toBe(2);
+    expect(await digestBatch(ctx, options)).toBe(0);
+  });
+});
