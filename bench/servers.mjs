@@ -3,7 +3,7 @@
 // the real CLI), start-to-ready timing, and read access to their database for counting rows.
 import { spawn } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
-import { mkdirSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { request } from "node:http";
 import { join } from "node:path";
 import process from "node:process";
@@ -154,6 +154,14 @@ export async function openDb(target) {
     const file = join(target.dir, "telltale.sqlite");
     const db = new Database(file, { readonly: true, fileMustExist: true });
     db.pragma("busy_timeout = 5000");
+    const queueFile = join(target.dir, "telltale-queue.sqlite");
+    let queue = null;
+    const openQueue = () => {
+      if (!existsSync(queueFile)) return null;
+      const q = new Database(queueFile, { readonly: true, fileMustExist: true });
+      q.pragma("busy_timeout = 5000");
+      return q;
+    };
     const stmts = new Map();
     const get = (sql) => {
       if (!stmts.has(sql)) stmts.set(sql, db.prepare(sql));
@@ -163,8 +171,15 @@ export async function openDb(target) {
       async scalar(sql) {
         return Number(Object.values(get(sql))[0] ?? 0);
       },
+      /** Envelopes accepted and not yet digested: the queue has its own file (src/db/queue.ts). */
+      async queued() {
+        queue ??= openQueue();
+        if (!queue) return 0;
+        const done = Number(Object.values(get("SELECT coalesce(max(last_queue_id), 0) FROM digest_progress"))[0] ?? 0);
+        return Number(queue.prepare("SELECT count(*) AS n FROM ingest_queue WHERE id > ?").get(done).n);
+      },
       async bytes() {
-        return fileSize(file) + fileSize(`${file}-wal`) + fileSize(`${file}-shm`);
+        return [file, queueFile].reduce((sum, f) => sum + fileSize(f) + fileSize(`${f}-wal`) + fileSize(`${f}-shm`), 0);
       },
       /** Opens a login session for the bench user directly (src/core/accounts/login.ts stores sha256(token)). */
       async session(email) {
@@ -178,6 +193,7 @@ export async function openDb(target) {
         return token;
       },
       async close() {
+        queue?.close();
         db.close();
       },
     };
@@ -201,6 +217,10 @@ export async function openDb(target) {
       await client.query("INSERT INTO sessions (id, user_id, created_at, expires_at, ip, user_agent) VALUES ($1, $2, $3, $4, $5, $6)", [createHash("sha256").update(token).digest("hex"), rows[0].id, now, now + 86_400_000, "127.0.0.1", "telltale-bench"]);
       return token;
     },
+    async queued() {
+      const { rows } = await client.query("SELECT count(*) AS n FROM ingest_queue");
+      return Number(rows[0].n);
+    },
     async close() {
       await client.end();
     },
@@ -220,7 +240,7 @@ export async function waitDrained(db, { timeoutMs, pid }) {
   const deadline = performance.now() + timeoutMs;
   let lastLog = performance.now();
   for (;;) {
-    const queued = await db.scalar("SELECT count(*) FROM ingest_queue");
+    const queued = await db.queued();
     const now = performance.now();
     if (queued === 0) return { drainedAt: now, queued: 0 };
     if (now > deadline) return { drainedAt: null, queued };

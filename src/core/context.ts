@@ -1,10 +1,12 @@
 import type { Kysely } from "kysely";
 import type { Dialect } from "../db/connect";
-import type { DB } from "../db/schema";
+import type { DB, QueueDB } from "../db/schema";
 
 /** What every core action receives besides its input: storage, the public URL and named limits. */
 export interface Ctx {
   db: Kysely<DB>;
+  /** The ingest queue (src/db/queue.ts): written by the request path, read by the digest. */
+  queue: Kysely<QueueDB>;
   dialect: Dialect;
   publicUrl: string;
   now: () => number;

@@ -6,6 +6,7 @@ import type { Ctx } from "./context";
 export function createCtx(settings: Settings, store: Store): Ctx {
   return {
     db: store.db,
+    queue: store.queue,
     dialect: store.dialect,
     publicUrl: settings.publicUrl,
     now: Date.now,

@@ -14,12 +14,15 @@ import {
 } from "kysely";
 import pg from "pg";
 import type { Database as DatabaseSetting } from "../config/settings";
-import type { DB } from "./schema";
+import { openQueueDatabase, queueFileOf } from "./queue";
+import type { DB, QueueDB } from "./schema";
 
 export type Dialect = "sqlite" | "postgres";
 
 export interface Store {
   db: Kysely<DB>;
+  /** The ingest queue: a file of its own on SQLite (src/db/queue.ts), the main database on PostgreSQL. */
+  queue: Kysely<QueueDB>;
   dialect: Dialect;
   /** PostgreSQL only: the schema every table lives in, when not the default. */
   schema?: string;
@@ -52,7 +55,16 @@ function connectSqlite(file: string): Store {
   database.pragma("foreign_keys = ON");
   database.pragma("synchronous = NORMAL");
   const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: cachingStatements(database) }) });
-  return { db, dialect: "sqlite", close: () => db.destroy() };
+  const queue = new Kysely<QueueDB>({ dialect: new ImmediateSqliteDialect({ database: cachingStatements(openQueueDatabase(queueFileOf(file))) }) });
+  return {
+    db,
+    queue,
+    dialect: "sqlite",
+    async close() {
+      await queue.destroy();
+      await db.destroy();
+    },
+  };
 }
 
 /** Prepared statements kept per connection; the digest's hot statements repeat with a few shapes. */
@@ -114,5 +126,5 @@ function connectPostgres(url: string, max: number, schema: string | undefined): 
   // emits 'error' on the pool; unhandled, that would end the process. The pool replaces it.
   pool.on("error", (error) => process.stderr.write(`${new Date().toISOString()} warn  idle PostgreSQL connection closed error=${JSON.stringify(error.message)}\n`));
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: "postgres", ...(schema ? { schema } : {}), close: () => db.destroy() };
+  return { db, queue: db, dialect: "postgres", ...(schema ? { schema } : {}), close: () => db.destroy() };
 }

@@ -7,6 +7,8 @@ import { m0003 } from "./migrations/0003_ingest_queue";
 import { m0004 } from "./migrations/0004_ingest_storage";
 import { m0005 } from "./migrations/0005_internal_project_filters";
 import { m0006 } from "./migrations/0006_issues";
+import { m0007 } from "./migrations/0007_digest_progress";
+import { adoptQueue } from "./queue";
 import type { AnyDb, Migration } from "./migrations/helpers";
 
 /** Every migration, in order. Names are permanent: they are recorded in kysely_migration. */
@@ -17,6 +19,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0004_ingest_storage": m0004,
   "0005_internal_project_filters": m0005,
   "0006_issues": m0006,
+  "0007_digest_progress": m0007,
 };
 
 export interface MigrateResult {
@@ -29,7 +32,7 @@ export async function migrate(store: Store): Promise<MigrateResult> {
   // Kysely takes no lock and no transaction for SQLite migrations, so two processes starting
   // at once would both apply them. BEGIN IMMEDIATE takes the write lock first (the other
   // process waits for it, busy_timeout) and makes the whole run atomic.
-  return store.db.connection().execute(async (db) => {
+  const result = await store.db.connection().execute(async (db) => {
     await sql`begin immediate`.execute(db);
     try {
       const result = await migrateWith(store, db);
@@ -40,6 +43,8 @@ export async function migrate(store: Store): Promise<MigrateResult> {
       throw error;
     }
   });
+  await adoptQueue(store);
+  return result;
 }
 
 async function migrateWith(store: Store, db: Kysely<DB>): Promise<MigrateResult> {

@@ -92,6 +92,16 @@ export interface IngestQueueTable {
   body: Buffer;
 }
 
+/**
+ * SQLite only: the newest queue row (in the separate queue file) whose digest is committed
+ * here. One row, id 1. Written in the digest's own transaction, so a batch is never digested
+ * twice even though the queue file's deletions commit separately.
+ */
+export interface DigestProgressTable {
+  id: number;
+  last_queue_id: number;
+}
+
 /** Per-project, per-category quotas (events per window), set in project settings or the CLI. */
 export interface ProjectQuotasTable {
   project_id: number;
@@ -330,6 +340,7 @@ export interface DB {
   project_keys: ProjectKeysTable;
   api_tokens: ApiTokensTable;
   ingest_queue: IngestQueueTable;
+  digest_progress: DigestProgressTable;
   project_quotas: ProjectQuotasTable;
   project_options: ProjectOptionsTable;
   outcomes: OutcomesTable;
@@ -360,3 +371,6 @@ export type Project = Selectable<ProjectsTable>;
 export type ProjectKey = Selectable<ProjectKeysTable>;
 export type ApiToken = Selectable<ApiTokensTable>;
 export type NewProjectKey = Insertable<ProjectKeysTable>;
+
+/** The ingest queue's database: on SQLite a file of its own beside the main one, on PostgreSQL the main database. */
+export type QueueDB = Pick<DB, "ingest_queue">;

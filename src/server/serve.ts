@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { Settings } from "../config/settings";
 import { parseDsn } from "../core/auth/dsn";
+import { queuedCount } from "../db/queue";
 import { createCtx } from "../core/runtime";
 import { connect } from "../db/connect";
 import { migrate } from "../db/migrate";
@@ -92,15 +93,15 @@ export async function serve(config: Settings, appDir: string): Promise<Running> 
     });
   };
 
-  const queued = await store.db.selectFrom("ingest_queue").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
-  const ingest = createIngestRuntime(ctx, config, Number(queued.n));
+  const queued = await queuedCount(store);
+  const ingest = createIngestRuntime(ctx, config, queued);
   const digest = startDigestWorker(join(dirname(fileURLToPath(import.meta.url)), "digest-worker.js"), ingest.queue);
   const enqueued = ingest.queue.enqueued;
   ingest.queue.enqueued = () => {
     enqueued();
     digest.wake();
   };
-  if (Number(queued.n) > 0) log("info", "resuming digest of queued envelopes", { queued: Number(queued.n) });
+  if (queued > 0) log("info", "resuming digest of queued envelopes", { queued: queued });
 
   const front = createFront({ ingest, pages, tunnel });
   front.listen(config.port, config.host);

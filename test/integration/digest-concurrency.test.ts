@@ -6,6 +6,7 @@ import { createUser } from "../../src/core/accounts/create-user";
 import { createOrganization } from "../../src/core/orgs/create-org";
 import { createProject } from "../../src/core/projects/create-project";
 import { connect, type Store } from "../../src/db/connect";
+import { adoptQueue, digestedUpTo, queuedCount } from "../../src/db/queue";
 import { buildEnvelope, newEventId } from "../support/envelopes";
 import type * as ProjectOptionsModule from "../../src/core/projects/options";
 import { DIALECTS, openTestStore, testCtx, type TestStore } from "../support/stores";
@@ -56,7 +57,7 @@ describe.each(DIALECTS)("digesting on %s", (dialect) => {
       ids.push(id);
       const payload = { event_id: id, platform: "node", timestamp: Date.now() / 1000, extra: { pad: "x".repeat(padding) }, exception: { values: [{ type, value: `boom ${i}` }] } };
       const body = buildEnvelope({ event_id: id }, [{ type: "event", payload: JSON.stringify(payload) }]);
-      await store.db.insertInto("ingest_queue").values({ project_id: projectId, key_id: 0, endpoint: "envelope", received_at: Date.now(), body }).execute();
+      await store.queue.insertInto("ingest_queue").values({ project_id: projectId, key_id: 0, endpoint: "envelope", received_at: Date.now(), body }).execute();
     }
     return ids;
   }
@@ -77,7 +78,7 @@ describe.each(DIALECTS)("digesting on %s", (dialect) => {
     expect(issueIds.size).toBe(1);
     const issue = await store.db.selectFrom("issues").select("times_seen").where("id", "=", events[0]!.issue_id!).executeTakeFirstOrThrow();
     expect(issue.times_seen).toBe(ids.length);
-    expect(await store.db.selectFrom("ingest_queue").select("id").execute()).toEqual([]);
+    expect(await store.queue.selectFrom("ingest_queue").select("id").execute()).toEqual([]);
   }
 
   it("stores every event once when another digester takes the queue between read and write", async () => {
@@ -97,6 +98,42 @@ describe.each(DIALECTS)("digesting on %s", (dialect) => {
       const [a, b] = await Promise.all([drain(ctx), drain(testCtx(other))]);
       expect(a + b).toBe(60);
       await expectStoredOnce(ids);
+    });
+  }
+
+  if (dialect === "sqlite") {
+    it("digests envelopes an earlier version queued in the main file, then the queue file's", async () => {
+      const legacy = newEventId();
+      const payload = { event_id: legacy, platform: "node", timestamp: Date.now() / 1000, exception: { values: [{ type: "LegacyError", value: "queued before the upgrade" }] } };
+      await store.db
+        .insertInto("ingest_queue")
+        .values({ project_id: projectId, key_id: 0, endpoint: "envelope", received_at: Date.now(), body: buildEnvelope({ event_id: legacy }, [{ type: "event", payload: JSON.stringify(payload) }]) })
+        .execute();
+      const ids = await enqueue(3, 0, "AfterUpgradeError");
+      // A process that starts after the upgrade: a connection whose main queue was never seen empty.
+      const restarted = connect({ kind: "sqlite", file: `${store.env.TELLTALE_DATA_DIR}/telltale.sqlite` });
+      try {
+        expect(await queuedCount(restarted)).toBe(4);
+        const c = testCtx(restarted);
+        expect(await digestBatch(c, options)).toBe(1);
+        expect(await digestBatch(c, options)).toBe(3);
+        expect(await digestBatch(c, options)).toBe(0);
+        expect(await queuedCount(restarted)).toBe(0);
+      } finally {
+        await restarted.close();
+      }
+      expect(await store.db.selectFrom("events").select("event_id").where("event_id", "in", [legacy, ...ids]).execute()).toHaveLength(4);
+    });
+
+    it("never counts a new envelope as digested when the queue file is younger than the progress mark", async () => {
+      const done = await digestedUpTo(store.db);
+      // As if the queue file had been deleted or restored from an older backup.
+      await store.db.updateTable("digest_progress").set({ last_queue_id: done + 1000 }).where("id", "=", 1).execute();
+      await adoptQueue(store);
+      const ids = await enqueue(2, 0, "YoungQueueError");
+      expect(await queuedCount(store)).toBe(2);
+      expect(await digestBatch(ctx, options)).toBe(2);
+      expect(await store.db.selectFrom("events").select("event_id").where("event_id", "in", ids).execute()).toHaveLength(2);
     });
   }
 

@@ -150,7 +150,9 @@ describe.each(DIALECTS)("ingest over HTTP on %s", (dialect) => {
   const withKey = (url: string, publicKey = key.public_key) => `${url}?sentry_version=7&sentry_key=${publicKey}`;
   const post = (url: string, body: Body, headers: Record<string, string> = ENVELOPE) => send(url, { body, headers });
   const count = async (table: "ingest_queue" | "attachments" | "attachment_chunks") =>
-    Number((await store.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n);
+    table === "ingest_queue"
+      ? Number((await store.queue.selectFrom(table).select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n)
+      : Number((await store.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n);
 
   async function digestAll(): Promise<void> {
     for (;;) if ((await digestBatch(ctx, { batchSize: 200, limits })) === 0) return;

@@ -26,7 +26,7 @@ describe.each(DIALECTS)("the issues web API on %s", (dialect) => {
 
   /** Queues an envelope as the ingest path would and digests it. */
   async function ingest(body: Buffer) {
-    await store.db.insertInto("ingest_queue").values({ project_id: projectId, key_id: 0, endpoint: "envelope", received_at: Date.now(), body }).execute();
+    await store.queue.insertInto("ingest_queue").values({ project_id: projectId, key_id: 0, endpoint: "envelope", received_at: Date.now(), body }).execute();
     await digestBatch(ctx, { batchSize: 50, limits: DEFAULT_ENVELOPE_LIMITS });
   }
 

@@ -20,7 +20,7 @@ describe.each(DIALECTS)("triage and state changes from new events on %s", (diale
     const id = newEventId();
     const payload = { event_id: id, platform: "python", timestamp: Date.now() / 1000, release, user: { email: userEmail }, exception: { values: [{ type, value: "boom" }] } };
     const body = buildEnvelope({ event_id: id }, [{ type: "event", payload: JSON.stringify(payload) }]);
-    await store.db.insertInto("ingest_queue").values({ project_id: projectId, key_id: 0, endpoint: "envelope", received_at: Date.now(), body }).execute();
+    await store.queue.insertInto("ingest_queue").values({ project_id: projectId, key_id: 0, endpoint: "envelope", received_at: Date.now(), body }).execute();
     await digestBatch(ctx, { batchSize: 50, limits: DEFAULT_ENVELOPE_LIMITS });
     const event = await store.db.selectFrom("events").select("issue_id").where("event_id", "=", id).executeTakeFirstOrThrow();
     return event.issue_id!;

@@ -4,7 +4,7 @@ import { waitFor } from "./wait";
 /** Waits until the digest step has emptied the ingest queue. */
 export function queueDrained(store: TestStore, ms = 20_000): Promise<true> {
   return waitFor(async () => {
-    const row = await store.db.selectFrom("ingest_queue").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+    const row = await store.queue.selectFrom("ingest_queue").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
     return Number(row.n) === 0;
   }, ms, "the digest queue to drain");
 }

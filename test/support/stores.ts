@@ -63,6 +63,7 @@ export async function openTestStore(dialect: Dialect): Promise<TestStore> {
 export function testCtx(store: Store, overrides: Partial<Ctx> = {}): Ctx {
   return {
     db: store.db,
+    queue: store.queue,
     dialect: store.dialect,
     publicUrl: "http://telltale.test:8000",
     now: Date.now,

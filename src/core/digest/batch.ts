@@ -1,5 +1,6 @@
 import { sql, type Kysely } from "kysely";
-import type { DB } from "../../db/schema";
+import { digestedUpTo } from "../../db/queue";
+import type { DB, QueueDB } from "../../db/schema";
 import type { Ctx } from "../context";
 import { isEnvelopeError, parseEnvelope, type EnvelopeLimits } from "../envelope/index";
 import { writeOutcomes } from "../outcomes/record";
@@ -67,17 +68,19 @@ interface Queued {
 }
 
 /**
- * The queued envelopes to digest next, oldest first: at most `batchSize` of them and, past
- * the first, no more than `maxBatchBytes` of bodies, so a batch of 1000-span containers does
- * not hold hundreds of megabytes at once.
+ * The queued envelopes to digest next, oldest first, after `after`: at most `batchSize` of
+ * them and, past the first, no more than `maxBatchBytes` of bodies, so a batch of 1000-span
+ * containers does not hold hundreds of megabytes at once. `claim` (PostgreSQL) locks them
+ * for this transaction and skips rows other digesters hold.
  */
-async function nextBatch(db: Kysely<DB>, dialect: Ctx["dialect"], options: DigestOptions): Promise<Queued[]> {
-  let sizes = db
+async function nextBatch(queue: Kysely<QueueDB>, options: DigestOptions, after: number, claim: boolean): Promise<Queued[]> {
+  let sizes = queue
     .selectFrom("ingest_queue")
     .select((eb) => ["id", eb.fn<number>("length", ["body"]).as("bytes")])
+    .where("id", ">", after)
     .orderBy("id")
     .limit(options.batchSize);
-  if (dialect === "postgres") sizes = sizes.forUpdate().skipLocked();
+  if (claim) sizes = sizes.forUpdate().skipLocked();
   const candidates = await sizes.execute();
   const ids: number[] = [];
   let bytes = 0;
@@ -87,7 +90,7 @@ async function nextBatch(db: Kysely<DB>, dialect: Ctx["dialect"], options: Diges
     bytes += Number(c.bytes);
   }
   if (ids.length === 0) return [];
-  return db.selectFrom("ingest_queue").select(["id", "project_id", "received_at", "body"]).where("id", "in", ids).orderBy("id").execute();
+  return queue.selectFrom("ingest_queue").select(["id", "project_id", "received_at", "body"]).where("id", "in", ids).orderBy("id").execute();
 }
 
 /** Parses, filters, normalizes and groups queued envelopes into rows: CPU work, reads only. */
@@ -133,55 +136,74 @@ async function writeBatch(trx: Kysely<DB>, dialect: Ctx["dialect"], rows: Digest
   await writeOutcomes(trx, rows.outcomes);
 }
 
-/** Deletes the batch's queue rows; false when some were gone already (digested by another process). */
-async function dequeue(trx: Kysely<DB>, ids: readonly number[]): Promise<boolean> {
-  let deleted = 0;
-  for (let i = 0; i < ids.length; i += INSERT_CHUNK) {
-    const result = await trx.deleteFrom("ingest_queue").where("id", "in", ids.slice(i, i + INSERT_CHUNK)).executeTakeFirst();
-    deleted += Number(result.numDeletedRows);
-  }
-  return deleted === ids.length;
+/** Deletes queue rows by id, in statements of bounded size. */
+async function dequeue(queue: Kysely<QueueDB>, ids: readonly number[]): Promise<void> {
+  for (let i = 0; i < ids.length; i += INSERT_CHUNK) await queue.deleteFrom("ingest_queue").where("id", "in", ids.slice(i, i + INSERT_CHUNK)).execute();
 }
 
 class BatchTakenError extends Error {}
 
 /**
- * Digests up to `batchSize` queued envelopes: every item is filtered, normalized and stored,
- * its outcome counted, and the queue rows deleted in one write transaction — all or nothing,
- * so a crash mid-batch leaves the queue as it was and the batch is done again.
+ * Digests up to `batchSize` queued envelopes: every item is filtered, normalized and stored
+ * and its outcome counted in one write transaction — all or nothing, so a crash mid-batch
+ * leaves the queue as it was and the batch is done again. Returns how many it took.
  *
- * SQLite has one writer at a time, and the request path's queue inserts wait for it: there
- * the queue is read and the CPU work done outside any transaction, and the write transaction
- * only writes (first deleting the queue rows, so that a batch another process digested
- * meanwhile is given up, not stored twice). PostgreSQL locks rows, not the database: there
- * rows are claimed with SKIP LOCKED inside the transaction, so several processes can digest
- * at once. Returns how many envelopes it took.
+ * PostgreSQL locks rows, not the database: the batch is claimed with SKIP LOCKED, digested
+ * and deleted from the queue in one transaction, and several processes can digest at once.
+ *
+ * SQLite has one writer per file: the queue is a file of its own (src/db/queue.ts), read and
+ * digested outside any transaction; the write transaction on the main file only writes, and
+ * moves the progress mark past the batch (a batch another process digested meanwhile is given
+ * up there, not stored twice). The queue rows are deleted after it commits.
  */
 export async function digestBatch(ctx: Ctx, options: DigestOptions): Promise<number> {
-  if (ctx.dialect === "postgres") {
-    return ctx.db.transaction().execute(async (trx) => {
-      const queued = await nextBatch(trx, ctx.dialect, options);
-      if (queued.length === 0) return 0;
-      const rows = await digestQueued({ ...ctx, db: trx }, queued, options);
-      const ids = queued.map((q) => q.id);
-      await writeBatch(trx, ctx.dialect, rows, ctx.now());
-      await dequeue(trx, ids);
-      return queued.length;
-    });
+  if (ctx.dialect === "postgres") return digestInOneTransaction(ctx, options);
+  // Envelopes queued in the main file by an earlier version are digested the old way first.
+  if (!legacyQueueEmpty.has(ctx.db)) {
+    const n = await digestInOneTransaction(ctx, options);
+    if (n > 0) return n;
+    legacyQueueEmpty.add(ctx.db);
   }
-  const queued = await nextBatch(ctx.db, ctx.dialect, options);
+  const done = await digestedUpTo(ctx.db);
+  const queued = await nextBatch(ctx.queue, options, done, false);
   if (queued.length === 0) return 0;
   const rows = await digestQueued(ctx, queued, options);
-  const ids = queued.map((q) => q.id);
+  const first = queued[0]!.id;
+  const last = queued[queued.length - 1]!.id;
   try {
     await ctx.db.transaction().execute(async (trx) => {
-      if (!(await dequeue(trx, ids))) throw new BatchTakenError();
+      const main: Kysely<DB> = trx;
+      if ((await digestedUpTo(main)) >= first) throw new BatchTakenError();
       await writeBatch(trx, ctx.dialect, rows, ctx.now());
+      await trx
+        .insertInto("digest_progress")
+        .values({ id: 1, last_queue_id: last })
+        .onConflict((oc) => oc.column("id").doUpdateSet({ last_queue_id: last }))
+        .execute();
     });
   } catch (error) {
-    // Another process on the same file digested some of these rows first: take the next ones.
+    // Another process on the same files digested this batch first: take the next one.
     if (error instanceof BatchTakenError) return digestBatch(ctx, options);
     throw error;
   }
+  // Rows at or below the mark are done whether or not this delete happens (a crash here).
+  await ctx.queue.deleteFrom("ingest_queue").where("id", "<=", last).execute();
   return queued.length;
+}
+
+/** Main databases (SQLite) whose own `ingest_queue` table, used before the queue file, was found empty. */
+const legacyQueueEmpty = new WeakSet<Kysely<DB>>();
+
+/** Claim, digest, write and dequeue in one transaction on one database. */
+function digestInOneTransaction(ctx: Ctx, options: DigestOptions): Promise<number> {
+  return ctx.db.transaction().execute(async (trx) => {
+    // The queue table of the main database, within this transaction.
+    const queue: Kysely<DB> = trx;
+    const queued = await nextBatch(queue, options, 0, ctx.dialect === "postgres");
+    if (queued.length === 0) return 0;
+    const rows = await digestQueued({ ...ctx, db: trx }, queued, options);
+    await writeBatch(trx, ctx.dialect, rows, ctx.now());
+    await dequeue(queue, queued.map((q) => q.id));
+    return queued.length;
+  });
 }

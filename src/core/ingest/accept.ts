@@ -227,15 +227,10 @@ class AcceptState {
     }
     const body = this.kept.length ? serializeEnvelope(header.raw, this.kept) : null;
     const row: Insertable<DB["ingest_queue"]> | null = body ? { project_id: this.projectId, key_id: keyId, endpoint: "envelope", received_at: this.receivedAt, body } : null;
-    if (row && this.attachments.ids.length === 0) {
-      // The common case: one queue row, written in a group commit with other requests'.
-      await this.rt.enqueue.add(row);
-    } else {
-      await this.rt.ctx.db.transaction().execute(async (trx) => {
-        if (row) await trx.insertInto("ingest_queue").values(row).execute();
-        await this.attachments.complete(trx, header.eventId ?? null);
-      });
-    }
+    // Attachments are complete before their event is queued, so the digest finds them; the
+    // queue row is written in a group commit with other requests' (on SQLite to the queue file).
+    if (this.attachments.ids.length > 0) await this.rt.ctx.db.transaction().execute((trx) => this.attachments.complete(trx, header.eventId ?? null));
+    if (row) await this.rt.enqueue.add(row);
     this.committed = true;
     if (body) this.rt.queue.enqueued();
     for (const a of this.attachments.accepted) {

@@ -68,7 +68,7 @@ describe.each(DIALECTS)("handleIngest on %s", (dialect) => {
     `${base}/api/${projectId}/envelope/${publicKey ? `?sentry_version=7&sentry_key=${publicKey}` : ""}`;
   const post = (url: string, body: Buffer, headers: Record<string, string> = {}) =>
     fetch(url, { method: "POST", body: new Uint8Array(body), headers: { "content-type": "application/x-sentry-envelope", ...headers } });
-  const queued = () => store.db.selectFrom("ingest_queue").selectAll().orderBy("id").execute();
+  const queued = () => store.queue.selectFrom("ingest_queue").selectAll().orderBy("id").execute();
   /** The newest queued envelope: its row, its header and its text. */
   async function lastQueued() {
     const row = (await queued()).at(-1);

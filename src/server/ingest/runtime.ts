@@ -44,6 +44,6 @@ export function createIngestRuntime(ctx: Ctx, settings: Settings, queueDepth: nu
     maxRequestBytes: settings.ingest.maxRequestBytes,
     memory: new MemoryBudget(settings.ingest.memoryBytes),
     queue,
-    enqueue: new GroupCommit((rows) => ctx.db.insertInto("ingest_queue").values(rows).execute().then(() => undefined)),
+    enqueue: new GroupCommit((rows) => ctx.queue.insertInto("ingest_queue").values(rows).execute().then(() => undefined)),
   };
 }

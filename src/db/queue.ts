@@ -1,0 +1,65 @@
+import SQLite from "better-sqlite3";
+import { sql, type Kysely } from "kysely";
+import type { Store } from "./connect";
+import type { DB } from "./schema";
+
+/**
+ * On SQLite the ingest queue lives in a file of its own (`<data>/telltale-queue.sqlite`), so
+ * that the request path's inserts never wait for the digest's write transactions on the main
+ * file: SQLite has one writer per file, and a waiting better-sqlite3 call blocks the event
+ * loop (docs/decisions/0005-sqlite-queue-file.md). The digest records in the main file how far
+ * it got (`digest_progress`), in the same transaction as what it wrote, and deletes the queue
+ * rows afterwards; ids only grow (AUTOINCREMENT), so rows at or below the mark are done.
+ */
+export function queueFileOf(mainFile: string): string {
+  if (mainFile === ":memory:") return mainFile;
+  return mainFile.endsWith(".sqlite") ? `${mainFile.slice(0, -".sqlite".length)}-queue.sqlite` : `${mainFile}-queue`;
+}
+
+export function openQueueDatabase(file: string): SQLite.Database {
+  const database = new SQLite(file);
+  database.pragma("journal_mode = WAL");
+  database.pragma("busy_timeout = 5000");
+  database.pragma("synchronous = NORMAL");
+  database.exec(`CREATE TABLE IF NOT EXISTS ingest_queue (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    project_id INTEGER NOT NULL,
+    key_id INTEGER NOT NULL,
+    endpoint TEXT NOT NULL,
+    received_at INTEGER NOT NULL,
+    body BLOB NOT NULL
+  )`);
+  return database;
+}
+
+/** The newest queue id whose digest is committed (0 before the first). */
+export async function digestedUpTo(db: Kysely<DB>): Promise<number> {
+  const row = await db.selectFrom("digest_progress").select("last_queue_id").where("id", "=", 1).executeTakeFirst();
+  return row ? Number(row.last_queue_id) : 0;
+}
+
+/**
+ * Run after migrations (SQLite): if the queue file is younger than the main file's progress
+ * mark (deleted, or restored from an older backup), its ids start past the mark again, so
+ * that no new envelope counts as digested.
+ */
+export async function adoptQueue(store: Store): Promise<void> {
+  if (store.dialect !== "sqlite") return;
+  const done = await digestedUpTo(store.db);
+  if (done === 0) return;
+  const seq = await sql<{ seq: number }>`select seq from sqlite_sequence where name = 'ingest_queue'`.execute(store.queue);
+  const current = Number(seq.rows[0]?.seq ?? 0);
+  if (current >= done) return;
+  if (seq.rows.length === 0) await sql`insert into sqlite_sequence (name, seq) values ('ingest_queue', ${done})`.execute(store.queue);
+  else await sql`update sqlite_sequence set seq = ${done} where name = 'ingest_queue'`.execute(store.queue);
+}
+
+/** Envelopes accepted and not yet digested. */
+export async function queuedCount(store: Store): Promise<number> {
+  const done = store.dialect === "sqlite" ? await digestedUpTo(store.db) : 0;
+  const queued = await store.queue.selectFrom("ingest_queue").select((eb) => eb.fn.countAll<number>().as("n")).where("id", ">", done).executeTakeFirstOrThrow();
+  if (store.dialect === "postgres") return Number(queued.n);
+  // Envelopes an earlier version queued in the main file are digested first.
+  const legacy = await store.db.selectFrom("ingest_queue").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+  return Number(queued.n) + Number(legacy.n);
+}
