@@ -35,14 +35,20 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number.parseInt(v, 10));
 export interface ConnectOptions {
   /** PostgreSQL only: put every table in this schema (tests use one per suite). */
   schema?: string;
+  /**
+   * SQLite only: false leaves the queue file's WAL checkpoints to other connections (the
+   * digest's). The request path sets it: a checkpoint copies megabytes synchronously, and
+   * on the main thread that would stall every request meanwhile.
+   */
+  queueCheckpoints?: boolean;
 }
 
 export function connect(setting: DatabaseSetting, options: ConnectOptions = {}): Store {
-  if (setting.kind === "sqlite") return connectSqlite(setting.file);
+  if (setting.kind === "sqlite") return connectSqlite(setting.file, options.queueCheckpoints ?? true);
   return connectPostgres(setting.url, setting.poolMax, options.schema);
 }
 
-function connectSqlite(file: string): Store {
+function connectSqlite(file: string, queueCheckpoints: boolean): Store {
   if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
   const database = new SQLite(file);
   // WAL lets readers (pages, API) run beside the writer; busy_timeout makes two threads or
@@ -55,7 +61,9 @@ function connectSqlite(file: string): Store {
   database.pragma("foreign_keys = ON");
   database.pragma("synchronous = NORMAL");
   const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: cachingStatements(database) }) });
-  const queue = new Kysely<QueueDB>({ dialect: new ImmediateSqliteDialect({ database: cachingStatements(openQueueDatabase(queueFileOf(file))) }) });
+  const queueDatabase = openQueueDatabase(queueFileOf(file));
+  if (!queueCheckpoints) queueDatabase.pragma("wal_autocheckpoint = 0");
+  const queue = new Kysely<QueueDB>({ dialect: new ImmediateSqliteDialect({ database: cachingStatements(queueDatabase) }) });
   return {
     db,
     queue,

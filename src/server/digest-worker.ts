@@ -1,3 +1,5 @@
+import { readlinkSync } from "node:fs";
+import { setPriority } from "node:os";
 import { parentPort } from "node:worker_threads";
 import { settings } from "../config/settings";
 import { digestBatch } from "../core/digest/batch";
@@ -13,6 +15,22 @@ import { log, setLogLevel } from "./log";
  * queue is empty until the front says more arrived (or a poll interval passes, for envelopes
  * accepted by other processes on PostgreSQL).
  */
+/**
+ * The digest runs at a lower CPU priority than the request path (Linux: a thread's nice
+ * value is its own): when the two cores are busy, SDKs are answered first and the digest
+ * uses what is left, catching up once the load eases. Elsewhere both run at equal priority.
+ */
+function lowerPriority(): void {
+  try {
+    const tid = Number(readlinkSync("/proc/thread-self").split("/").pop());
+    if (Number.isInteger(tid) && tid > 0) setPriority(tid, DIGEST_NICE);
+  } catch {
+    // No /proc/thread-self (not Linux) or not permitted: equal priority.
+  }
+}
+const DIGEST_NICE = 10;
+lowerPriority();
+
 const config = settings();
 setLogLevel(config.logLevel);
 const store = connect(config.database);

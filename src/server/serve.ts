@@ -66,7 +66,8 @@ export interface Running {
 const UI_WAIT_MS = 30_000;
 
 export async function serve(config: Settings, appDir: string): Promise<Running> {
-  const store = connect(config.database);
+  // The digest worker's connection checkpoints the queue file's WAL (src/db/connect.ts).
+  const store = connect(config.database, { queueCheckpoints: false });
   const { applied } = await migrate(store);
   if (applied.length) log("info", "migrated", { applied: applied.join(",") });
   const ctx = createCtx(config, store);
