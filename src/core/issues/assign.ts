@@ -79,7 +79,75 @@ export async function assignIssues(trx: Kysely<DB>, grouped: readonly GroupedEve
     d.hours.set(hour, (d.hours.get(hour) ?? 0) + 1);
   }
 
-  for (const d of [...deltas.values()].sort((a, b) => a.issueId - b.issueId)) await applyDelta(trx, d, now, lockRows);
+  await applyDeltas(trx, [...deltas.values()].sort((a, b) => a.issueId - b.issueId), now, lockRows);
+}
+
+const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * Adds a batch's deltas to their issues with one statement per table (chunked) rather than
+ * several per issue: distinct users, the issue rows read, tags, hourly counts, activity. Only
+ * the issue updates are one per issue, each with its own values. Rows are written in key
+ * order, so that two digesters on PostgreSQL take their locks in the same order.
+ */
+async function applyDeltas(trx: Kysely<DB>, deltas: readonly IssueDelta[], now: number, lockRows: boolean): Promise<void> {
+  const newUsers = new Map<number, number>();
+  const users = deltas.flatMap((d) => [...d.users].sort(cmp).map((user_key) => ({ issue_id: d.issueId, user_key, first_seen: d.firstSeen })));
+  for (let i = 0; i < users.length; i += CHUNK) {
+    const inserted = await trx
+      .insertInto("issue_users")
+      .values(users.slice(i, i + CHUNK))
+      .onConflict((oc) => oc.columns(["issue_id", "user_key"]).doNothing())
+      .returning("issue_id")
+      .execute();
+    for (const r of inserted) newUsers.set(r.issue_id, (newUsers.get(r.issue_id) ?? 0) + 1);
+  }
+
+  const before = new Map<number, IssueRow>();
+  const ids = deltas.map((d) => d.issueId);
+  for (let i = 0; i < ids.length; i += CHUNK) {
+    let read = trx.selectFrom("issues").selectAll().where("id", "in", ids.slice(i, i + CHUNK)).orderBy("id");
+    if (lockRows) read = read.forUpdate();
+    for (const row of await read.execute()) before.set(row.id, row);
+  }
+
+  const activity: Insertable<DB["issue_activity"]>[] = [];
+  for (const d of deltas) {
+    const row = before.get(d.issueId);
+    if (!row) throw new Error(`issue ${d.issueId} vanished during the digest`);
+    const { update, change } = issueUpdate(row, d, newUsers.get(d.issueId) ?? 0, now);
+    await trx.updateTable("issues").set(update).where("id", "=", d.issueId).execute();
+    if (change) activity.push({ issue_id: d.issueId, user_id: null, type: change.type, data: JSON.stringify(change.data), created_at: now });
+  }
+  if (activity.length > 0) await trx.insertInto("issue_activity").values(activity).execute();
+
+  const tags = deltas.flatMap((d) =>
+    [...d.tags.values()]
+      .sort((a, b) => cmp(a.key, b.key) || cmp(a.value, b.value))
+      .map((t) => ({ issue_id: d.issueId, key: t.key, value: t.value, times_seen: t.count, first_seen: t.first, last_seen: t.last })),
+  );
+  for (let i = 0; i < tags.length; i += CHUNK) {
+    await trx
+      .insertInto("issue_tags")
+      .values(tags.slice(i, i + CHUNK))
+      .onConflict((oc) =>
+        oc.columns(["issue_id", "key", "value"]).doUpdateSet({
+          times_seen: sql`issue_tags.times_seen + excluded.times_seen`,
+          first_seen: sql`case when excluded.first_seen < issue_tags.first_seen then excluded.first_seen else issue_tags.first_seen end`,
+          last_seen: sql`case when excluded.last_seen > issue_tags.last_seen then excluded.last_seen else issue_tags.last_seen end`,
+        }),
+      )
+      .execute();
+  }
+
+  const hours = deltas.flatMap((d) => [...d.hours].sort((a, b) => a[0] - b[0]).map(([hour, count]) => ({ issue_id: d.issueId, hour, count })));
+  for (let i = 0; i < hours.length; i += CHUNK) {
+    await trx
+      .insertInto("issue_hourly")
+      .values(hours.slice(i, i + CHUNK))
+      .onConflict((oc) => oc.columns(["issue_id", "hour"]).doUpdateSet({ count: sql`issue_hourly.count + excluded.count` }))
+      .execute();
+  }
 }
 
 /**
@@ -165,22 +233,8 @@ async function createIssue(trx: Kysely<DB>, g: GroupedEvent): Promise<number> {
   return owner;
 }
 
-async function applyDelta(trx: Kysely<DB>, d: IssueDelta, now: number, lockRows: boolean): Promise<void> {
-  let newUsers = 0;
-  const users = [...d.users];
-  for (let i = 0; i < users.length; i += CHUNK) {
-    const inserted = await trx
-      .insertInto("issue_users")
-      .values(users.slice(i, i + CHUNK).map((user_key) => ({ issue_id: d.issueId, user_key, first_seen: d.firstSeen })))
-      .onConflict((oc) => oc.columns(["issue_id", "user_key"]).doNothing())
-      .returning("user_key")
-      .execute();
-    newUsers += inserted.length;
-  }
-
-  let read = trx.selectFrom("issues").selectAll().where("id", "=", d.issueId);
-  if (lockRows) read = read.forUpdate();
-  const before = await read.executeTakeFirstOrThrow();
+/** What a delta changes in its issue, and the state change (regression, ignore run out) it causes, if any. */
+function issueUpdate(before: IssueRow, d: IssueDelta, newUsers: number, now: number): { update: IssueUpdate; change: { type: string; data: Record<string, unknown> } | null } {
   const last = d.last.event;
   const newer = d.lastSeen >= before.last_seen;
   const update: IssueUpdate = {
@@ -201,38 +255,15 @@ async function applyDelta(trx: Kysely<DB>, d: IssueDelta, now: number, lockRows:
   if (before.substatus === "new" && before.times_seen > 0) update.substatus = "ongoing";
 
   // State changes an incoming event causes (Sentry: regressions, ignores that run out).
-  let activity: { type: string; data: Record<string, unknown> } | null = null;
   if (before.status === "resolved" && d.lastSeen > (before.resolved_at ?? 0) && isRegression(before, last.release)) {
     Object.assign(update, { status: "unresolved", substatus: "regressed", resolved_at: null, resolved_in_release: null, resolved_next_release: 0 });
-    activity = { type: "set_regression", data: { release: last.release ?? null, event_id: last.event_id } };
-  } else if (before.status === "ignored" && ignoreExpired(before, update, now)) {
+    return { update, change: { type: "set_regression", data: { release: last.release ?? null, event_id: last.event_id } } };
+  }
+  if (before.status === "ignored" && ignoreExpired(before, update, now)) {
     Object.assign(update, { status: "unresolved", substatus: "escalating", ...CLEAR_IGNORE });
-    activity = { type: "set_escalating", data: { event_id: last.event_id } };
+    return { update, change: { type: "set_escalating", data: { event_id: last.event_id } } };
   }
-  await trx.updateTable("issues").set(update).where("id", "=", d.issueId).execute();
-  if (activity) {
-    await trx.insertInto("issue_activity").values({ issue_id: d.issueId, user_id: null, type: activity.type, data: JSON.stringify(activity.data), created_at: now }).execute();
-  }
-
-  const tags = [...d.tags.values()];
-  for (let i = 0; i < tags.length; i += CHUNK) {
-    await trx
-      .insertInto("issue_tags")
-      .values(tags.slice(i, i + CHUNK).map((t) => ({ issue_id: d.issueId, key: t.key, value: t.value, times_seen: t.count, first_seen: t.first, last_seen: t.last })))
-      .onConflict((oc) =>
-        oc.columns(["issue_id", "key", "value"]).doUpdateSet({
-          times_seen: sql`issue_tags.times_seen + excluded.times_seen`,
-          first_seen: sql`case when excluded.first_seen < issue_tags.first_seen then excluded.first_seen else issue_tags.first_seen end`,
-          last_seen: sql`case when excluded.last_seen > issue_tags.last_seen then excluded.last_seen else issue_tags.last_seen end`,
-        }),
-      )
-      .execute();
-  }
-  await trx
-    .insertInto("issue_hourly")
-    .values([...d.hours].map(([hour, count]) => ({ issue_id: d.issueId, hour, count })))
-    .onConflict((oc) => oc.columns(["issue_id", "hour"]).doUpdateSet({ count: sql`issue_hourly.count + excluded.count` }))
-    .execute();
+  return { update, change: null };
 }
 
 const CLEAR_IGNORE = { ignore_until: null, ignore_count: null, ignore_users: null, ignore_baseline_count: null, ignore_baseline_users: null };
