@@ -62,10 +62,14 @@ class ResponseReader {
 /**
  * Runs one load phase and returns what the server answered.
  * options: { host, port, templates, order, ids, connections, durationMs, maxRequests, rate,
- *            startN, variantOf(n), drainMs, onProgress(stats) }
+ *            startN, variantOf(n), drainMs, onProgress(stats), untilAccepted }
+ * untilAccepted: maxRequests counts accepted requests, not sent ones, and a connection that
+ * gets a 503 (the digest queue is full) pauses before its next request, as an SDK honouring
+ * Retry-After would — the bulk loader of the read path uses it to load an exact count.
  */
 export function runLoad(options) {
-  const { host = "127.0.0.1", port, templates, order, ids, connections = 64, durationMs, rate = null, startN = 0, variantOf = null, drainMs = 15_000, onProgress } = options;
+  const { host = "127.0.0.1", port, templates, order, ids, connections = 64, durationMs, rate = null, startN = 0, variantOf = null, drainMs = 15_000, onProgress, untilAccepted = false } = options;
+  const BACK_OFF_MS = 250;
   // Bounded by count as well as by time: at most 100,000 requests per second of the phase.
   const maxRequests = Math.min(options.maxRequests ?? Infinity, Math.ceil((durationMs / 1000) * 100_000));
   return new Promise((resolve) => {
@@ -157,6 +161,12 @@ export function runLoad(options) {
           if (r.close) {
             conn.closed = true;
             socket.end();
+          } else if (untilAccepted && r.status === 503) {
+            conn.busy = true; // pausing
+            setTimeout(() => {
+              conn.busy = false;
+              next(conn);
+            }, BACK_OFF_MS);
           } else next(conn);
         }
       });
@@ -178,9 +188,10 @@ export function runLoad(options) {
       socket.on("close", () => gone(null));
     }
 
+    const limitReached = () => (untilAccepted ? okRequests : sent) >= maxRequests;
     function send(conn) {
-      if (stopping || conn.closed || sent >= maxRequests) {
-        if (sent >= maxRequests) stop();
+      if (stopping || conn.closed || limitReached()) {
+        if (limitReached()) stop();
         return maybeDone();
       }
       const n = startN + sent;
@@ -195,8 +206,8 @@ export function runLoad(options) {
     }
 
     function next(conn) {
-      if (stopping || sent >= maxRequests || performance.now() >= deadline) {
-        if (sent >= maxRequests) stop();
+      if (stopping || limitReached() || performance.now() >= deadline) {
+        if (limitReached()) stop();
         return maybeDone();
       }
       if (rate === null) return send(conn);

@@ -52,6 +52,7 @@ export async function bulkLoad({ server, target, corpus, ids, seq, events, issue
       connections,
       durationMs: maxMs,
       maxRequests: events,
+      untilAccepted: true,
       onProgress: (p) => {
         if (Math.round(p.seconds) % 15 === 0) log(`  bulk load: ${p.okRequests} accepted after ${p.seconds.toFixed(0)} s`);
       },
