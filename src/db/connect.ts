@@ -36,9 +36,9 @@ export interface ConnectOptions {
   /** PostgreSQL only: put every table in this schema (tests use one per suite). */
   schema?: string;
   /**
-   * SQLite only: false leaves the queue file's WAL checkpoints to other connections (the
-   * digest's). The request path sets it: a checkpoint copies megabytes synchronously, and
-   * on the main thread that would stall every request meanwhile.
+   * SQLite only: false leaves the queue file's WAL checkpoints to another connection (the
+   * digest worker's, src/server/digest-worker.ts). The request path sets it: a checkpoint
+   * copies megabytes synchronously, and on the main thread that would stall every request.
    */
   queueCheckpoints?: boolean;
 }

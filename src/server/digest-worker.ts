@@ -1,7 +1,9 @@
 import { readlinkSync } from "node:fs";
 import { setPriority } from "node:os";
 import { parentPort } from "node:worker_threads";
+import { sql } from "kysely";
 import { settings } from "../config/settings";
+import { digestedUpTo } from "../db/queue";
 import { digestBatch } from "../core/digest/batch";
 import { runRetention } from "../core/retention/run";
 import { createCtx } from "../core/runtime";
@@ -35,7 +37,18 @@ const config = settings();
 setLogLevel(config.logLevel);
 const store = connect(config.database);
 const ctx = createCtx(config, store);
-const options = { batchSize: 200, limits: envelopeLimits(config.ingest) };
+const sqlite = ctx.dialect === "sqlite";
+// On SQLite the request path deletes digested queue rows: this thread only reads the queue file.
+const options = { batchSize: 200, limits: envelopeLimits(config.ingest), leaveDigestedRows: sqlite };
+/** The queue file's WAL is checkpointed from here (the request path's connection does not), at most once a second. */
+const CHECKPOINT_EVERY_MS = 1000;
+let lastCheckpoint = 0;
+
+async function checkpointQueue(): Promise<void> {
+  if (!sqlite || Date.now() - lastCheckpoint < CHECKPOINT_EVERY_MS) return;
+  lastCheckpoint = Date.now();
+  await sql`pragma wal_checkpoint(PASSIVE)`.execute(ctx.queue);
+}
 const POLL_MS = 500;
 /** Retention runs an hour apart, the first a minute after start. */
 const RETENTION_EVERY_MS = 3_600_000;
@@ -68,9 +81,11 @@ async function loop(): Promise<void> {
       const n = await digestBatch(ctx, options);
       failures = 0;
       if (n > 0) {
-        parentPort?.postMessage({ type: "digested", count: n });
+        parentPort?.postMessage({ type: "digested", count: n, upTo: sqlite ? await digestedUpTo(ctx.db) : undefined });
+        await checkpointQueue();
         continue;
       }
+      await checkpointQueue();
     } catch (error) {
       failures++;
       log("error", "digest batch failed; it stays queued and is retried", { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });

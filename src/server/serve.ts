@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { Settings } from "../config/settings";
 import { parseDsn } from "../core/auth/dsn";
-import { queuedCount } from "../db/queue";
+import { digestedUpTo, queuedCount } from "../db/queue";
 import { createCtx } from "../core/runtime";
 import { connect } from "../db/connect";
 import { migrate } from "../db/migrate";
@@ -19,15 +19,16 @@ import type { QueueGauge } from "../core/ingest/accept";
 import { createIngestRuntime } from "./ingest/runtime";
 
 /** The digest worker thread: woken when envelopes arrive, reporting how many it digested. */
-function startDigestWorker(file: string, queue: QueueGauge) {
+function startDigestWorker(file: string, queue: QueueGauge, digested: (upTo: number) => void) {
   let wakePending = false;
   let worker: Worker;
   let stopping = false;
   const start = () => {
     worker = new Worker(file);
-    worker.on("message", (m: { type?: string; count?: number }) => {
+    worker.on("message", (m: { type?: string; count?: number; upTo?: number }) => {
       if (m.type === "digested") {
         queue.depth = Math.max(0, queue.depth - (m.count ?? 0));
+        if (m.upTo !== undefined) digested(m.upTo);
       }
     });
     worker.on("error", (error) => log("error", "digest worker failed", { error: error.stack ?? error.message }));
@@ -66,7 +67,7 @@ export interface Running {
 const UI_WAIT_MS = 30_000;
 
 export async function serve(config: Settings, appDir: string): Promise<Running> {
-  // The digest worker's connection checkpoints the queue file's WAL (src/db/connect.ts).
+  // The digest worker checkpoints the queue file's WAL (src/server/digest-worker.ts).
   const store = connect(config.database, { queueCheckpoints: false });
   const { applied } = await migrate(store);
   if (applied.length) log("info", "migrated", { applied: applied.join(",") });
@@ -96,7 +97,9 @@ export async function serve(config: Settings, appDir: string): Promise<Running> 
 
   const queued = await queuedCount(store);
   const ingest = createIngestRuntime(ctx, config, queued);
-  const digest = startDigestWorker(join(dirname(fileURLToPath(import.meta.url)), "digest-worker.js"), ingest.queue);
+  const digest = startDigestWorker(join(dirname(fileURLToPath(import.meta.url)), "digest-worker.js"), ingest.queue, (upTo) => ingest.enqueue.forget(upTo));
+  // Rows digested before a restart and not yet deleted (SQLite) go with the first write.
+  if (store.dialect === "sqlite") ingest.enqueue.forget(await digestedUpTo(store.db));
   const enqueued = ingest.queue.enqueued;
   ingest.queue.enqueued = () => {
     enqueued();

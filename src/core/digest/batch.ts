@@ -13,6 +13,12 @@ import { fingerprintRules } from "../issues/grouping-rules";
 export interface DigestOptions {
   /** Envelopes per transaction: large enough to amortize the commit, small enough to keep writes short. */
   batchSize: number;
+  /**
+   * SQLite: leave the digested rows in the queue file for the request path to delete
+   * (src/core/ingest/queue-writer.ts), so that only one thread writes that file. Without it the
+   * digest deletes them itself (the CLI, tests).
+   */
+  leaveDigestedRows?: boolean;
   /** Body bytes per batch past its first envelope: bounds the memory a batch holds. */
   maxBatchBytes?: number;
   limits: EnvelopeLimits;
@@ -187,7 +193,7 @@ export async function digestBatch(ctx: Ctx, options: DigestOptions): Promise<num
     throw error;
   }
   // Rows at or below the mark are done whether or not this delete happens (a crash here).
-  await ctx.queue.deleteFrom("ingest_queue").where("id", "<=", last).execute();
+  if (!options.leaveDigestedRows) await ctx.queue.deleteFrom("ingest_queue").where("id", "<=", last).execute();
   return queued.length;
 }
 

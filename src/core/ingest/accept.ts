@@ -17,7 +17,7 @@ import type { OutcomeBuffer } from "../outcomes/record";
 import type { RateLimiter } from "../ratelimit/limiter";
 import type { ActiveLimit, Quota } from "../ratelimit/quota";
 import { AttachmentWriter } from "./attachments";
-import type { GroupCommit } from "./group-commit";
+import type { QueueWriter } from "./queue-writer";
 import type { MemoryBudget } from "./memory";
 import type { KeyCache, KeyConfig } from "./project-config";
 import { serializeEnvelope, type KeptItem } from "./serialize";
@@ -36,7 +36,7 @@ export interface IngestRuntime {
   memory: MemoryBudget;
   queue: QueueGauge;
   /** Writes rows to the ingest queue, many requests' in one statement. */
-  enqueue: GroupCommit<Insertable<DB["ingest_queue"]>>;
+  enqueue: QueueWriter;
 }
 
 /** Undigested envelopes, counted in this process; the digest step reports what it took. */

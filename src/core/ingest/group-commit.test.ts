@@ -42,3 +42,35 @@ describe("GroupCommit", () => {
     expect(written).toEqual([1, 3]);
   });
 });
+
+describe("GroupCommit.nudge", () => {
+  it("writes once with no rows when nothing is pending, and not again until nudged", async () => {
+    const writes: number[][] = [];
+    const gc = new GroupCommit<number>(async (rows) => {
+      writes.push([...rows]);
+    });
+    gc.nudge();
+    gc.nudge();
+    await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setImmediate(r));
+    expect(writes).toEqual([[]]);
+    await gc.add(7);
+    expect(writes).toEqual([[], [7]]);
+  });
+
+  it("ignores a failing housekeeping write and still writes the next rows", async () => {
+    let calls = 0;
+    const written: number[] = [];
+    const gc = new GroupCommit<number>(async (rows) => {
+      calls++;
+      if (rows.length === 0) throw new Error("housekeeping failed");
+      written.push(...rows);
+    });
+    gc.nudge();
+    await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setImmediate(r));
+    await gc.add(1);
+    expect(calls).toBe(2);
+    expect(written).toEqual([1]);
+  });
+});

@@ -8,6 +8,7 @@
 export class GroupCommit<T> {
   private pending: { row: T; resolve: () => void; reject: (error: unknown) => void }[] = [];
   private running = false;
+  private nudged = false;
 
   constructor(
     private readonly write: (rows: readonly T[]) => Promise<void>,
@@ -17,16 +18,35 @@ export class GroupCommit<T> {
   add(row: T): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       this.pending.push({ row, resolve, reject });
-      if (this.running) return;
-      this.running = true;
-      // One turn of the event loop lets the requests whose bodies are already read join in.
-      setImmediate(() => void this.drain());
+      this.schedule();
     });
   }
 
+  /**
+   * Makes sure a write happens soon even if no row arrives: `write` is called with no rows
+   * when nothing else is pending (for housekeeping the writer does with every write). A
+   * failure of such a write has no request to fail; the next write tries again.
+   */
+  nudge(): void {
+    this.nudged = true;
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.running) return;
+    this.running = true;
+    // One turn of the event loop lets the requests whose bodies are already read join in.
+    setImmediate(() => void this.drain());
+  }
+
   private async drain(): Promise<void> {
-    while (this.pending.length > 0) {
+    while (this.pending.length > 0 || this.nudged) {
+      this.nudged = false;
       const group = this.pending.splice(0, this.maxRows);
+      if (group.length === 0) {
+        await this.write([]).catch(() => {});
+        continue;
+      }
       try {
         await this.write(group.map((g) => g.row));
         for (const g of group) g.resolve();

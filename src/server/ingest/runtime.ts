@@ -3,7 +3,7 @@ import type { Ctx } from "../../core/context";
 import { DEFAULT_ENVELOPE_LIMITS, type EnvelopeLimits } from "../../core/envelope/index";
 import type { IngestRuntime } from "../../core/ingest/accept";
 import { MemoryBudget } from "../../core/ingest/memory";
-import { GroupCommit } from "../../core/ingest/group-commit";
+import { QueueWriter } from "../../core/ingest/queue-writer";
 import { KeyCache } from "../../core/ingest/project-config";
 import { OutcomeBuffer } from "../../core/outcomes/record";
 import { RateLimiter } from "../../core/ratelimit/limiter";
@@ -44,6 +44,6 @@ export function createIngestRuntime(ctx: Ctx, settings: Settings, queueDepth: nu
     maxRequestBytes: settings.ingest.maxRequestBytes,
     memory: new MemoryBudget(settings.ingest.memoryBytes),
     queue,
-    enqueue: new GroupCommit((rows) => ctx.queue.insertInto("ingest_queue").values(rows).execute().then(() => undefined)),
+    enqueue: new QueueWriter(ctx.queue),
   };
 }

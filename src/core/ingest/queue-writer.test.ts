@@ -1,0 +1,43 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DIALECTS, openTestStore, type TestStore } from "../../../test/support/stores";
+import { createOrganization } from "../orgs/create-org";
+import { createProject } from "../projects/create-project";
+import { createUser } from "../accounts/create-user";
+import { testCtx } from "../../../test/support/stores";
+import { QueueWriter } from "./queue-writer";
+
+describe.each(DIALECTS)("QueueWriter on %s", (dialect) => {
+  let store: TestStore;
+  let projectId = 0;
+  const row = (n: number) => ({ project_id: projectId, key_id: 0, endpoint: "envelope" as const, received_at: n, body: Buffer.from(`{}\n{"type":"event","length":2}\n{}`) });
+  const ids = async () => (await store.queue.selectFrom("ingest_queue").select("id").orderBy("id").execute()).map((r) => r.id);
+
+  beforeAll(async () => {
+    store = await openTestStore(dialect);
+    const ctx = testCtx(store);
+    await createUser({ ctx, input: { email: "q@example.com", password: "password-123" } });
+    await createOrganization({ ctx, input: { slug: "q", owner: "q@example.com" } });
+    projectId = (await createProject({ ctx, input: { org: "q", slug: "p" } })).project.id;
+  });
+  afterAll(() => store.cleanup());
+
+  it("commits concurrent rows together and deletes digested rows with the next write", async () => {
+    const writer = new QueueWriter(store.queue);
+    await Promise.all([1, 2, 3].map((n) => writer.add(row(n))));
+    const first = await ids();
+    expect(first).toHaveLength(3);
+    writer.forget(first[1]!);
+    await writer.add(row(4));
+    const after = await ids();
+    expect(after).toHaveLength(2);
+    expect(after[0]).toBe(first[2]);
+  });
+
+  it("deletes digested rows soon when no request comes", async () => {
+    const writer = new QueueWriter(store.queue);
+    const before = await ids();
+    writer.forget(before[before.length - 1]!);
+    for (let i = 0; i < 50 && (await ids()).length > 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(await ids()).toEqual([]);
+  });
+});

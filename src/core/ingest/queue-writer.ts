@@ -1,0 +1,47 @@
+import type { Insertable, Kysely } from "kysely";
+import type { DB, QueueDB } from "../../db/schema";
+import { GroupCommit } from "./group-commit";
+
+export type QueueRow = Insertable<DB["ingest_queue"]>;
+
+/**
+ * The request path's writes to the ingest queue: rows group-committed (src/core/ingest/group-commit.ts)
+ * and, on SQLite, the deletion of rows the digest has finished with. There the digest only
+ * reads the queue file and reports how far it got (`forget`); deleting in the same
+ * transactions as the inserts keeps the request path the file's only writer, so an insert
+ * never waits for another thread's lock (docs/decisions/0005-sqlite-queue-file-and-request-path-first.md).
+ */
+export class QueueWriter {
+  private readonly group: GroupCommit<QueueRow>;
+  private forgetUpTo = 0;
+  private forgotten = 0;
+
+  constructor(private readonly queue: Kysely<QueueDB>) {
+    this.group = new GroupCommit((rows) => this.write(rows));
+  }
+
+  /** Resolves once the row is committed. */
+  add(row: QueueRow): Promise<void> {
+    return this.group.add(row);
+  }
+
+  /** Queue rows with ids at or below `upTo` are digested: they go with the next write, or soon if none comes. */
+  forget(upTo: number): void {
+    if (upTo <= this.forgetUpTo) return;
+    this.forgetUpTo = upTo;
+    this.group.nudge();
+  }
+
+  private async write(rows: readonly QueueRow[]): Promise<void> {
+    const upTo = this.forgetUpTo;
+    if (upTo <= this.forgotten) {
+      if (rows.length > 0) await this.queue.insertInto("ingest_queue").values([...rows]).execute();
+      return;
+    }
+    await this.queue.transaction().execute(async (trx) => {
+      await trx.deleteFrom("ingest_queue").where("id", "<=", upTo).execute();
+      if (rows.length > 0) await trx.insertInto("ingest_queue").values([...rows]).execute();
+    });
+    this.forgotten = upTo;
+  }
+}
