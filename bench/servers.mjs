@@ -179,6 +179,8 @@ export async function openDb(target) {
         return Number(queue.prepare("SELECT count(*) AS n FROM ingest_queue WHERE id > ?").get(done).n);
       },
       async bytes() {
+        const files = [file, `${file}-wal`, queueFile, `${queueFile}-wal`];
+        log(`  database files: ${files.map((f) => `${f.split("/").pop()} ${(fileSize(f) / 2 ** 20).toFixed(0)} MB`).join(", ")}`);
         return [file, queueFile].reduce((sum, f) => sum + fileSize(f) + fileSize(`${f}-wal`) + fileSize(`${f}-shm`), 0);
       },
       /** Opens a login session for the bench user directly (src/core/accounts/login.ts stores sha256(token)). */

@@ -18,9 +18,15 @@ export function queueFileOf(mainFile: string): string {
 
 export function openQueueDatabase(file: string): SQLite.Database {
   const database = new SQLite(file);
+  // The file keeps the size of its largest backlog unless freed pages are given back: with
+  // incremental auto-vacuum the request path returns them a little at a time (queue-writer.ts).
+  database.pragma("auto_vacuum = INCREMENTAL");
   database.pragma("journal_mode = WAL");
   database.pragma("busy_timeout = 5000");
   database.pragma("synchronous = NORMAL");
+  // A WAL that grew under load (checkpoints cannot finish while writers and readers keep it
+  // busy) is cut back to this size once it restarts.
+  database.pragma(`journal_size_limit = ${64 * 1024 * 1024}`);
   database.exec(`CREATE TABLE IF NOT EXISTS ingest_queue (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     project_id INTEGER NOT NULL,

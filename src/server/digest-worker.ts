@@ -40,15 +40,33 @@ const ctx = createCtx(config, store);
 const sqlite = ctx.dialect === "sqlite";
 // On SQLite the request path deletes digested queue rows: this thread only reads the queue file.
 const options = { batchSize: 200, limits: envelopeLimits(config.ingest), leaveDigestedRows: sqlite };
-/** The queue file's WAL is checkpointed from here (the request path's connection does not), at most once a second. */
+/**
+ * Upkeep of the queue file (SQLite), from here rather than the main thread: its WAL is
+ * checkpointed (PASSIVE, at most once a second, and RESTART once it passes 1 GiB, since under
+ * steady writes a passive checkpoint never lets it start over); when the queue is empty the
+ * WAL is truncated and freed pages are given back to the file system a few MiB at a time.
+ */
 const CHECKPOINT_EVERY_MS = 1000;
+/** A RESTART checkpoint holds the request path's inserts while it syncs: rare, so the WAL may grow this far. */
+const WAL_RESTART_BYTES = 1024 * 1024 * 1024;
+const IDLE_VACUUM_PAGES = 2048;
 let lastCheckpoint = 0;
 
-async function checkpointQueue(): Promise<void> {
-  if (!sqlite || Date.now() - lastCheckpoint < CHECKPOINT_EVERY_MS) return;
+async function tidyQueue(idle: boolean): Promise<void> {
+  if (!sqlite) return;
+  if (idle) {
+    const free = await sql<{ freelist_count: number }>`pragma freelist_count`.execute(ctx.queue);
+    if (Number(free.rows[0]?.freelist_count ?? 0) > 0) await sql`pragma incremental_vacuum(${sql.lit(IDLE_VACUUM_PAGES)})`.execute(ctx.queue);
+    await sql`pragma wal_checkpoint(TRUNCATE)`.execute(ctx.queue);
+    return;
+  }
+  if (Date.now() - lastCheckpoint < CHECKPOINT_EVERY_MS) return;
   lastCheckpoint = Date.now();
-  await sql`pragma wal_checkpoint(PASSIVE)`.execute(ctx.queue);
+  const result = await sql<{ log: number }>`pragma wal_checkpoint(PASSIVE)`.execute(ctx.queue);
+  const page = await sql<{ page_size: number }>`pragma page_size`.execute(ctx.queue);
+  if (Number(result.rows[0]?.log ?? 0) * Number(page.rows[0]?.page_size ?? 4096) > WAL_RESTART_BYTES) await sql`pragma wal_checkpoint(RESTART)`.execute(ctx.queue);
 }
+
 const POLL_MS = 500;
 /** Retention runs an hour apart, the first a minute after start. */
 const RETENTION_EVERY_MS = 3_600_000;
@@ -82,10 +100,10 @@ async function loop(): Promise<void> {
       failures = 0;
       if (n > 0) {
         parentPort?.postMessage({ type: "digested", count: n, upTo: sqlite ? await digestedUpTo(ctx.db) : undefined });
-        await checkpointQueue();
+        await tidyQueue(false);
         continue;
       }
-      await checkpointQueue();
+      await tidyQueue(true);
     } catch (error) {
       failures++;
       log("error", "digest batch failed; it stays queued and is retried", { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });

@@ -44,6 +44,6 @@ export function createIngestRuntime(ctx: Ctx, settings: Settings, queueDepth: nu
     maxRequestBytes: settings.ingest.maxRequestBytes,
     memory: new MemoryBudget(settings.ingest.memoryBytes),
     queue,
-    enqueue: new QueueWriter(ctx.queue),
+    enqueue: new QueueWriter(ctx.queue, ctx.dialect === "sqlite"),
   };
 }
