@@ -11,10 +11,11 @@ import {
   type Driver,
   type SqliteDatabase,
   type SqliteDialectConfig,
+  type SqliteStatement,
 } from "kysely";
 import pg from "pg";
 import type { Database as DatabaseSetting } from "../config/settings";
-import { openQueueDatabase, queueFileOf } from "./queue";
+import { applySqlitePragmas, openQueueDatabase, queueFileOf } from "./queue";
 import type { DB, QueueDB } from "./schema";
 
 export type Dialect = "sqlite" | "postgres";
@@ -51,15 +52,8 @@ export function connect(setting: DatabaseSetting, options: ConnectOptions = {}):
 function connectSqlite(file: string, queueCheckpoints: boolean): Store {
   if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
   const database = new SQLite(file);
-  // WAL lets readers (pages, API) run beside the writer; busy_timeout makes two threads or
-  // processes wait for each other instead of failing with SQLITE_BUSY.
-  // Incremental auto-vacuum lets the retention job give freed pages back to the file system
-  // (PRAGMA incremental_vacuum). It only takes effect on a new, empty database file.
-  database.pragma("auto_vacuum = INCREMENTAL");
-  database.pragma("journal_mode = WAL");
-  database.pragma("busy_timeout = 5000");
+  applySqlitePragmas(database);
   database.pragma("foreign_keys = ON");
-  database.pragma("synchronous = NORMAL");
   const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: cachingStatements(database) }) });
   const queueDatabase = openQueueDatabase(queueFileOf(file));
   if (!queueCheckpoints) queueDatabase.pragma("wal_autocheckpoint = 0");
@@ -72,6 +66,24 @@ function connectSqlite(file: string, queueCheckpoints: boolean): Store {
       await queue.destroy();
       await db.destroy();
     },
+  };
+}
+
+const INCREMENTAL_VACUUM = /^\s*pragma\s+incremental_vacuum\b/i;
+
+/**
+ * `PRAGMA incremental_vacuum` frees one page per step of its statement, and better-sqlite3's
+ * `run()` steps once: through Kysely it gave back a single page. `exec` steps it to the end.
+ */
+function stepToCompletion(database: SQLite.Database, sql: string): SqliteStatement {
+  return {
+    reader: false,
+    run() {
+      database.exec(sql);
+      return { changes: 0, lastInsertRowid: 0 };
+    },
+    all: () => [],
+    iterate: () => [][Symbol.iterator](),
   };
 }
 
@@ -89,6 +101,7 @@ export function cachingStatements(database: SQLite.Database): SqliteDatabase {
   return {
     close: () => database.close(),
     prepare(sql: string) {
+      if (INCREMENTAL_VACUUM.test(sql)) return stepToCompletion(database, sql);
       let statement = cache.get(sql);
       if (statement) {
         cache.delete(sql);

@@ -7,7 +7,7 @@ import type { DB } from "./schema";
  * On SQLite the ingest queue lives in a file of its own (`<data>/telltale-queue.sqlite`), so
  * that the request path's inserts never wait for the digest's write transactions on the main
  * file: SQLite has one writer per file, and a waiting better-sqlite3 call blocks the event
- * loop (docs/decisions/0005-sqlite-queue-file.md). The digest records in the main file how far
+ * loop (docs/decisions/0005-sqlite-queue-file-and-request-path-first.md). The digest records in the main file how far
  * it got (`digest_progress`), in the same transaction as what it wrote, and deletes the queue
  * rows afterwards; ids only grow (AUTOINCREMENT), so rows at or below the mark are done.
  */
@@ -16,14 +16,23 @@ export function queueFileOf(mainFile: string): string {
   return mainFile.endsWith(".sqlite") ? `${mainFile.slice(0, -".sqlite".length)}-queue.sqlite` : `${mainFile}-queue`;
 }
 
-export function openQueueDatabase(file: string): SQLite.Database {
-  const database = new SQLite(file);
-  // The file keeps the size of its largest backlog unless freed pages are given back: with
-  // incremental auto-vacuum the request path returns them a little at a time (queue-writer.ts).
+/**
+ * The pragmas both SQLite files share. WAL lets readers run beside the writer; busy_timeout
+ * makes two threads or processes wait for each other instead of failing with SQLITE_BUSY;
+ * incremental auto-vacuum lets freed pages be given back to the file system (PRAGMA
+ * incremental_vacuum: the retention job on the main file, the request path and the idle
+ * digest on the queue file). Auto-vacuum only takes effect on a new, empty file.
+ */
+export function applySqlitePragmas(database: SQLite.Database): void {
   database.pragma("auto_vacuum = INCREMENTAL");
   database.pragma("journal_mode = WAL");
   database.pragma("busy_timeout = 5000");
   database.pragma("synchronous = NORMAL");
+}
+
+export function openQueueDatabase(file: string): SQLite.Database {
+  const database = new SQLite(file);
+  applySqlitePragmas(database);
   // A WAL that grew under load (checkpoints cannot finish while writers and readers keep it
   // busy) is cut back to this size once it restarts.
   database.pragma(`journal_size_limit = ${64 * 1024 * 1024}`);

@@ -1,5 +1,3 @@
-import type { Insertable } from "kysely";
-import type { DB } from "../../db/schema";
 import { findPublicKey, type AuthSources } from "../auth/ingest-auth";
 import type { Ctx } from "../context";
 import {
@@ -17,7 +15,7 @@ import type { OutcomeBuffer } from "../outcomes/record";
 import type { RateLimiter } from "../ratelimit/limiter";
 import type { ActiveLimit, Quota } from "../ratelimit/quota";
 import { AttachmentWriter } from "./attachments";
-import type { QueueWriter } from "./queue-writer";
+import type { QueueRow, QueueWriter } from "./queue-writer";
 import type { MemoryBudget } from "./memory";
 import type { KeyCache, KeyConfig } from "./project-config";
 import { serializeEnvelope, type KeptItem } from "./serialize";
@@ -226,7 +224,7 @@ class AcceptState {
       return { status: 200, id: header.eventId ?? null, rateLimits };
     }
     const body = this.kept.length ? serializeEnvelope(header.raw, this.kept) : null;
-    const row: Insertable<DB["ingest_queue"]> | null = body ? { project_id: this.projectId, key_id: keyId, endpoint: "envelope", received_at: this.receivedAt, body } : null;
+    const row: QueueRow | null = body ? { project_id: this.projectId, key_id: keyId, endpoint: "envelope", received_at: this.receivedAt, body } : null;
     // Attachments are complete before their event is queued, so the digest finds them; the
     // queue row is written in a group commit with other requests' (on SQLite to the queue file).
     if (this.attachments.ids.length > 0) await this.rt.ctx.db.transaction().execute((trx) => this.attachments.complete(trx, header.eventId ?? null));

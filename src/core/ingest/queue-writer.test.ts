@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DIALECTS, openTestStore, type TestStore } from "../../../test/support/stores";
 import { createOrganization } from "../orgs/create-org";
@@ -40,4 +41,20 @@ describe.each(DIALECTS)("QueueWriter on %s", (dialect) => {
     for (let i = 0; i < 50 && (await ids()).length > 0; i++) await new Promise((r) => setTimeout(r, 10));
     expect(await ids()).toEqual([]);
   });
+
+  if (dialect === "sqlite") {
+    it("gives the queue file's freed pages back to the file system after deleting digested rows", async () => {
+      const writer = new QueueWriter(store.queue, true);
+      const big = { ...row(0), body: Buffer.alloc(256 * 1024, 0x61) };
+      await Promise.all(Array.from({ length: 20 }, () => writer.add(big)));
+      const all = await ids();
+      const pages = async () => Number((await sql<{ page_count: number }>`pragma page_count`.execute(store.queue)).rows[0]!.page_count);
+      const before = await pages();
+      writer.forget(all[all.length - 1]!);
+      await writer.add(row(5));
+      // 20 × 256 KiB freed, at most 1024 pages (4 MiB) given back per deletion: all of it here.
+      expect(await pages()).toBeLessThan(before - 1000);
+      expect(Number((await sql<{ freelist_count: number }>`pragma freelist_count`.execute(store.queue)).rows[0]!.freelist_count)).toBeLessThan(300);
+    });
+  }
 });

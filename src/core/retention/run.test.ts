@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DIALECTS, openTestStore, testCtx, type TestStore } from "../../../test/support/stores";
 import { createOrganization } from "../orgs/create-org";
@@ -59,4 +60,22 @@ describe.each(DIALECTS)("runRetention on %s", (dialect) => {
     const result = await runRetention(testCtx(store, { now: () => NOW }), { days: 90, maxEventsPerIssue: 3, batch: 100 });
     expect(Object.values(result.deleted).every((n) => n === 0)).toBe(true);
   });
+
+  if (dialect === "sqlite") {
+    it("gives the space of deleted events back to the file system", async () => {
+      await store.db
+        .insertInto("events")
+        .values(Array.from({ length: 8 }, (_, i) => ({
+          project_id: projectId, issue_id: issueId, grouping_hash: "h", event_id: `big${i}`.padStart(32, "0"), type: "event",
+          timestamp: (NOW - 300 * DAY) / 1000, received_at: NOW - 300 * DAY, level: "error", title: "E", release: null, environment: null, trace_id: null, data: "x".repeat(256 * 1024),
+        })))
+        .execute();
+      const pragma = async (name: "page_count" | "freelist_count") => Number((await sql.raw<Record<string, number>>(`pragma ${name}`).execute(store.db)).rows[0]![name]);
+      const before = await pragma("page_count");
+      const result = await runRetention(testCtx(store, { now: () => NOW }), { days: 90, maxEventsPerIssue: 3, batch: 100 });
+      expect(result.deleted.events).toBe(8);
+      expect(await pragma("freelist_count")).toBe(0);
+      expect(await pragma("page_count")).toBeLessThan(before - 400);
+    });
+  }
 });
