@@ -1,12 +1,17 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+
+// The app's `@/` imports (tsconfig paths), so tests can load server actions and loaders.
+const alias = { "@": fileURLToPath(new URL(".", import.meta.url)) };
 
 export default defineConfig({
   test: {
     projects: [
       {
+        resolve: { alias },
         test: {
           name: "unit",
-          include: ["src/**/*.test.ts", "test/integration/**/*.test.ts"],
+          include: ["src/**/*.test.ts", "app/**/*.test.ts", "test/integration/**/*.test.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

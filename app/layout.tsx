@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { currentUser } from "./lib/auth";
 import { runtime } from "./lib/runtime";
-import { logoutAction } from "./actions/session";
+import { SignOut } from "./components/sign-out";
 import "./globals.css";
 
 export const metadata: Metadata = { title: { default: "Telltale", template: "%s · Telltale" } };
@@ -26,12 +26,7 @@ export default async function RootLayout({ children }: { children: React.ReactNo
             Telltale
           </Link>
           <nav>{user && <Link href="/orgs">Organizations</Link>}</nav>
-          {user && (
-            <form action={logoutAction}>
-              <span className="muted">{user.email}</span>{" "}
-              <button type="submit">Sign out</button>
-            </form>
-          )}
+          {user && <SignOut email={user.email} />}
         </header>
         {children}
       </body>

@@ -1,8 +1,9 @@
 // Builds what `npm start` and the CLI run: the server bundle (esbuild) and the Next.js app.
 // "Builds if needed": a stamp of the sources' contents decides whether a step can be skipped.
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { constants } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -50,15 +51,38 @@ export async function buildServer({ force = false } = {}) {
   return true;
 }
 
+const FORWARDED = ["SIGINT", "SIGTERM", "SIGHUP"];
+
+/**
+ * Runs `node args…` to its end and resolves with its exit code. Signals to this process go to
+ * the child too, and a child killed by a signal takes this process with it: `kill` on a first
+ * `npm start` (a build of a minute or more) must not leave `next build` running on its own.
+ */
+function runForwardingSignals(args, env) {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, args, { cwd: root, stdio: "inherit", env });
+    let received = null;
+    const forward = (signal) => {
+      received = signal;
+      child.kill(signal);
+    };
+    for (const signal of FORWARDED) process.on(signal, forward);
+    child.on("error", reject);
+    child.on("exit", (code, signal) => {
+      for (const s of FORWARDED) process.off(s, forward);
+      // Stopped on purpose (next build exits 143 on SIGTERM): end as the signal would, not with a stack.
+      if (received) process.exit(128 + constants.signals[received]);
+      if (signal) process.kill(process.pid, signal);
+      else resolvePromise(code);
+    });
+  });
+}
+
 export async function buildApp({ force = false } = {}) {
   const value = stamp(APP_INPUTS);
   if (!force && upToDate(APP_STAMP, value)) return false;
-  const result = spawnSync(process.execPath, [join(root, "node_modules/next/dist/bin/next"), "build"], {
-    cwd: root,
-    stdio: "inherit",
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
-  });
-  if (result.status !== 0) throw new Error(`next build failed (exit ${result.status})`);
+  const status = await runForwardingSignals([join(root, "node_modules/next/dist/bin/next"), "build"], { ...process.env, NEXT_TELEMETRY_DISABLED: "1" });
+  if (status !== 0) throw new Error(`next build failed (exit ${status})`);
   writeFileSync(APP_STAMP, value);
   return true;
 }

@@ -1,22 +1,20 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { isTelltaleError } from "@/src/core/errors";
 import { changeIssues, mergeIssues, type IssueChange } from "@/src/core/issues/triage";
-import { organizationFor } from "@/src/core/orgs/access";
+import { shortId } from "@/src/core/issues/queries";
 import { listProjects } from "@/src/core/projects/queries";
-import { requireUser } from "../lib/auth";
-import { field, type FormState } from "../lib/forms";
-import { ctx } from "../lib/runtime";
+import { action } from "../lib/action";
+import { field } from "../lib/forms";
 
 /** The change a triage button or form asks for, read from its fields. */
 function changeFrom(form: FormData): IssueChange | "merge" {
-  const action = field(form, "action");
-  switch (action) {
+  const kind = field(form, "action");
+  switch (kind) {
     case "resolve":
     case "resolveInNextRelease":
     case "unresolve":
-      return { action };
+      return { action: kind };
     case "ignoreForever":
       return { action: "ignore", forever: true };
     case "ignoreMinutes":
@@ -42,25 +40,23 @@ function changeFrom(form: FormData): IssueChange | "merge" {
 
 /**
  * Every triage mutation of the issue pages: a server action posted to the current page.
- * It checks the user's access to the organization and that the issues belong to it.
+ * The wrapper checks the user's access to the organization; the core checks that the
+ * issues belong to its projects.
  */
-export async function triageAction(_prev: FormState, form: FormData): Promise<FormState> {
-  try {
-    const user = await requireUser();
-    const { org } = await organizationFor(ctx(), user, field(form, "org"));
-    const projectIds = (await listProjects(ctx(), org)).map((p) => p.id);
-    const issueIds = form.getAll("issue").map(Number).filter((n) => Number.isInteger(n) && n > 0);
-    const change = changeFrom(form);
-    if (change === "merge") {
-      const merged = await mergeIssues({ ctx: ctx(), input: { projectIds, issueIds, user } });
-      revalidatePath(`/orgs/${org.slug}/issues`, "layout");
-      return { notice: `Merged ${issueIds.length} issues into #${merged.id}.` };
-    }
-    await changeIssues({ ctx: ctx(), input: { projectIds, issueIds, user, change } });
+export const triageAction = action("issue:triage", async ({ ctx, user, access, form }) => {
+  const { org } = access;
+  const projects = await listProjects(ctx, org);
+  const projectIds = projects.map((p) => p.id);
+  const issueIds = form.getAll("issue").map(Number).filter((n) => Number.isInteger(n) && n > 0);
+  const change = changeFrom(form);
+  if (change === "merge") {
+    const merged = await mergeIssues({ ctx, input: { projectIds, issueIds, user } });
     revalidatePath(`/orgs/${org.slug}/issues`, "layout");
-    return { notice: issueIds.length > 1 ? `Updated ${issueIds.length} issues.` : "Updated." };
-  } catch (error) {
-    if (isTelltaleError(error)) return { error: error.message };
-    throw error;
+    // The short id (SHOP-1), as the issue pages name issues; the row id means nothing to a user.
+    const project = projects.find((p) => p.id === merged.project_id);
+    return { notice: `Merged ${issueIds.length} issues into ${project ? shortId(project, merged) : `#${merged.id}`}.` };
   }
-}
+  await changeIssues({ ctx, input: { projectIds, issueIds, user, change } });
+  revalidatePath(`/orgs/${org.slug}/issues`, "layout");
+  return { notice: issueIds.length > 1 ? `Updated ${issueIds.length} issues.` : "Updated." };
+});

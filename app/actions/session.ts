@@ -9,10 +9,11 @@ import { isTelltaleError } from "@/src/core/errors";
 import { SESSION_COOKIE } from "@/src/server/cookies";
 import { clientIp, safeNext, setSessionCookie } from "../lib/auth";
 import { ctx } from "../lib/runtime";
+import { publicAction } from "../lib/action";
 import { field, type FormState } from "../lib/forms";
 import { headers } from "next/headers";
 
-export async function loginAction(_prev: FormState, form: FormData): Promise<FormState> {
+async function signIn(_prev: FormState, form: FormData): Promise<FormState> {
   try {
     const result = await login({
       ctx: ctx(),
@@ -31,7 +32,7 @@ export async function loginAction(_prev: FormState, form: FormData): Promise<For
   redirect(safeNext(field(form, "next")));
 }
 
-export async function setupAction(_prev: FormState, form: FormData): Promise<FormState> {
+async function setUp(_prev: FormState, form: FormData): Promise<FormState> {
   const values = { email: field(form, "email"), name: field(form, "name"), orgSlug: field(form, "orgSlug") };
   try {
     await setupFirstAdmin({ ctx: ctx(), input: { ...values, password: field(form, "password") } });
@@ -41,15 +42,24 @@ export async function setupAction(_prev: FormState, form: FormData): Promise<For
     });
     await setSessionCookie(session.token, session.expiresAt);
   } catch (error) {
-    if (isTelltaleError(error)) return { error: error.message, values };
-    throw error;
+    if (!isTelltaleError(error)) throw error;
+    const fieldErrors = error.details.fields;
+    // Field problems are shown beside their fields; the banner only points at them.
+    // Nothing typed is echoed back: the form keeps its own inputs (app/setup/setup-form.tsx).
+    if (fieldErrors && Object.keys(fieldErrors).length > 0) return { error: "Check the fields marked below.", fieldErrors };
+    return { error: error.message };
   }
   redirect(`/orgs/${values.orgSlug.trim().toLowerCase()}`);
 }
 
-export async function logoutAction(): Promise<void> {
+async function signOut(): Promise<FormState> {
   const jar = await cookies();
   await logout(ctx(), jar.get(SESSION_COOKIE)?.value);
   jar.delete(SESSION_COOKIE);
   redirect("/login");
 }
+
+// Public by design: the permission table lists them as such (src/core/permissions/table.ts).
+export const loginAction = publicAction("session:login", signIn);
+export const setupAction = publicAction("session:setup", setUp);
+export const logoutAction = publicAction("session:logout", signOut);

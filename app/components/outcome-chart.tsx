@@ -33,8 +33,8 @@ export function OutcomeChart({ buckets, series, label }: { buckets: number[]; se
       <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} width="100%" role="img" aria-label="Outcomes per hour" data-testid="outcome-chart">
         {[0, 0.5, 1].map((f) => (
           <g key={f}>
-            <line x1={PAD_LEFT} x2={WIDTH - 8} y1={y(max * f)} y2={y(max * f)} stroke="#e3e1e8" />
-            <text x={PAD_LEFT - 6} y={y(max * f) + 4} fontSize="11" textAnchor="end" fill="#6b6875">
+            <line x1={PAD_LEFT} x2={WIDTH - 8} y1={y(max * f)} y2={y(max * f)} className="chart-grid" />
+            <text x={PAD_LEFT - 6} y={y(max * f) + 4} textAnchor="end" className="chart-label">
               {Math.round(max * f)}
             </text>
           </g>
@@ -56,7 +56,7 @@ export function OutcomeChart({ buckets, series, label }: { buckets: number[]; se
                 return rect;
               })}
               {i % labelEvery === 0 && (
-                <text x={PAD_LEFT + i * barW + barW / 2} y={HEIGHT - 6} fontSize="11" textAnchor="middle" fill="#6b6875">
+                <text x={PAD_LEFT + i * barW + barW / 2} y={HEIGHT - 6} textAnchor="middle" className="chart-label">
                   {label(t)}
                 </text>
               )}
@@ -67,7 +67,7 @@ export function OutcomeChart({ buckets, series, label }: { buckets: number[]; se
       <figcaption className="row" style={{ gap: "1rem" }}>
         {series.map((s) => (
           <span key={s.name}>
-            <span style={{ display: "inline-block", width: 10, height: 10, background: s.color, borderRadius: 2, marginRight: 4 }} />
+            <span className="legend-swatch" style={{ background: s.color }} />
             {s.name}
           </span>
         ))}

@@ -1,9 +1,11 @@
 import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { cache } from "react";
+import { sameOriginPath } from "@/src/core/accounts/safe-next";
 import { userForSession } from "@/src/core/accounts/sessions";
 import type { User } from "@/src/db/schema";
 import { SESSION_COOKIE } from "@/src/server/cookies";
+import { CLIENT_IP_HEADER } from "@/src/server/headers";
 import { ctx, runtime } from "./runtime";
 
 /** The signed-in user of this request, or null. Cached per request. */
@@ -19,10 +21,9 @@ export async function requireUser(returnTo?: string): Promise<User> {
   return user;
 }
 
-/** The client's address as the front saw it (X-Forwarded-For is set by src/server/proxy.ts). */
+/** The client's address, resolved once by the front (src/server/proxy.ts), which overwrites any the client sent. */
 export async function clientIp(): Promise<string> {
-  const forwarded = (await headers()).get("x-forwarded-for") ?? "";
-  return forwarded.split(",")[0]?.trim() || "unknown";
+  return (await headers()).get(CLIENT_IP_HEADER) || "unknown";
 }
 
 /** Secure cookies when the browser reached us over https (directly or behind a trusted proxy). */
@@ -41,7 +42,7 @@ export async function setSessionCookie(token: string, expiresAt: number): Promis
   });
 }
 
-/** Only same-site paths are followed after login, so `?next=` cannot send users elsewhere. */
+/** Only paths on this origin are followed after login, so `?next=` cannot send users elsewhere. */
 export function safeNext(next: string | undefined | null): string {
-  return next && next.startsWith("/") && !next.startsWith("//") && !next.startsWith("/\\") ? next : "/";
+  return sameOriginPath(next, runtime().settings.publicUrl);
 }

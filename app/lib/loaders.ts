@@ -1,28 +1,47 @@
 import { notFound } from "next/navigation";
 import { isTelltaleError } from "@/src/core/errors";
-import { organizationFor, type OrgAccess } from "@/src/core/orgs/access";
+import type { OrgAccess } from "@/src/core/orgs/access";
+import { authorize } from "@/src/core/permissions/authorize";
+import type { OrgPermission, SignedInPermission } from "@/src/core/permissions/table";
 import { projectInOrg } from "@/src/core/projects/queries";
 import type { Project, User } from "@/src/db/schema";
 import { requireUser } from "./auth";
 import { ctx } from "./runtime";
 
-/** A core "not found" becomes the not-found page; anything else is a real error. */
+/**
+ * The page guards: every page.tsx starts with one of these (or is listed as public in
+ * test/integration/permissions-static.test.ts). A missing organization or project and a
+ * refusal by the permission table both render the not-found page, never a 500, and do not
+ * tell an outsider what exists.
+ */
 async function orNotFound<T>(work: Promise<T>): Promise<T> {
   try {
     return await work;
   } catch (error) {
-    if (isTelltaleError(error) && error.code === "not_found") notFound();
+    if (isTelltaleError(error) && (error.code === "not_found" || error.code === "forbidden")) notFound();
     throw error;
   }
 }
 
-export async function loadOrg(slug: string, returnTo: string): Promise<{ user: User } & OrgAccess> {
-  const user = await requireUser(returnTo);
-  return { user, ...(await orNotFound(organizationFor(ctx(), user, slug))) };
+/** A page any signed-in user may see; others go to the login page and come back. */
+export async function loadUser(permission: SignedInPermission, returnTo: string): Promise<User> {
+  // Every signed-in row allows every user today; the name is what the static test reads.
+  void permission;
+  return requireUser(returnTo);
 }
 
-export async function loadProject(orgSlug: string, projectSlug: string, returnTo: string): Promise<{ user: User; project: Project } & OrgAccess> {
-  const access = await loadOrg(orgSlug, returnTo);
+export async function loadOrg(permission: OrgPermission, slug: string, returnTo: string): Promise<{ user: User } & OrgAccess> {
+  const user = await requireUser(returnTo);
+  return { user, ...(await orNotFound(authorize(ctx(), user, permission, slug))) };
+}
+
+export async function loadProject(
+  permission: OrgPermission,
+  orgSlug: string,
+  projectSlug: string,
+  returnTo: string,
+): Promise<{ user: User; project: Project } & OrgAccess> {
+  const access = await loadOrg(permission, orgSlug, returnTo);
   const project = await orNotFound(projectInOrg(ctx(), access.org, projectSlug));
   return { ...access, project };
 }

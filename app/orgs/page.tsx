@@ -1,12 +1,12 @@
 import Link from "next/link";
 import { listOrganizations } from "@/src/core/orgs/access";
-import { requireUser } from "../lib/auth";
+import { loadUser } from "../lib/loaders";
 import { ctx } from "../lib/runtime";
 
 export const metadata = { title: "Organizations" };
 
 export default async function OrganizationsPage() {
-  const user = await requireUser("/orgs");
+  const user = await loadUser("account:read", "/orgs");
   const orgs = await listOrganizations(ctx(), user);
   return (
     <main>

@@ -16,9 +16,11 @@ import { removeProjectQuota, setProjectQuota } from "../core/projects/quotas";
 import { serializeKey } from "../server/api/serialize";
 import { connect } from "../db/connect";
 import { migrate } from "../db/migrate";
-import { setLogLevel } from "../server/log";
+import { log, setLogLevel } from "../server/log";
 import { serve } from "../server/serve";
+import { PLATFORM_IDS } from "../core/projects/platforms";
 import { parseArgs, type Args } from "./args";
+import { databaseLine } from "./database-line";
 
 const USAGE = `Usage: telltale <command> [options]   (every command takes --json)
 
@@ -26,13 +28,15 @@ const USAGE = `Usage: telltale <command> [options]   (every command takes --json
   migrate                                       bring the database to the newest schema
   user create --email E --password P [--name N] [--superuser]
   org create --slug S [--name N] [--owner EMAIL]
-  project create --org S --slug P [--name N] [--platform javascript|javascript-nextjs|node|python|other]
+  project create --org S --slug P [--name N] [--platform ID]
+      ID is one of: ${PLATFORM_IDS.join(", ")}
   token create --user EMAIL [--name N]          prints an API token for Authorization: Bearer
   key list --org S --project P                  the project's DSN keys
   key limit --org S --project P --key PUBLIC_KEY (--count N --window SECONDS | --off)
   project quota --org S --project P --category C (--count N --window SECONDS | --remove)
 
-Settings come from the environment; see the README.`;
+Settings come from the environment; see the README. The database in use is named on stderr
+(TELLTALE_LOG_LEVEL=warn leaves it out).`;
 
 class UsageError extends Error {}
 
@@ -66,8 +70,15 @@ const COMMANDS: Record<string, Command> = {
   async serve(_args, config) {
     // dist/cli.js sits one level below the app directory (where .next lives).
     const running = await serve(config, resolve(dirname(fileURLToPath(import.meta.url)), ".."));
-    const stop = () => {
-      void running.close().then(() => process.exit(0));
+    const stop = (signal: NodeJS.Signals) => {
+      const started = Date.now();
+      log("info", "shutting down", { signal });
+      // A second signal (Ctrl-C twice) means now: stop waiting for workers and open requests.
+      process.once(signal, () => process.exit(1));
+      void running.close().then(() => {
+        log("info", "stopped", { ms: Date.now() - started });
+        process.exit(0);
+      });
     };
     process.once("SIGTERM", stop);
     process.once("SIGINT", stop);
@@ -140,6 +151,30 @@ const COMMANDS: Record<string, Command> = {
     }),
 };
 
+/** The flags each command reads (besides --json and --help); every other flag is a mistake, not a no-op. */
+const FLAGS: Record<keyof typeof COMMANDS, readonly string[]> = {
+  serve: [],
+  migrate: [],
+  "user create": ["email", "password", "name", "superuser"],
+  "org create": ["slug", "name", "owner"],
+  "project create": ["org", "slug", "name", "platform"],
+  "token create": ["user", "name"],
+  "key list": ["org", "project"],
+  "key limit": ["org", "project", "key", "count", "window", "off"],
+  "project quota": ["org", "project", "category", "count", "window", "remove"],
+};
+
+/** Why these arguments are wrong for the command, or null: an unknown flag or a stray word. */
+function misuse(name: string, args: Args): string | null {
+  const known = FLAGS[name] ?? [];
+  const unknown = [...args.flags.keys()].find((f) => !known.includes(f));
+  if (unknown !== undefined) {
+    return `unknown flag --${unknown} for '${name}'${known.length ? ` (it takes ${known.map((f) => `--${f}`).join(", ")})` : " (it takes none)"}`;
+  }
+  const extra = args.positional.slice(name.split(" ").length);
+  return extra.length ? `unexpected argument '${extra.join(" ")}' for '${name}'` : null;
+}
+
 export async function main(argv: string[]): Promise<number> {
   const args = parseArgs(argv);
   const json = args.flags.get("json") === true;
@@ -156,10 +191,14 @@ export async function main(argv: string[]): Promise<number> {
   }
   const name = [args.positional.slice(0, 2).join(" "), args.positional[0] ?? ""].find((n) => n in COMMANDS);
   const command = name ? COMMANDS[name] : undefined;
-  if (!command) return fail(`unknown command '${args.positional.join(" ")}'\n\n${USAGE}`, 2);
+  if (!command || !name) return fail(`unknown command '${args.positional.join(" ")}'\n\n${USAGE}`, 2);
+  const wrong = misuse(name, args);
+  if (wrong) return fail(`${wrong}\n\n${USAGE}`, 2);
   try {
     const config = settings();
     setLogLevel(config.logLevel);
+    // stderr, so that stdout stays the command's result (`DSN=$(telltale project create …)`).
+    if (config.logLevel === "debug" || config.logLevel === "info") process.stderr.write(databaseLine(config.database) + "\n");
     await command(args, config, out);
     return 0;
   } catch (error) {

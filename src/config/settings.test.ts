@@ -21,12 +21,21 @@ describe("parseSettings", () => {
       dataDir: resolve("./data"),
       database: { kind: "sqlite", file: resolve("./data", "telltale.sqlite") },
       selfMonitoring: { mode: "self" },
-      selfTracesSampleRate: 1,
+      selfTracesSampleRate: 0.1,
       sessionDays: 14,
       loginMaxFailures: 10,
       loginWindowSeconds: 900,
-      trustProxy: false,
+      trustProxy: { kind: "none" },
       logLevel: "info",
+      retention: { days: 90, internalDays: 7, maxEventsPerIssue: 10_000 },
+    });
+  });
+
+  it("traces a tenth of Telltale's own requests and keeps its internal project a week by default", () => {
+    expect(parseSettings({})).toMatchObject({ selfTracesSampleRate: 0.1, retention: { internalDays: 7 } });
+    expect(parseSettings({ TELLTALE_SELF_TRACES_SAMPLE_RATE: "1", TELLTALE_INTERNAL_RETENTION_DAYS: "30" })).toMatchObject({
+      selfTracesSampleRate: 1,
+      retention: { internalDays: 30 },
     });
   });
 
@@ -38,8 +47,25 @@ describe("parseSettings", () => {
     expect(String(parsed.loginMaxFailures)).toBe(SETTINGS.TELLTALE_LOGIN_MAX_FAILURES.default);
     expect(String(parsed.loginWindowSeconds)).toBe(SETTINGS.TELLTALE_LOGIN_WINDOW_SECONDS.default);
     expect(String(parsed.selfTracesSampleRate)).toBe(SETTINGS.TELLTALE_SELF_TRACES_SAMPLE_RATE.default);
-    expect(String(parsed.trustProxy)).toBe(SETTINGS.TELLTALE_TRUST_PROXY.default);
+    expect(parsed.trustProxy).toEqual(parseSettings({ TELLTALE_TRUST_PROXY: SETTINGS.TELLTALE_TRUST_PROXY.default }).trustProxy);
+    expect(String(parsed.loginAccountMaxFailures)).toBe(SETTINGS.TELLTALE_LOGIN_ACCOUNT_MAX_FAILURES.default);
     expect(parsed.logLevel).toBe(SETTINGS.TELLTALE_LOG_LEVEL.default);
+    expect(Object.values(parsed.retention).map(String)).toEqual([
+      SETTINGS.TELLTALE_RETENTION_DAYS.default,
+      SETTINGS.TELLTALE_INTERNAL_RETENTION_DAYS.default,
+      SETTINGS.TELLTALE_MAX_EVENTS_PER_ISSUE.default,
+    ]);
+    expect(Object.values(parsed.clients).map(String)).toEqual([
+      SETTINGS.TELLTALE_HEADERS_TIMEOUT_MS.default,
+      SETTINGS.TELLTALE_IDLE_TIMEOUT_MS.default,
+      SETTINGS.TELLTALE_REQUEST_TIMEOUT_MS.default,
+      SETTINGS.TELLTALE_MIN_BODY_RATE.default,
+      SETTINGS.TELLTALE_BODY_RATE_WINDOW_MS.default,
+    ]);
+  });
+
+  it("keeps the request time-out at least the headers time-out, as node requires", () => {
+    expect(parseSettings({ TELLTALE_HEADERS_TIMEOUT_MS: "5000", TELLTALE_REQUEST_TIMEOUT_MS: "1000" }).clients).toMatchObject({ headersMs: 5000, requestMs: 5000 });
   });
 
   it("treats empty values as unset", () => {
@@ -82,10 +108,12 @@ describe("parseSettings", () => {
       loginMaxFailures: 5,
       loginWindowSeconds: 60,
       selfTracesSampleRate: 0.25,
-      trustProxy: true,
+      trustProxy: { kind: "hops", hops: 1 },
       logLevel: "debug",
     });
-    expect(parseSettings({ TELLTALE_TRUST_PROXY: "0" }).trustProxy).toBe(false);
+    expect(parseSettings({ TELLTALE_TRUST_PROXY: "0" }).trustProxy).toEqual({ kind: "none" });
+    expect(parseSettings({ TELLTALE_TRUST_PROXY: "2" }).trustProxy).toEqual({ kind: "hops", hops: 2 });
+    expect(parseSettings({ TELLTALE_TRUST_PROXY: "10.0.0.0/8, fd00::/8" }).trustProxy).toMatchObject({ kind: "ranges", ranges: [{ prefix: 8 }, { prefix: 8 }] });
   });
 
   it.each([
@@ -98,9 +126,12 @@ describe("parseSettings", () => {
     ["TELLTALE_SELF_TRACES_SAMPLE_RATE", "1.5"],
     ["TELLTALE_SESSION_DAYS", "-1"],
     ["TELLTALE_LOGIN_MAX_FAILURES", "many"],
+    ["TELLTALE_TRUST_PROXY", "maybe"],
+    ["TELLTALE_TRUST_PROXY", "10.0.0.0/33"],
     ["TELLTALE_LOGIN_WINDOW_SECONDS", "0"],
     ["TELLTALE_TRUST_PROXY", "maybe"],
     ["TELLTALE_LOG_LEVEL", "verbose"],
+    ["TELLTALE_INTERNAL_RETENTION_DAYS", "0"],
   ])("rejects %s=%s with a SettingsError naming the variable", (name, value) => {
     expect(settingsError({ [name]: value }).message).toContain(`${name}:`);
   });

@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import { z } from "zod";
+import { parseTrustProxy, type TrustProxy } from "../core/net/client-ip";
 
 /**
  * The one settings table. Every setting has a name, a default and a description; a test
@@ -23,18 +24,29 @@ export const SETTINGS = {
     default: "(unset: report to itself)",
     doc: "Where Telltale reports its own errors and traces: unset reports to its internal project, a DSN reports there, `off` disables self-monitoring.",
   },
-  TELLTALE_SELF_TRACES_SAMPLE_RATE: { default: "1", doc: "Share of Telltale's own requests traced (0 to 1)." },
+  TELLTALE_SELF_TRACES_SAMPLE_RATE: {
+    default: "0.1",
+    doc: "Share of Telltale's own requests traced (0 to 1). A traced page view stores some 50 to 100 spans, so a tenth keeps the internal project small.",
+  },
   TELLTALE_SESSION_DAYS: { default: "14", doc: "Lifetime of a login session, in days." },
   TELLTALE_LOGIN_MAX_FAILURES: {
     default: "10",
-    doc: "Failed logins allowed per account and per IP address within the window before logins answer 429.",
+    doc: "Sign-in attempts that may fail per client address (IPv6: per /64) within the window; past it that address's sign-ins answer 429, even with the right password.",
+  },
+  TELLTALE_LOGIN_ACCOUNT_MAX_FAILURES: {
+    default: "100",
+    doc: "Sign-in attempts that may fail per account from all addresses together within the window, against guessing from many addresses; past it the account's sign-ins answer 429 until the window ends.",
   },
   TELLTALE_LOGIN_WINDOW_SECONDS: { default: "900", doc: "Window for counting failed logins, in seconds." },
   TELLTALE_TRUST_PROXY: {
     default: "false",
-    doc: "`true` trusts `X-Forwarded-For` / `X-Forwarded-Proto` from a reverse proxy (client IP, Secure cookies).",
+    doc: "Reverse proxies whose `X-Forwarded-For` / `-Proto` / `-Host` are believed (client IP, Secure cookies): `false`, a number of proxy hops (`true` = 1), or a comma-separated list of proxy addresses or CIDR ranges (IPv4/IPv6). The client IP is the right-most address not a trusted proxy.",
   },
   TELLTALE_LOG_LEVEL: { default: "info", doc: "`debug`, `info`, `warn` or `error`." },
+  TELLTALE_DEBUG_PAGES: {
+    default: "false",
+    doc: "`true` serves `/debug/server-error` and `/debug/client-error` to signed-in users: pages that throw on purpose, to test the error pages and self-monitoring. Off in production.",
+  },
   TELLTALE_RATE_LIMITS: {
     default: "(none)",
     doc: "Global quotas for all projects together, `category:count/seconds` separated by commas (`*` for every category), e.g. `error:5000/60,*:20000/60`.",
@@ -55,12 +67,33 @@ export const SETTINGS = {
     doc: "Bytes all ingest requests together may hold in memory; past it new requests answer 503 (back-pressure).",
   },
   TELLTALE_MAX_QUEUE: { default: "200000", doc: "Accepted envelopes waiting to be digested; past it ingest answers 503 until digest catches up." },
+  TELLTALE_HEADERS_TIMEOUT_MS: {
+    default: "20000",
+    doc: "Time a client has to send a request's headers, in milliseconds; slower answers 408 and the connection is closed.",
+  },
+  TELLTALE_IDLE_TIMEOUT_MS: { default: "60000", doc: "A connection on which nothing moves either way for this long, in milliseconds, is closed." },
+  TELLTALE_REQUEST_TIMEOUT_MS: {
+    default: "600000",
+    doc: "Time a client has to send a whole request, body included, in milliseconds (100 MiB at 175 KB/s fits); slower answers 408.",
+  },
+  TELLTALE_MIN_BODY_RATE: {
+    default: "1024",
+    doc:
+      "Fewest bytes per second a request body must arrive at, averaged over `TELLTALE_BODY_RATE_WINDOW_MS`, " +
+      "while the server is reading; slower answers 408 and the connection is closed.",
+  },
+  TELLTALE_BODY_RATE_WINDOW_MS: { default: "10000", doc: "Window over which `TELLTALE_MIN_BODY_RATE` is measured, in milliseconds." },
   TELLTALE_RETENTION_DAYS: { default: "90", doc: "Events, traces, logs and other stored items older than this many days are deleted (issue counts stay)." },
+  TELLTALE_INTERNAL_RETENTION_DAYS: {
+    default: "7",
+    doc: "Retention of the internal project (Telltale's own errors and traces), in days, in place of `TELLTALE_RETENTION_DAYS`.",
+  },
   TELLTALE_MAX_EVENTS_PER_ISSUE: { default: "10000", doc: "Only the newest this-many events of each issue are kept; counts stay correct." },
 } as const satisfies Record<string, { default: string; doc: string }>;
 
 const MiB = 1024 * 1024;
 const boolText = z.enum(["true", "false", "1", "0", "yes", "no"]).transform((v) => ["true", "1", "yes"].includes(v));
+const NO_PROXY: TrustProxy = { kind: "none" };
 const port = z.coerce.number().int().min(0).max(65535);
 const positiveInt = z.coerce.number().int().positive();
 const SELF_DSN = /^https?:\/\/[^@/]+@[^/]+\/.*\d+$/;
@@ -81,11 +114,20 @@ const envSchema = z.object({
       error: (issue) => `expected "off" or a DSN like https://key@host/1, got "${String(issue.input)}"`,
     })
     .optional(),
-  TELLTALE_SELF_TRACES_SAMPLE_RATE: z.coerce.number().min(0).max(1).default(1),
+  TELLTALE_SELF_TRACES_SAMPLE_RATE: z.coerce.number().min(0).max(1).default(0.1),
   TELLTALE_SESSION_DAYS: positiveInt.default(14),
   TELLTALE_LOGIN_MAX_FAILURES: positiveInt.default(10),
+  TELLTALE_LOGIN_ACCOUNT_MAX_FAILURES: positiveInt.default(100),
   TELLTALE_LOGIN_WINDOW_SECONDS: positiveInt.default(900),
-  TELLTALE_TRUST_PROXY: boolText.default(false),
+  TELLTALE_TRUST_PROXY: z
+    .string()
+    .transform((v, c) => {
+      const trust = parseTrustProxy(v);
+      if (!trust) c.addIssue({ code: "custom", message: `expected false, true, a number of hops or a list of CIDR ranges, got "${v}"` });
+      return trust ?? NO_PROXY;
+    })
+    .default(NO_PROXY),
+  TELLTALE_DEBUG_PAGES: boolText.default(false),
   TELLTALE_LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   TELLTALE_RATE_LIMITS: z.string().default(""),
   TELLTALE_MAX_REQUEST_BYTES: positiveInt.default(100 * MiB),
@@ -98,7 +140,13 @@ const envSchema = z.object({
   TELLTALE_MAX_ITEMS_BYTES: positiveInt.default(20 * MiB),
   TELLTALE_INGEST_MEMORY_BYTES: positiveInt.default(256 * MiB),
   TELLTALE_MAX_QUEUE: positiveInt.default(200_000),
+  TELLTALE_HEADERS_TIMEOUT_MS: positiveInt.default(20_000),
+  TELLTALE_IDLE_TIMEOUT_MS: positiveInt.default(60_000),
+  TELLTALE_REQUEST_TIMEOUT_MS: positiveInt.default(600_000),
+  TELLTALE_MIN_BODY_RATE: positiveInt.default(1024),
+  TELLTALE_BODY_RATE_WINDOW_MS: positiveInt.default(10_000),
   TELLTALE_RETENTION_DAYS: positiveInt.default(90),
+  TELLTALE_INTERNAL_RETENTION_DAYS: positiveInt.default(7),
   TELLTALE_MAX_EVENTS_PER_ISSUE: positiveInt.default(10_000),
 });
 
@@ -119,6 +167,15 @@ export interface IngestSettings {
   maxQueue: number;
 }
 
+/** How long the front server waits on a client (slow-client protection, README "Security"). */
+export interface ClientTimeouts {
+  headersMs: number;
+  idleMs: number;
+  requestMs: number;
+  minBodyBytesPerSecond: number;
+  bodyRateWindowMs: number;
+}
+
 export type Database = { kind: "sqlite"; file: string } | { kind: "postgres"; url: string; poolMax: number };
 
 export interface Settings {
@@ -131,11 +188,16 @@ export interface Settings {
   selfTracesSampleRate: number;
   sessionDays: number;
   loginMaxFailures: number;
+  loginAccountMaxFailures: number;
   loginWindowSeconds: number;
-  trustProxy: boolean;
+  trustProxy: TrustProxy;
+  /** Serve the pages under /debug that throw on purpose (tests of the error pages). */
+  debugPages: boolean;
   logLevel: "debug" | "info" | "warn" | "error";
   ingest: IngestSettings;
-  retention: { days: number; maxEventsPerIssue: number };
+  clients: ClientTimeouts;
+  /** `internalDays` applies to the internal project (self-monitoring), `days` to every other. */
+  retention: { days: number; internalDays: number; maxEventsPerIssue: number };
 }
 
 export class SettingsError extends Error {}
@@ -163,8 +225,10 @@ export function parseSettings(env: Record<string, string | undefined>): Settings
     selfTracesSampleRate: e.TELLTALE_SELF_TRACES_SAMPLE_RATE,
     sessionDays: e.TELLTALE_SESSION_DAYS,
     loginMaxFailures: e.TELLTALE_LOGIN_MAX_FAILURES,
+    loginAccountMaxFailures: e.TELLTALE_LOGIN_ACCOUNT_MAX_FAILURES,
     loginWindowSeconds: e.TELLTALE_LOGIN_WINDOW_SECONDS,
     trustProxy: e.TELLTALE_TRUST_PROXY,
+    debugPages: e.TELLTALE_DEBUG_PAGES,
     logLevel: e.TELLTALE_LOG_LEVEL,
     ingest: {
       rateLimits: e.TELLTALE_RATE_LIMITS,
@@ -179,7 +243,19 @@ export function parseSettings(env: Record<string, string | undefined>): Settings
       memoryBytes: e.TELLTALE_INGEST_MEMORY_BYTES,
       maxQueue: e.TELLTALE_MAX_QUEUE,
     },
-    retention: { days: e.TELLTALE_RETENTION_DAYS, maxEventsPerIssue: e.TELLTALE_MAX_EVENTS_PER_ISSUE },
+    clients: {
+      headersMs: e.TELLTALE_HEADERS_TIMEOUT_MS,
+      idleMs: e.TELLTALE_IDLE_TIMEOUT_MS,
+      // Node requires headersTimeout <= requestTimeout (https://nodejs.org/api/http.html#serverheaderstimeout).
+      requestMs: Math.max(e.TELLTALE_REQUEST_TIMEOUT_MS, e.TELLTALE_HEADERS_TIMEOUT_MS),
+      minBodyBytesPerSecond: e.TELLTALE_MIN_BODY_RATE,
+      bodyRateWindowMs: e.TELLTALE_BODY_RATE_WINDOW_MS,
+    },
+    retention: {
+      days: e.TELLTALE_RETENTION_DAYS,
+      internalDays: e.TELLTALE_INTERNAL_RETENTION_DAYS,
+      maxEventsPerIssue: e.TELLTALE_MAX_EVENTS_PER_ISSUE,
+    },
   };
 }
 

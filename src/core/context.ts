@@ -13,6 +13,8 @@ export interface Ctx {
   limits: {
     sessionDays: number;
     loginMaxFailures: number;
+    /** Failed sign-ins per account from all addresses together (decision 0007). */
+    loginAccountMaxFailures: number;
     loginWindowSeconds: number;
   };
 }

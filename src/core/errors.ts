@@ -15,14 +15,15 @@ export class TelltaleError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
-    readonly details: { retryAfterSeconds?: number } = {},
+    readonly details: { retryAfterSeconds?: number; fields?: Record<string, string> } = {},
   ) {
     super(message);
     this.name = "TelltaleError";
   }
 }
 
-export const invalidInput = (message: string) => new TelltaleError("invalid_input", message);
+/** `fields` names each invalid input field with its message, so a form can show them all at once. */
+export const invalidInput = (message: string, fields?: Record<string, string>) => new TelltaleError("invalid_input", message, fields ? { fields } : {});
 export const notFound = (message: string) => new TelltaleError("not_found", message);
 export const conflict = (message: string) => new TelltaleError("conflict", message);
 export const unauthenticated = (message: string) => new TelltaleError("unauthenticated", message);

@@ -13,6 +13,7 @@ export function createCtx(settings: Settings, store: Store): Ctx {
     limits: {
       sessionDays: settings.sessionDays,
       loginMaxFailures: settings.loginMaxFailures,
+      loginAccountMaxFailures: settings.loginAccountMaxFailures,
       loginWindowSeconds: settings.loginWindowSeconds,
     },
   };

@@ -8,6 +8,9 @@ import { m0004 } from "./migrations/0004_ingest_storage";
 import { m0005 } from "./migrations/0005_internal_project_filters";
 import { m0006 } from "./migrations/0006_issues";
 import { m0007 } from "./migrations/0007_digest_progress";
+import { m0008 } from "./migrations/0008_dead_letters";
+import { m0009 } from "./migrations/0009_login_attempts";
+import { m0010 } from "./migrations/0010_localhost_filter_default";
 import { adoptQueue } from "./queue";
 import type { AnyDb, Migration } from "./migrations/helpers";
 
@@ -20,6 +23,9 @@ const MIGRATIONS: Record<string, Migration> = {
   "0005_internal_project_filters": m0005,
   "0006_issues": m0006,
   "0007_digest_progress": m0007,
+  "0008_dead_letters": m0008,
+  "0009_login_attempts": m0009,
+  "0010_localhost_filter_default": m0010,
 };
 
 export interface MigrateResult {

@@ -23,11 +23,11 @@ export interface SessionsTable {
   user_agent: string;
 }
 
-export interface LoginFailuresTable {
-  id: Generated<number>;
-  email: string;
-  ip: string;
-  at: number;
+/** Login attempts counted in a fixed window per key (`ip:…` or `account:…`), decision 0007. */
+export interface LoginAttemptsTable {
+  key: string;
+  attempts: number;
+  window_start: number;
 }
 
 export interface OrganizationsTable {
@@ -245,6 +245,23 @@ export interface RawItemsTable {
   payload: Buffer;
 }
 
+/** An envelope the digest set aside (docs/decisions/0006-dead-letters.md). */
+export interface DeadLettersTable {
+  id: Generated<number>;
+  project_id: number;
+  key_id: number;
+  received_at: number;
+  created_at: number;
+  /** The envelope's item types, comma-separated, as far as it parsed. */
+  item_types: string;
+  size: number;
+  reason: string;
+  /** At most 4 KB of the body after scrubbing: the only part of it any page shows. */
+  excerpt: string;
+  /** The envelope as queued, only for retry; never shown. */
+  body: Buffer;
+}
+
 export type IssueStatus = "unresolved" | "resolved" | "ignored";
 
 export interface IssuesTable {
@@ -333,7 +350,7 @@ export interface ProjectGroupingTable {
 export interface DB {
   users: UsersTable;
   sessions: SessionsTable;
-  login_failures: LoginFailuresTable;
+  login_attempts: LoginAttemptsTable;
   organizations: OrganizationsTable;
   memberships: MembershipsTable;
   projects: ProjectsTable;
@@ -354,6 +371,7 @@ export interface DB {
   attachments: AttachmentsTable;
   attachment_chunks: AttachmentChunksTable;
   raw_items: RawItemsTable;
+  dead_letters: DeadLettersTable;
   issues: IssuesTable;
   issue_hashes: IssueHashesTable;
   issue_tags: IssueTagsTable;

@@ -39,7 +39,12 @@ const store = connect(config.database);
 const ctx = createCtx(config, store);
 const sqlite = ctx.dialect === "sqlite";
 // On SQLite the request path deletes digested queue rows: this thread only reads the queue file.
-const options = { batchSize: 200, limits: envelopeLimits(config.ingest), leaveDigestedRows: sqlite };
+const options = {
+  batchSize: 200,
+  limits: envelopeLimits(config.ingest),
+  leaveDigestedRows: sqlite,
+  onSetAside: (count: number) => log("warn", "envelopes set aside as dead letters; see Dead letters on the organization page", { count }),
+};
 /**
  * Upkeep of the queue file (SQLite), from here rather than the main thread: its WAL is
  * checkpointed (PASSIVE, at most once a second, and RESTART once it passes 1 GiB, since under
@@ -119,6 +124,8 @@ async function loop(): Promise<void> {
   }
   await store.close();
   parentPort?.postMessage({ type: "stopped" });
+  // The message listener would keep this thread alive, and the server's shutdown would wait for it.
+  parentPort?.close();
 }
 
 void loop();

@@ -1,5 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { ClientTimeouts } from "../config/settings";
 import type { IngestRuntime } from "../core/ingest/accept";
+import { applyClientTimeouts, serverOptions, trackResponse, watchBodyRate } from "./client-timeouts";
 import { handleIngest } from "./ingest/handler";
 import { sendJson } from "./http";
 import { log } from "./log";
@@ -12,17 +14,23 @@ export interface FrontOptions {
   /** Where page and web API requests go once the Next.js worker is ready. */
   pages: (req: IncomingMessage, res: ServerResponse) => void;
   tunnel: TunnelTarget | null;
+  clients: ClientTimeouts;
 }
 
 /**
  * The public HTTP server. Ingest and the tunnel are answered here, on the main thread,
  * by the framework-free core: no Next.js and no self-monitoring instrumentation on that
  * path (toolchain.md: either costs ingest half its throughput). Everything else goes to
- * the Next.js worker.
+ * the Next.js worker. Every request, proxied ones included, is held to the slow-client
+ * time-outs (./client-timeouts.ts).
  */
 export function createFront(options: FrontOptions): Server {
-  const server = createServer((req, res) => {
+  const server = createServer(serverOptions(options.clients), (req, res) => {
+    trackResponse(req, res);
+    watchBodyRate(req, res, options.clients);
     const path = (req.url ?? "/").split("?")[0] ?? "/";
+    // Ingest and tunnel answers merge this in; pages get it again from the proxy.
+    res.setHeader("x-content-type-options", "nosniff");
     const ingest = INGEST_PATH.exec(path);
     const work = ingest
       ? handleIngest(options.ingest, req, res, { projectId: Number(ingest[1]), endpoint: ingest[2] === "store" ? "store" : "envelope" })
@@ -31,13 +39,11 @@ export function createFront(options: FrontOptions): Server {
         : null;
     if (!work) return options.pages(req, res);
     work.catch((error: unknown) => {
-      log("error", "request failed", { path, error: error instanceof Error ? error.message : String(error) });
+      log("error", "request failed", { path: path.slice(0, 200), error: error instanceof Error ? error.message : String(error) });
       if (!res.headersSent) sendJson(res, 500, { detail: "internal error" });
       else res.destroy();
     });
   });
-  server.keepAliveTimeout = 65_000; // longer than common load balancers' idle timeout
-  server.headersTimeout = 66_000;
-  server.requestTimeout = 300_000;
+  applyClientTimeouts(server, options.clients);
   return server;
 }

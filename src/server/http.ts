@@ -1,7 +1,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ErrorCode, TelltaleError } from "../core/errors";
 
+/** Answers JSON; a response already answered (a slow client cut off first) is left as it is. */
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  if (res.headersSent || res.destroyed) return;
   const text = JSON.stringify(body);
   res.writeHead(status, {
     "content-type": "application/json",
@@ -10,6 +12,18 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
     ...headers,
   });
   res.end(text);
+}
+
+/**
+ * Text for a response header that may quote a client: X-Sentry-Error carries a reason for
+ * SDKs and proxies to log, and a reason can quote the client (an item type, an encoding),
+ * while a header may only hold Latin-1 without control characters
+ * (https://www.rfc-editor.org/rfc/rfc9110#section-5.5); node throws on anything else. The
+ * header gets printable ASCII, at most 200 characters; the JSON body keeps the reason whole.
+ */
+export function headerSafe(reason: string): string {
+  const ascii = reason.replace(/[^\x20-\x7e]/g, "?");
+  return ascii.length > 200 ? `${ascii.slice(0, 197)}...` : ascii;
 }
 
 /** The one place core error codes become HTTP statuses. */

@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { Settings } from "../config/settings";
 import { parseDsn } from "../core/auth/dsn";
+import { conflict } from "../core/errors";
 import { digestedUpTo, queuedCount } from "../db/queue";
 import { createCtx } from "../core/runtime";
 import { connect } from "../db/connect";
@@ -14,6 +15,7 @@ import { migrate } from "../db/migrate";
 import { createFront } from "./front";
 import { log } from "./log";
 import { createProxy } from "./proxy";
+import { NOSNIFF } from "./security-headers";
 import type { TunnelTarget } from "./tunnel";
 import type { QueueGauge } from "../core/ingest/accept";
 import { createIngestRuntime } from "./ingest/runtime";
@@ -76,7 +78,7 @@ export async function serve(config: Settings, appDir: string): Promise<Running> 
   const selfDsn = config.selfMonitoring.mode === "dsn" ? parseDsn(config.selfMonitoring.dsn) : null;
   const tunnel: TunnelTarget | null = selfDsn ? { dsn: selfDsn } : null;
   const socketPath = join(tmpdir(), `telltale-${process.pid}-${Math.random().toString(36).slice(2, 8)}.sock`);
-  const proxy = createProxy(socketPath, config.trustProxy);
+  const proxy = createProxy(socketPath, { trustProxy: config.trustProxy, https: config.publicUrl.startsWith("https:") });
 
   let markReady: () => void = () => {};
   const uiReady = new Promise<void>((r) => (markReady = r));
@@ -85,7 +87,7 @@ export async function serve(config: Settings, appDir: string): Promise<Running> 
     if (isReady) return proxy(req, res);
     const timer = setTimeout(() => {
       if (!res.headersSent) {
-        res.writeHead(503, { "content-type": "text/plain", "retry-after": "1" });
+        res.writeHead(503, { "content-type": "text/plain", "retry-after": "1", ...NOSNIFF });
         res.end("Telltale is starting; try again in a moment.");
       }
     }, UI_WAIT_MS);
@@ -107,14 +109,16 @@ export async function serve(config: Settings, appDir: string): Promise<Running> 
   };
   if (queued > 0) log("info", "resuming digest of queued envelopes", { queued: queued });
 
-  const front = createFront({ ingest, pages, tunnel });
+  const front = createFront({ ingest, pages, tunnel, clients: config.clients });
   front.listen(config.port, config.host);
   try {
     await once(front, "listening");
   } catch (error) {
+    await digest.stop();
     await store.close();
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === "EADDRINUSE") throw new Error(`port ${config.port} on ${config.host} is already in use: stop the other server or set PORT`);
+    // A TelltaleError: the CLI prints its message alone, without a stack, and exits 1.
+    if (code === "EADDRINUSE") throw conflict(`port ${config.port} on ${config.host} is already in use: stop the other server or set PORT`);
     throw error;
   }
   const port = (front.address() as AddressInfo).port;

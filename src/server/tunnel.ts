@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { envelopeUrl, parseDsn, type Dsn } from "../core/auth/dsn";
 import { INGEST_LIMITS } from "../core/ingest/limits";
-import { sendJson } from "./http";
+import { headerSafe, sendJson } from "./http";
 import { readIngestBody } from "./ingest/body";
 import { log } from "./log";
 
@@ -15,6 +15,12 @@ export interface TunnelTarget {
 const sameTarget = (a: Dsn, b: Dsn) =>
   a.publicKey === b.publicKey && a.host.toLowerCase() === b.host.toLowerCase() && a.projectId === b.projectId && a.path === b.path && a.protocol === b.protocol;
 
+/** Every refusal is logged (reason only: the body is the browser's) and answered as JSON. */
+function refuse(res: ServerResponse, status: number, detail: string): void {
+  log("info", "tunnel refused", { status, reason: detail.slice(0, 200) });
+  sendJson(res, status, { detail });
+}
+
 /**
  * Forwards the browser's envelopes to the one configured DSN, never to a DSN the request
  * names (that would make Telltale an open relay). Like @sentry/core's handleTunnelRequest:
@@ -23,25 +29,25 @@ const sameTarget = (a: Dsn, b: Dsn) =>
 export async function handleTunnel(target: TunnelTarget | null, req: IncomingMessage, res: ServerResponse): Promise<void> {
   if (!target) {
     req.resume();
-    return sendJson(res, 404, { detail: "the tunnel is only used when TELLTALE_SELF_DSN names an external DSN" });
+    return refuse(res, 404, "the tunnel is only used when TELLTALE_SELF_DSN names an external DSN");
   }
   if (req.method !== "POST") {
     req.resume();
-    return sendJson(res, 405, { detail: "POST an envelope here" });
+    return refuse(res, 405, "POST an envelope here");
   }
   const read = await readIngestBody(req, INGEST_LIMITS.maxRequestBytes, INGEST_LIMITS.maxEnvelopeBytes);
-  if (!read.ok) return sendJson(res, read.status, { detail: read.reason });
+  if (!read.ok) return refuse(res, read.status, read.reason);
   const nl = read.body.indexOf(0x0a);
   let dsn: Dsn | null = null;
   try {
     const header: unknown = JSON.parse(read.body.subarray(0, nl === -1 ? undefined : nl).toString("utf8"));
     const value = header !== null && typeof header === "object" ? (header as Record<string, unknown>).dsn : undefined;
-    if (typeof value !== "string") return sendJson(res, 400, { detail: "Invalid envelope: missing DSN" });
+    if (typeof value !== "string") return refuse(res, 400, "Invalid envelope: missing DSN");
     dsn = parseDsn(value);
   } catch {
-    return sendJson(res, 400, { detail: "Invalid envelope: missing header" });
+    return refuse(res, 400, "Invalid envelope: missing header");
   }
-  if (!dsn || !sameTarget(dsn, target.dsn)) return sendJson(res, 403, { detail: "DSN not allowed" });
+  if (!dsn || !sameTarget(dsn, target.dsn)) return refuse(res, 403, "DSN not allowed");
 
   const url = `${envelopeUrl(target.dsn)}?sentry_version=7&sentry_key=${encodeURIComponent(target.dsn.publicKey)}`;
   try {
@@ -54,7 +60,8 @@ export async function handleTunnel(target: TunnelTarget | null, req: IncomingMes
     const headers: Record<string, string> = {};
     for (const name of ["retry-after", "x-sentry-rate-limits", "x-sentry-error", "content-type"]) {
       const v = upstream.headers.get(name);
-      if (v) headers[name] = v;
+      // The upstream's X-Sentry-Error may quote what the browser sent.
+      if (v) headers[name] = name === "x-sentry-error" ? headerSafe(v) : v;
     }
     res.writeHead(upstream.status, headers);
     res.end(Buffer.from(await upstream.arrayBuffer()));

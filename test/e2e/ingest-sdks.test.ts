@@ -151,21 +151,21 @@ describe.each(DIALECTS)("real SDKs against Telltale on %s", (dialect) => {
       return responses;
     }
 
-    it("posts across origins with CORS, and the localhost filter is on by default", async () => {
+    it("posts across origins with CORS; a new project keeps localhost events until its localhost filter is switched on", async () => {
       const p = await project("browser");
-      expect(await throwInBrowser(p.dsn, null, "filtered from localhost")).toSatisfy((r: number[]) => r.every((s) => s === 200));
-      await queueDrained(store);
-      expect(await events(p.id)).toEqual([]);
-      expect(quantity(await outcomesOf(store, p.id), "error", "filtered", "localhost")).toBe(1);
-
-      await updateFilters({ ctx: testCtx(store), input: { projectId: p.id, changes: { localhost: false } } });
-      expect(await throwInBrowser(p.dsn, null, "kept once the filter is off")).toSatisfy((r: number[]) => r.every((s) => s === 200));
+      expect(await throwInBrowser(p.dsn, null, "kept from localhost")).toSatisfy((r: number[]) => r.every((s) => s === 200));
       await queueDrained(store);
       const stored = await events(p.id);
-      expect(stored.map((e) => e.title)).toEqual(["TypeError: kept once the filter is off"]);
+      expect(stored.map((e) => e.title)).toEqual(["TypeError: kept from localhost"]);
       const data = JSON.parse(stored[0]!.data) as { request: { url: string }; sdk: { name: string } };
       expect(data.request.url).toBe(pageUrl);
       expect(data.sdk.name).toBe("sentry.javascript.browser");
+
+      await updateFilters({ ctx: testCtx(store), input: { projectId: p.id, changes: { localhost: true } } });
+      expect(await throwInBrowser(p.dsn, null, "filtered once the filter is on")).toSatisfy((r: number[]) => r.every((s) => s === 200));
+      await queueDrained(store);
+      expect((await events(p.id)).map((e) => e.title)).toEqual(["TypeError: kept from localhost"]);
+      expect(quantity(await outcomesOf(store, p.id), "error", "filtered", "localhost")).toBe(1);
     });
 
     it("sends through a same-origin tunnel, authenticated by the DSN in the envelope header", async () => {

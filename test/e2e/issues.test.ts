@@ -7,7 +7,7 @@ import { buildDsn } from "../../src/core/auth/dsn";
 import { createOrganization } from "../../src/core/orgs/create-org";
 import { createProject } from "../../src/core/projects/create-project";
 import { updateFilters } from "../../src/core/projects/options";
-import { launchBrowser } from "../support/browser";
+import { launchBrowser, signIn } from "../support/browser";
 import { browserSdkBundle } from "../support/browser-sdk";
 import { runNodeClient } from "../support/clients";
 import { queueDrained } from "../support/ingest-db";
@@ -54,11 +54,7 @@ function checkout() { applyDiscount({}); }
     appUrl = `http://127.0.0.1:${(appPage.address() as AddressInfo).port}/`;
     browser = await launchBrowser();
     page = await browser.newPage();
-    await page.goto(`${server.url}/login`);
-    await page.fill("input[name=email]", "dev@example.com");
-    await page.fill("input[name=password]", "password-123");
-    await page.click("main button[type=submit]");
-    await page.waitForURL(/\/orgs\/shop$/);
+    await signIn(page, server.url, "dev@example.com", /\/orgs\/shop$/);
   });
 
   afterAll(async () => {
@@ -111,6 +107,12 @@ function checkout() { applyDiscount({}); }
     const tags = await page.locator("[data-testid=tags]").textContent();
     expect(tags).toContain("team");
     expect(tags).toContain("shop@1.0.0");
+    // Browser and OS parsed from the SDK's User-Agent header (headless Chromium calls itself HeadlessChrome).
+    expect(tags).toContain("browser.nameChrome Headless");
+    expect(tags).toContain("os.nameLinux");
+    await page.click('[data-testid=tags] .tagbar:has(strong:text-is("browser.name")) a');
+    await page.waitForURL(/query=browser\.name/);
+    expect(await issueRows()).toEqual([title]);
   });
 
   it("resolves the issue with a server action, and a new event reopens it as a regression", async () => {

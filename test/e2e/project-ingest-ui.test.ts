@@ -5,7 +5,8 @@ import { buildDsn } from "../../src/core/auth/dsn";
 import { createOrganization } from "../../src/core/orgs/create-org";
 import { createProject } from "../../src/core/projects/create-project";
 import { projectOptions } from "../../src/core/projects/options";
-import { launchBrowser } from "../support/browser";
+import { m0010 } from "../../src/db/migrations/0010_localhost_filter_default";
+import { launchBrowser, signIn } from "../support/browser";
 import { runNodeClient } from "../support/clients";
 import { queueDrained } from "../support/ingest-db";
 import { startServer, type TestServer } from "../support/server";
@@ -29,11 +30,7 @@ describe.each(DIALECTS)("project ingest settings and stats in Chromium on %s", (
     server = await startServer({ ...store.env, TELLTALE_SELF_DSN: "off" });
     browser = await launchBrowser();
     page = await browser.newPage();
-    await page.goto(`${server.url}/login`);
-    await page.fill("input[name=email]", "owner@example.com");
-    await page.fill("input[name=password]", "password-123");
-    await page.click("main button[type=submit]");
-    await page.waitForURL(/\/orgs\/web$/);
+    await signIn(page, server.url, "owner@example.com", /\/orgs\/web$/);
   });
 
   afterAll(async () => {
@@ -58,16 +55,17 @@ describe.each(DIALECTS)("project ingest settings and stats in Chromium on %s", (
     expect(await page.locator("[data-testid=outcome-totals] tbody tr").allTextContents()).toEqual([expect.stringContaining("session")]);
   });
 
-  it("switches an inbound filter off and adds an error-message glob", async () => {
+  it("shows the localhost filter off for a new project, switches it on and adds an error-message glob", async () => {
     await page.goto(`${server.url}${base}/settings/filters`);
     const form = page.locator("[data-testid=filters-form]");
-    expect(await form.locator("input[name=localhost]").isChecked()).toBe(true);
-    await form.locator("input[name=localhost]").uncheck();
+    expect(await form.locator("input[name=localhost]").isChecked()).toBe(false);
+    expect(await form.locator("input[name=scriptError]").isChecked()).toBe(true);
+    await form.locator("input[name=localhost]").check();
     await form.locator("textarea[name=errorMessages]").fill("*ChunkLoadError*\nTimeoutError: *");
     await form.locator("button[type=submit]").click();
     await form.locator(".notice").waitFor();
     const options = await projectOptions(testCtx(store), projectId);
-    expect(options.filters.localhost).toBe(false);
+    expect(options.filters.localhost).toBe(true);
     expect(options.filters.scriptError).toBe(true);
     expect(options.filters.errorMessages).toEqual(["*ChunkLoadError*", "TimeoutError: *"]);
   });
@@ -114,5 +112,15 @@ describe.each(DIALECTS)("project ingest settings and stats in Chromium on %s", (
     await form.locator(".notice").waitFor();
     const row = await store.db.selectFrom("project_grouping").select("fingerprint_rules").where("project_id", "=", projectId).executeTakeFirstOrThrow();
     expect(row.fingerprint_rules).toContain("-> conn title=");
+  });
+
+  it("shows the localhost filter on for a project from before the default changed", async () => {
+    const ctx = testCtx(store);
+    await createProject({ ctx, input: { org: "web", slug: "legacy", platform: "javascript" } });
+    // What upgrading a database that held this project did (migration 0010).
+    await m0010.up(store.db, dialect);
+    await page.goto(`${server.url}/orgs/web/projects/legacy/settings/filters`);
+    const form = page.locator("[data-testid=filters-form]");
+    expect(await form.locator("input[name=localhost]").isChecked()).toBe(true);
   });
 });

@@ -13,7 +13,7 @@ describe("TELLTALE_SELF_DSN=off", () => {
   beforeAll(async () => {
     store = await openTestStore("sqlite");
     await createUser({ ctx: testCtx(store), input: { email: "ops@example.com", password: "password-123" } });
-    server = await startServer({ ...store.env, TELLTALE_SELF_DSN: "off" });
+    server = await startServer({ ...store.env, TELLTALE_SELF_DSN: "off", TELLTALE_DEBUG_PAGES: "true" });
     browser = await launchBrowser();
   });
 

@@ -1,4 +1,6 @@
 import { spawn } from "node:child_process";
+import { createServer } from "node:net";
+import type { AddressInfo } from "node:net";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -6,6 +8,7 @@ import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseDsn } from "../../src/core/auth/dsn";
+import { PLATFORM_IDS } from "../../src/core/projects/platforms";
 import { userForToken } from "../../src/core/tokens/tokens";
 import { DIALECTS, openTestStore, PG_URL, testCtx, type TestStore } from "../support/stores";
 
@@ -18,10 +21,13 @@ interface Run {
   stderr: string;
 }
 
-/** Runs `telltale …` as a user would, with only the given settings in its environment. */
-function telltale(args: string[], env: Record<string, string>): Promise<Run> {
+/**
+ * Runs `telltale …` as a user would, with only the given settings in its environment.
+ * `dist/cli.js` is the command without its build step (`telltale serve` would build the app first).
+ */
+function telltale(args: string[], env: Record<string, string>, entry = "bin/telltale.mjs"): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(ROOT, "bin/telltale.mjs"), ...args], {
+    const child = spawn(process.execPath, [join(ROOT, entry), ...args], {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? "", NODE_ENV: "test", TELLTALE_URL: PUBLIC_URL, TELLTALE_LOG_LEVEL: "warn", ...env },
       stdio: ["ignore", "pipe", "pipe"],
@@ -129,6 +135,25 @@ describe.concurrent.each(DIALECTS)("the telltale command on %s", (dialect) => {
       expect(run.stderr).toMatch(/^telltale: --slug needs a value\n/);
     });
 
+    it("exits 2 for an unknown flag, naming it and the flags the command takes, and does nothing", async () => {
+      const run = await cli("user", "create", "--email", "flag@example.com", "--password", "long enough", "--admin");
+      expect(run).toMatchObject({ code: 2, stdout: "" });
+      expect(run.stderr).toMatch(/^telltale: unknown flag --admin for 'user create' \(it takes --email, --password, --name, --superuser\)\n/);
+      expect(await store.db.selectFrom("users").select("id").where("email", "=", "flag@example.com").executeTakeFirst()).toBeUndefined();
+    });
+
+    it("exits 2 for a misspelt flag with --json, as JSON", async () => {
+      const run = await cli("org", "create", "--slug", "typo", "--onwer", "someone@example.com", "--json");
+      expect(run.code).toBe(2);
+      expect((JSON.parse(run.stderr) as { error: string }).error).toMatch(/^unknown flag --onwer for 'org create'/);
+    });
+
+    it("exits 2 for a stray argument", async () => {
+      const run = await cli("migrate", "now");
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(/^telltale: unexpected argument 'now' for 'migrate'\n/);
+    });
+
     it("exits 2 for an unknown command", async () => {
       const run = await cli("frobnicate", "now");
       expect(run.code).toBe(2);
@@ -139,6 +164,23 @@ describe.concurrent.each(DIALECTS)("the telltale command on %s", (dialect) => {
       const run = await cli();
       expect(run.code).toBe(2);
       expect(run.stdout).toContain("Usage: telltale");
+    });
+
+    it("accepts every platform that has a setup guide for --platform, and lists them in the usage", async () => {
+      await cli("user", "create", "--email", "platforms@example.com", "--password", "platform password");
+      await cli("org", "create", "--slug", "platforms", "--owner", "platforms@example.com");
+      for (const id of PLATFORM_IDS) {
+        const out = json(await cli("project", "create", "--org", "platforms", "--slug", `p-${id}`, "--platform", id, "--json"));
+        const row = await store.db.selectFrom("projects").select("platform").where("id", "=", Number(out.id)).executeTakeFirstOrThrow();
+        expect(row.platform).toBe(id);
+      }
+      expect((await cli("--help")).stdout).toContain(PLATFORM_IDS.join(", "));
+    });
+
+    it("exits 1 for a platform without a guide, naming the field", async () => {
+      const run = await cli("project", "create", "--org", "nope", "--slug", "cobol", "--platform", "cobol");
+      expect(run.code).toBe(1);
+      expect(run.stderr).toMatch(/^telltale: platform: /);
     });
 
     it("exits 1 for a project in an unknown organization", async () => {
@@ -173,6 +215,63 @@ describe.concurrent.each(DIALECTS)("the telltale command on %s", (dialect) => {
       expect(run.stderr).toContain("TELLTALE_PG_POOL_MAX:");
     });
   });
+});
+
+describe.concurrent.each(DIALECTS)("the database line on %s", (dialect) => {
+  let store: TestStore;
+  // The default log level: the line is shown unless TELLTALE_LOG_LEVEL is warn or error.
+  const cli = (...args: string[]) => telltale(args, { ...store.env, TELLTALE_LOG_LEVEL: "info" });
+  const expected = () =>
+    dialect === "sqlite" ? `telltale: database ${join(store.env.TELLTALE_DATA_DIR ?? "", "telltale.sqlite")}\n` : `telltale: database postgres://${new URL(PG_URL).host}/${new URL(store.env.DATABASE_URL ?? "").pathname.slice(1)}\n`;
+
+  beforeAll(async () => {
+    store = await openTestStore(dialect);
+  });
+  afterAll(() => store.cleanup());
+
+  it("names the database on stderr and leaves stdout to the result", async () => {
+    await cli("org", "create", "--slug", "lines");
+    const plain = await cli("project", "create", "--org", "lines", "--slug", "web");
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).toMatch(/^http:\/\/[0-9a-f]{32}@telltale\.test:8000\/\d+\n$/);
+    expect(plain.stderr).toBe(expected());
+
+    const json = await cli("project", "create", "--org", "lines", "--slug", "api", "--json");
+    expect(json.stderr).toBe(expected());
+    expect(JSON.parse(json.stdout)).toMatchObject({ slug: "api" });
+  });
+
+  it.runIf(dialect === "sqlite")("says when it is about to create a new SQLite database", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "telltale-cli-new-"));
+    try {
+      const run = await telltale(["migrate", "--json"], { TELLTALE_DATA_DIR: dir, TELLTALE_LOG_LEVEL: "info" });
+      expect(run.code).toBe(0);
+      expect(run.stderr).toBe(`telltale: database ${join(dir, "telltale.sqlite")} (new: none there yet; set TELLTALE_DATA_DIR or DATABASE_URL to use another)\n`);
+      expect(JSON.parse(run.stdout)).toMatchObject({ applied: expect.arrayContaining(["0001_foundation"]) });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("telltale serve on a port in use", () => {
+  it("exits 1 at once with a one-line message", async () => {
+    const busy = createServer();
+    await new Promise<void>((r) => busy.listen(0, "127.0.0.1", r));
+    const port = (busy.address() as AddressInfo).port;
+    const dir = mkdtempSync(join(tmpdir(), "telltale-cli-busy-"));
+    try {
+      const started = Date.now();
+      const env = { TELLTALE_DATA_DIR: dir, PORT: String(port), TELLTALE_HOST: "127.0.0.1", TELLTALE_SELF_DSN: "off" };
+      const run = await telltale(["serve"], env, "dist/cli.js");
+      expect(run).toEqual({ code: 1, stdout: "", stderr: `telltale: port ${port} on 127.0.0.1 is already in use: stop the other server or set PORT\n` });
+      // No lingering worker: the digest worker (and its retention job) stops with the failed start.
+      expect(Date.now() - started).toBeLessThan(15_000);
+    } finally {
+      busy.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
 });
 
 describe.concurrent.each(DIALECTS)("telltale migrate on an empty %s database", (dialect) => {

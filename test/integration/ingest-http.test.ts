@@ -283,7 +283,7 @@ describe.each(DIALECTS)("ingest over HTTP on %s", (dialect) => {
       ["an internal item type", 400, /internal/, () => post(withKey(envelopeUrl()), buildEnvelope({}, [{ type: "integration", payload: "{}" }]))],
       [
         "an unsupported content-encoding",
-        400,
+        415,
         /content-encoding/,
         () => post(withKey(envelopeUrl()), errorEnvelope(newEventId(), "lzw"), { ...ENVELOPE, "content-encoding": "compress" }),
       ],
@@ -500,6 +500,18 @@ describe.each(DIALECTS)("ingest over HTTP on %s", (dialect) => {
       await expectStored([id]);
     });
 
+    it("accepts an attachment whose filename and content type carry NUL, stored without it (was a 500 on PostgreSQL)", async () => {
+      const id = newEventId();
+      const body = buildEnvelope({ event_id: id }, [
+        eventItem(id, "with a NUL in an attachment filename"),
+        { type: "attachment", payload: "abc", headers: { filename: "crash\u0000.txt", content_type: "text/plain\u0000" } },
+      ]);
+      expectAccepted(await post(withKey(envelopeUrl()), body), id);
+      await expectStored([id]);
+      const rows = await store.db.selectFrom("attachments").select(["name", "content_type", "size"]).where("event_id", "=", id).execute();
+      expect(rows).toEqual([{ name: "crash.txt", content_type: "text/plain", size: 3 }]);
+    });
+
     it.each([
       ["implicit length, streamed past the limit", null],
       ["declared length over the limit", 3 * MiB],
@@ -572,7 +584,7 @@ describe.each(DIALECTS)("ingest over HTTP on %s", (dialect) => {
     it.each([
       ["invalid JSON", 400, Buffer.from('{"message": "cut off'), {}],
       ["a JSON array", 400, Buffer.from("[1, 2]"), {}],
-      ["an unsupported content-encoding", 400, Buffer.from(json(newEventId(), "lzw")), { "content-encoding": "compress" }],
+      ["an unsupported content-encoding", 415, Buffer.from(json(newEventId(), "lzw")), { "content-encoding": "compress" }],
     ])("answers %s with %i", async (_name, status, body, headers) => {
       await expectRejected(await send(storeUrl(), { body, headers: { ...auth(), "content-type": "application/json", ...headers } }), status);
     });

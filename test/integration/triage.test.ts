@@ -3,6 +3,7 @@ import { createUser } from "../../src/core/accounts/create-user";
 import type { Ctx } from "../../src/core/context";
 import { digestBatch } from "../../src/core/digest/batch";
 import { DEFAULT_ENVELOPE_LIMITS } from "../../src/core/envelope/index";
+import { issueActivity } from "../../src/core/issues/queries";
 import { changeIssues, mergeIssues, type IssueChange } from "../../src/core/issues/triage";
 import { createOrganization } from "../../src/core/orgs/create-org";
 import { createProject } from "../../src/core/projects/create-project";
@@ -91,6 +92,9 @@ describe.each(DIALECTS)("triage and state changes from new events on %s", (diale
     expect(await issue(first)).toMatchObject({ times_seen: 2, user_count: 2 });
     expect((await issue(second)).merged_into_id).toBe(first);
     expect(await send("MergeB", "app@1")).toBe(first);
+    // The merged issue's activity names its new home by short id, as the pages do.
+    const [entry] = await issueActivity(ctx, second);
+    expect(entry).toMatchObject({ type: "merge", data: { into: first, intoShortId: `P-${(await issue(first)).short_number.toString(36).toUpperCase()}` } });
   });
 
   it("refuses to assign an issue to someone outside its organization", async () => {

@@ -1,4 +1,4 @@
-import { chromium, type Browser } from "playwright-core";
+import { chromium, type Browser, type Page } from "playwright-core";
 
 /** Debian's Chromium (toolchain.md); flags keep it off the closed network at start. */
 export function launchBrowser(): Promise<Browser> {
@@ -6,4 +6,16 @@ export function launchBrowser(): Promise<Browser> {
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
     args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
   });
+}
+
+/**
+ * Signs in through the login form, as a person would, and waits for the page it lands on
+ * (an organization by default): the one sign-in every browser test shares.
+ */
+export async function signIn(page: Page, baseUrl: string, email: string, lands: RegExp = /\/orgs\/[a-z0-9-]+$/, password = "password-123"): Promise<void> {
+  await page.goto(`${baseUrl}/login`);
+  await page.fill("input[name=email]", email);
+  await page.fill("input[name=password]", password);
+  await page.click("main button[type=submit]");
+  await page.waitForURL(lands);
 }

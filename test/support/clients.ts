@@ -6,7 +6,7 @@ const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, "..", "..");
 
 /** Runs the @sentry/node fixture client (test/fixtures/clients/node-client.mjs) in its own process. */
-export async function runNodeClient(dsn: string, scenario: "basic" | "ratelimit"): Promise<string> {
+export async function runNodeClient(dsn: string, scenario: "basic" | "ratelimit" | "scrub" | "request" | "badspan"): Promise<string> {
   const { stdout } = await run(process.execPath, [join(ROOT, "test/fixtures/clients/node-client.mjs"), scenario], {
     env: { ...process.env, DSN: dsn },
     timeout: 60_000,

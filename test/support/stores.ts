@@ -67,7 +67,7 @@ export function testCtx(store: Store, overrides: Partial<Ctx> = {}): Ctx {
     dialect: store.dialect,
     publicUrl: "http://telltale.test:8000",
     now: Date.now,
-    limits: { sessionDays: 14, loginMaxFailures: 10, loginWindowSeconds: 900 },
+    limits: { sessionDays: 14, loginMaxFailures: 10, loginAccountMaxFailures: 100, loginWindowSeconds: 900 },
     ...overrides,
   };
 }

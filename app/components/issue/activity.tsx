@@ -1,4 +1,6 @@
 import type { ActivityEntry } from "@/src/core/issues/queries";
+import { When } from "../when";
+import { CommentBody } from "./comment-body";
 
 const DESCRIBE: Record<string, (d: Record<string, unknown>) => string> = {
   set_resolved: () => "resolved the issue",
@@ -10,7 +12,8 @@ const DESCRIBE: Record<string, (d: Record<string, unknown>) => string> = {
   set_escalating: () => "unignored the issue: its ignore condition was met",
   assigned: () => "assigned the issue",
   unassigned: () => "unassigned the issue",
-  merge: (d) => (d.into ? `merged this issue into #${String(d.into)}` : `merged ${Array.isArray(d.merged) ? d.merged.length : ""} issues into this one`),
+  // Entries written before the short id was recorded fall back to the row id.
+  merge: (d) => (d.into ? `merged this issue into ${typeof d.intoShortId === "string" ? d.intoShortId : `#${String(d.into)}`}` : `merged ${Array.isArray(d.merged) ? d.merged.length : ""} issues into this one`),
   note: () => "commented",
   bookmarked: () => "bookmarked the issue",
   unbookmarked: () => "removed the bookmark",
@@ -23,8 +26,10 @@ export function ActivityList({ entries }: { entries: ActivityEntry[] }) {
       {entries.map((e) => (
         <li key={e.id}>
           <strong>{e.user ? e.user.name || e.user.email : "Telltale"}</strong> {(DESCRIBE[e.type] ?? (() => e.type))(e.data)}{" "}
-          <span className="muted-small">{new Date(e.createdAt).toISOString().replace("T", " ").slice(0, 16)}</span>
-          {e.type === "note" && <p>{String(e.data.text ?? "")}</p>}
+          <span className="muted-small">
+            <When ms={e.createdAt} />
+          </span>
+          {e.type === "note" && <CommentBody text={String(e.data.text ?? "")} />}
         </li>
       ))}
     </ul>

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import type { Breadcrumb } from "@/src/core/normalize/types";
+import { LevelDot } from "../level-dot";
 
 /** Breadcrumbs as a timeline, newest last, filterable by level and category through the URL. */
 export function Breadcrumbs({ crumbs, level, category, href }: { crumbs: Breadcrumb[]; level: string | null; category: string | null; href: (level: string | null, category: string | null) => string }) {
@@ -30,7 +31,7 @@ export function Breadcrumbs({ crumbs, level, category, href }: { crumbs: Breadcr
               <td>{c.timestamp !== undefined ? new Date(c.timestamp * 1000).toISOString().slice(11, 23) : ""}</td>
               <td>{c.category ?? c.type ?? "default"}</td>
               <td>{c.message ?? (c.data ? JSON.stringify(c.data) : "")}</td>
-              <td><span className={`level ${c.level ?? "info"}`} />{c.level ?? "info"}</td>
+              <td><LevelDot level={c.level} />{c.level ?? "info"}</td>
             </tr>
           ))}
         </tbody>

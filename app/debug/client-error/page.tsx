@@ -1,17 +1,17 @@
-"use client";
+import { loadUser } from "../../lib/loaders";
+import { requireDebugPages } from "../guard";
+import { Thrower } from "./thrower";
 
-import { useState } from "react";
+export const dynamic = "force-dynamic";
 
-/** Throws while rendering in the browser, to check the client error page and self-monitoring. */
-export default function ClientErrorPage() {
-  const [broken, setBroken] = useState(false);
-  if (broken) throw new Error("Telltale debug: deliberate client error");
+/** A button that throws in the browser; the check happens on the server, before any of it is sent. */
+export default async function ClientErrorPage() {
+  requireDebugPages();
+  await loadUser("account:read", "/debug/client-error");
   return (
     <main>
       <h1>Client error check</h1>
-      <button type="button" onClick={() => setBroken(true)}>
-        Throw in the browser
-      </button>
+      <Thrower />
     </main>
   );
 }

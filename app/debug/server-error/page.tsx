@@ -1,9 +1,11 @@
-import { requireUser } from "../../lib/auth";
+import { loadUser } from "../../lib/loaders";
+import { requireDebugPages } from "../guard";
 
 export const dynamic = "force-dynamic";
 
 /** Throws on the server, to check the error page and self-monitoring end to end. */
 export default async function ServerErrorPage() {
-  await requireUser("/debug/server-error");
+  requireDebugPages();
+  await loadUser("account:read", "/debug/server-error");
   throw new Error("Telltale debug: deliberate server error");
 }

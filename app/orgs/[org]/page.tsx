@@ -1,9 +1,11 @@
 import Link from "next/link";
-import { canManageProjects } from "@/src/core/orgs/access";
+import { roleAllows } from "@/src/core/permissions/table";
 import { listProjects } from "@/src/core/projects/queries";
 import { PLATFORMS } from "@/src/core/projects/platforms";
 import { loadOrg } from "../../lib/loaders";
 import { ctx } from "../../lib/runtime";
+import { When } from "../../components/when";
+import { PageCrumbs } from "../../components/shell/page-crumbs";
 
 export async function generateMetadata({ params }: { params: Promise<{ org: string }> }) {
   return { title: (await params).org };
@@ -11,15 +13,15 @@ export async function generateMetadata({ params }: { params: Promise<{ org: stri
 
 export default async function OrganizationPage({ params }: { params: Promise<{ org: string }> }) {
   const { org: slug } = await params;
-  const { org, role } = await loadOrg(slug, `/orgs/${slug}`);
+  const { org, role } = await loadOrg("org:read", slug, `/orgs/${slug}`);
   const projects = await listProjects(ctx(), org);
   const platformName = (id: string) => PLATFORMS.find((p) => p.id === id)?.name ?? id;
   return (
     <main>
+      <PageCrumbs items={[{ label: "Organizations", href: "/orgs" }, { label: org.name }]} />
       <div className="row" style={{ justifyContent: "space-between" }}>
         <h1>{org.name} · Projects</h1>
-        <Link href={`/orgs/${org.slug}/issues`}>Issues</Link>
-        {canManageProjects(role) && (
+        {roleAllows(role, "project:write") && (
           <Link href={`/orgs/${org.slug}/projects/new`}>
             <button className="primary" type="button">
               Create project
@@ -47,7 +49,7 @@ export default async function OrganizationPage({ params }: { params: Promise<{ o
                     <span className="muted">{p.slug}</span>
                   </td>
                   <td>{platformName(p.platform)}</td>
-                  <td className="muted">{new Date(p.created_at).toISOString().slice(0, 10)}</td>
+                  <td className="muted"><When ms={p.created_at} /></td>
                 </tr>
               ))}
             </tbody>

@@ -1,7 +1,9 @@
 import { createHash, randomBytes } from "node:crypto";
+import { countAttempt, forgetExpiredAttempts, refundAttempt, type AttemptCount } from "../../db/login-attempts";
 import type { User } from "../../db/schema";
 import type { Ctx } from "../context";
 import { throttled, unauthenticated } from "../errors";
+import { throttleKey } from "../net/ip";
 import { dummyHash, verifyPassword } from "./password";
 
 export interface LoginInput {
@@ -21,38 +23,34 @@ export interface LoginResult {
 export const hashSessionToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
 /**
- * Checks the password and opens a session. Failures are counted per account and per IP:
- * past `loginMaxFailures` within the window every attempt (even a right one) answers
- * "throttled", so guessing cannot continue from one address or against one account.
+ * Checks the password and opens a session, throttled as decision 0007 records: every
+ * attempt is counted *before* the password is checked, atomically, first against the
+ * client address (`loginMaxFailures` per window; IPv6 per /64), then against the account
+ * (`loginAccountMaxFailures`, higher, against guessing from many addresses). Past either
+ * limit the attempt answers "throttled" unchecked, even with the right password, so
+ * parallel guesses get no more checks than the limit. A right password gives its attempt back.
  */
 export async function login({ ctx, input }: { ctx: Ctx; input: LoginInput }): Promise<LoginResult> {
   const email = input.email.trim().toLowerCase();
   const now = ctx.now();
-  const windowStart = now - ctx.limits.loginWindowSeconds * 1000;
-  await ctx.db.deleteFrom("login_failures").where("at", "<", windowStart).execute();
+  const windowMs = ctx.limits.loginWindowSeconds * 1000;
+  await forgetExpiredAttempts(ctx.db, now, windowMs);
 
-  const failures = await ctx.db
-    .selectFrom("login_failures")
-    .select([
-      (eb) => eb.fn.sum<number>(eb.case().when("email", "=", email).then(1).else(0).end()).as("byEmail"),
-      (eb) => eb.fn.sum<number>(eb.case().when("ip", "=", input.ip).then(1).else(0).end()).as("byIp"),
-      (eb) => eb.fn.min<number>("at").as("oldest"),
-    ])
-    .where((eb) => eb.or([eb("email", "=", email), eb("ip", "=", input.ip)]))
-    .executeTakeFirst();
-  const max = ctx.limits.loginMaxFailures;
-  if (Number(failures?.byEmail ?? 0) >= max || Number(failures?.byIp ?? 0) >= max) {
-    const retryAfter = Math.max(1, Math.ceil((Number(failures?.oldest ?? now) + ctx.limits.loginWindowSeconds * 1000 - now) / 1000));
-    throw throttled(`Too many failed sign-in attempts. Try again in ${Math.ceil(retryAfter / 60)} minute(s).`, retryAfter);
-  }
+  const ipKey = `ip:${throttleKey(input.ip)}`;
+  const byIp = await countAttempt(ctx.db, ipKey, now, windowMs);
+  if (byIp.attempts > ctx.limits.loginMaxFailures) throw tooMany(byIp, now, windowMs);
+  // An address is at most 254 characters (RFC 5321); a longer "email" is no account's, and
+  // must not grow the counter table by what a request can carry.
+  const accountKey = `account:${email.slice(0, 320)}`;
+  const byAccount = await countAttempt(ctx.db, accountKey, now, windowMs);
+  if (byAccount.attempts > ctx.limits.loginAccountMaxFailures) throw tooMany(byAccount, now, windowMs);
 
   const user = await ctx.db.selectFrom("users").selectAll().where("email", "=", email).executeTakeFirst();
   const ok = await verifyPassword(input.password, user?.password_hash ?? (await dummyHash()));
-  if (!user || !ok) {
-    await ctx.db.insertInto("login_failures").values({ email, ip: input.ip, at: now }).execute();
-    throw unauthenticated("Wrong email or password.");
-  }
+  if (!user || !ok) throw unauthenticated("Wrong email or password.");
 
+  await refundAttempt(ctx.db, ipKey, byIp.windowStart);
+  await refundAttempt(ctx.db, accountKey, byAccount.windowStart);
   const token = randomBytes(32).toString("base64url");
   const expiresAt = now + ctx.limits.sessionDays * 86_400_000;
   await ctx.db
@@ -60,4 +58,9 @@ export async function login({ ctx, input }: { ctx: Ctx; input: LoginInput }): Pr
     .values({ id: hashSessionToken(token), user_id: user.id, created_at: now, expires_at: expiresAt, ip: input.ip, user_agent: input.userAgent.slice(0, 512) })
     .execute();
   return { user, token, expiresAt };
+}
+
+function tooMany(count: AttemptCount, now: number, windowMs: number) {
+  const retryAfter = Math.max(1, Math.ceil((count.windowStart + windowMs - now) / 1000));
+  return throttled(`Too many failed sign-in attempts. Try again in ${Math.ceil(retryAfter / 60)} minute(s).`, retryAfter);
 }

@@ -14,7 +14,7 @@ describe.each(DIALECTS)("sessions on %s", (dialect) => {
   beforeAll(async () => {
     store = await openTestStore(dialect);
     clock = Date.UTC(2025, 0, 1);
-    ctx = testCtx(store, { now: () => clock, limits: { sessionDays: 2, loginMaxFailures: 3, loginWindowSeconds: 900 } });
+    ctx = testCtx(store, { now: () => clock, limits: { sessionDays: 2, loginMaxFailures: 3, loginAccountMaxFailures: 30, loginWindowSeconds: 900 } });
   });
   afterAll(() => store.cleanup());
 

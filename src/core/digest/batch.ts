@@ -1,13 +1,12 @@
-import { sql, type Kysely } from "kysely";
+import type { Kysely } from "kysely";
 import { digestedUpTo } from "../../db/queue";
 import type { DB, QueueDB } from "../../db/schema";
 import type { Ctx } from "../context";
 import { isEnvelopeError, parseEnvelope, type EnvelopeLimits } from "../envelope/index";
-import { writeOutcomes } from "../outcomes/record";
 import { projectOptions, type ProjectOptions } from "../projects/options";
-import { digestItem, emptyRows, type DigestRows } from "./items";
+import { digestItem, emptyRows } from "./items";
+import { writeSettled, type Settled } from "./write";
 import type { FingerprintRule } from "../grouping/index";
-import { assignIssues } from "../issues/assign";
 import { fingerprintRules } from "../issues/grouping-rules";
 
 export interface DigestOptions {
@@ -22,53 +21,17 @@ export interface DigestOptions {
   /** Body bytes per batch past its first envelope: bounds the memory a batch holds. */
   maxBatchBytes?: number;
   limits: EnvelopeLimits;
+  /** Told, after the batch commits, how many envelopes it set aside as dead letters (for the operator's log). */
+  onSetAside?: (count: number) => void;
 }
 
 /** 16 MiB of envelope bodies: with what parsing and normalizing makes of them, well under 100 MB held. */
 const DEFAULT_BATCH_BYTES = 16 * 1024 * 1024;
 
-/** Rows per INSERT statement: SQLite allows 32,766 bound parameters, the widest table has 11 columns. */
-const INSERT_CHUNK = 500;
-
-async function insertChunks<T extends keyof DB>(
-  trx: Kysely<DB>,
-  table: T,
-  rows: readonly Record<string, unknown>[],
-  ignoreConflict?: readonly string[],
-): Promise<void> {
-  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-    const chunk = rows.slice(i, i + INSERT_CHUNK);
-    // The row types are checked where the rows are built (digest/items.ts); here they pass through.
-    let query = trx.insertInto(table).values(chunk as never);
-    if (ignoreConflict) query = query.onConflict((oc) => oc.columns(ignoreConflict as never).doNothing());
-    await query.execute();
-  }
-}
-
-/** Adds session counts, summing rows with the same key first (PostgreSQL refuses duplicates in one upsert). */
-async function addSessions(trx: Kysely<DB>, rows: DigestRows["sessions"]): Promise<void> {
-  const merged = new Map<string, DigestRows["sessions"][number]>();
-  for (const r of rows) {
-    const key = `${r.project_id}\u0000${r.hour}\u0000${r.release}\u0000${r.environment}\u0000${r.status}`;
-    const prev = merged.get(key);
-    if (prev) prev.quantity += r.quantity;
-    else merged.set(key, { ...r });
-  }
-  const all = [...merged.values()];
-  for (let i = 0; i < all.length; i += INSERT_CHUNK) {
-    await trx
-      .insertInto("session_counts")
-      .values(all.slice(i, i + INSERT_CHUNK))
-      .onConflict((oc) =>
-        oc.columns(["project_id", "hour", "release", "environment", "status"]).doUpdateSet({ quantity: sql`session_counts.quantity + excluded.quantity` }),
-      )
-      .execute();
-  }
-}
-
 interface Queued {
   id: number;
   project_id: number;
+  key_id: number;
   received_at: number;
   body: Uint8Array;
 }
@@ -96,12 +59,16 @@ async function nextBatch(queue: Kysely<QueueDB>, options: DigestOptions, after: 
     bytes += Number(c.bytes);
   }
   if (ids.length === 0) return [];
-  return queue.selectFrom("ingest_queue").select(["id", "project_id", "received_at", "body"]).where("id", "in", ids).orderBy("id").execute();
+  return queue.selectFrom("ingest_queue").select(["id", "project_id", "key_id", "received_at", "body"]).where("id", "in", ids).orderBy("id").execute();
 }
 
-/** Parses, filters, normalizes and groups queued envelopes into rows: CPU work, reads only. */
-async function digestQueued(ctx: Ctx, queued: readonly Queued[], options: DigestOptions): Promise<DigestRows> {
-  const rows = emptyRows();
+/**
+ * Parses, filters, normalizes and groups queued envelopes into rows: CPU work, reads only.
+ * Each envelope is digested on its own, so one whose processing throws is set aside (a dead
+ * letter) and the rest of the batch goes on; a throw here is a bug, never a reason to stall.
+ */
+async function digestQueued(ctx: Ctx, queued: readonly Queued[], options: DigestOptions): Promise<Settled[]> {
+  const settled: Settled[] = [];
   const optionsByProject = new Map<number, ProjectOptions>();
   const rulesByProject = new Map<number, readonly FingerprintRule[]>();
   for (const entry of queued) {
@@ -115,37 +82,34 @@ async function digestQueued(ctx: Ctx, queued: readonly Queued[], options: Digest
       rules = await fingerprintRules(ctx, entry.project_id);
       rulesByProject.set(entry.project_id, rules);
     }
+    const itemTypes: string[] = [];
+    const letter = { projectId: entry.project_id, keyId: entry.key_id, receivedAt: entry.received_at, body: entry.body, itemTypes, scrubbing: project.scrubbing };
+    const rows = emptyRows();
     try {
       const envelope = parseEnvelope(Buffer.from(entry.body), options.limits);
+      itemTypes.push(...envelope.items.map((item) => item.header.type));
       const c = { projectId: entry.project_id, receivedAt: entry.received_at, header: envelope.header, options: project, rules, rows };
       for (const item of envelope.items) digestItem(c, item);
+      settled.push({ rows, failure: null, letter });
     } catch (error) {
-      // Stored envelopes were written by accept and parse; one that does not is counted, not retried forever.
-      if (!isEnvelopeError(error)) throw error;
-      rows.outcomes.push({ projectId: entry.project_id, category: "default", outcome: "invalid", reason: error.reason, quantity: 1, at: entry.received_at });
+      if (isEnvelopeError(error)) {
+        // Stored envelopes were written by accept and parse; one that does not is counted, not retried forever.
+        const invalid = emptyRows();
+        invalid.outcomes.push({ projectId: entry.project_id, category: "default", outcome: "invalid", reason: error.reason, quantity: 1, at: entry.received_at });
+        settled.push({ rows: invalid, failure: null, letter });
+      } else {
+        settled.push({ rows, failure: `digest_failed: ${error instanceof Error ? error.message : String(error)}`, letter });
+      }
     }
   }
-  return rows;
-}
-
-/** Writes a batch's rows and removes its queue rows: the caller's transaction makes it all or nothing. */
-async function writeBatch(trx: Kysely<DB>, dialect: Ctx["dialect"], rows: DigestRows, now: number): Promise<void> {
-  await assignIssues(trx, rows.grouped, now, dialect === "postgres");
-  await insertChunks(trx, "events", rows.events, ["project_id", "event_id"]);
-  await insertChunks(trx, "transactions", rows.transactions, ["project_id", "event_id"]);
-  await insertChunks(trx, "spans", rows.spans);
-  await insertChunks(trx, "logs", rows.logs);
-  await insertChunks(trx, "feedback", rows.feedback);
-  await insertChunks(trx, "check_ins", rows.checkIns);
-  await insertChunks(trx, "raw_items", rows.rawItems);
-  await addSessions(trx, rows.sessions);
-  await writeOutcomes(trx, rows.outcomes);
+  return settled;
 }
 
 /** Deletes queue rows by id, in statements of bounded size. */
 async function dequeue(queue: Kysely<QueueDB>, ids: readonly number[]): Promise<void> {
-  for (let i = 0; i < ids.length; i += INSERT_CHUNK) await queue.deleteFrom("ingest_queue").where("id", "in", ids.slice(i, i + INSERT_CHUNK)).execute();
+  for (let i = 0; i < ids.length; i += DEQUEUE_CHUNK) await queue.deleteFrom("ingest_queue").where("id", "in", ids.slice(i, i + DEQUEUE_CHUNK)).execute();
 }
+const DEQUEUE_CHUNK = 500;
 
 class BatchTakenError extends Error {}
 
@@ -153,6 +117,10 @@ class BatchTakenError extends Error {}
  * Digests up to `batchSize` queued envelopes: every item is filtered, normalized and stored
  * and its outcome counted in one write transaction — all or nothing, so a crash mid-batch
  * leaves the queue as it was and the batch is done again. Returns how many it took.
+ *
+ * No envelope can hold the queue up: one whose processing throws, or whose rows the database
+ * refuses, becomes a dead letter in that same transaction (see write.ts), and the rest of
+ * the batch is stored.
  *
  * PostgreSQL locks rows, not the database: the batch is claimed with SKIP LOCKED, digested
  * and deleted from the queue in one transaction, and several processes can digest at once.
@@ -173,14 +141,15 @@ export async function digestBatch(ctx: Ctx, options: DigestOptions): Promise<num
   const done = await digestedUpTo(ctx.db);
   const queued = await nextBatch(ctx.queue, options, done, false);
   if (queued.length === 0) return 0;
-  const rows = await digestQueued(ctx, queued, options);
+  const settled = await digestQueued(ctx, queued, options);
   const first = queued[0]!.id;
   const last = queued[queued.length - 1]!.id;
+  let setAside = 0;
   try {
     await ctx.db.transaction().execute(async (trx) => {
       const main: Kysely<DB> = trx;
       if ((await digestedUpTo(main)) >= first) throw new BatchTakenError();
-      await writeBatch(trx, ctx.dialect, rows, ctx.now());
+      setAside = await writeSettled(trx, ctx.dialect, settled, ctx.now());
       await trx
         .insertInto("digest_progress")
         .values({ id: 1, last_queue_id: last })
@@ -192,6 +161,7 @@ export async function digestBatch(ctx: Ctx, options: DigestOptions): Promise<num
     if (error instanceof BatchTakenError) return digestBatch(ctx, options);
     throw error;
   }
+  if (setAside > 0) options.onSetAside?.(setAside);
   // Rows at or below the mark are done whether or not this delete happens (a crash here).
   if (!options.leaveDigestedRows) await ctx.queue.deleteFrom("ingest_queue").where("id", "<=", last).execute();
   return queued.length;
@@ -201,15 +171,18 @@ export async function digestBatch(ctx: Ctx, options: DigestOptions): Promise<num
 const legacyQueueEmpty = new WeakSet<Kysely<DB>>();
 
 /** Claim, digest, write and dequeue in one transaction on one database. */
-function digestInOneTransaction(ctx: Ctx, options: DigestOptions): Promise<number> {
-  return ctx.db.transaction().execute(async (trx) => {
+async function digestInOneTransaction(ctx: Ctx, options: DigestOptions): Promise<number> {
+  let setAside = 0;
+  const taken = await ctx.db.transaction().execute(async (trx) => {
     // The queue table of the main database, within this transaction.
     const queue: Kysely<DB> = trx;
     const queued = await nextBatch(queue, options, 0, ctx.dialect === "postgres");
     if (queued.length === 0) return 0;
-    const rows = await digestQueued({ ...ctx, db: trx }, queued, options);
-    await writeBatch(trx, ctx.dialect, rows, ctx.now());
+    const settled = await digestQueued({ ...ctx, db: trx }, queued, options);
+    setAside = await writeSettled(trx, ctx.dialect, settled, ctx.now());
     await dequeue(queue, queued.map((q) => q.id));
     return queued.length;
   });
+  if (setAside > 0) options.onSetAside?.(setAside);
+  return taken;
 }

@@ -3,10 +3,11 @@ import type { DB } from "../../db/schema";
 import { ITEM_CATEGORIES, type EnvelopeHeader, type EnvelopeItem } from "../envelope/index";
 import { runInboundFilters } from "../filter/index";
 import { normalizeEvent } from "../normalize/index";
+import { scrubCheckIn, scrubLog, scrubSessionAttrs, scrubSpans, scrubUserReport } from "../normalize/scrub-items";
 import type { NormalizedEvent } from "../normalize/types";
 import type { OutcomeCount } from "../outcomes/record";
 import type { ProjectOptions } from "../projects/options";
-import { readJson, str, num, obj } from "./read";
+import { MAX_JSON_DEPTH, nestsDeeperThan, readJson, str, num, obj } from "./read";
 import { computeGrouping, deriveIssueFields, GROUPING_CONFIG, type FingerprintRule } from "../grouping/index";
 import type { GroupedEvent } from "../issues/assign";
 import { spanRows, spanV2Rows } from "./spans";
@@ -73,6 +74,7 @@ function normalize(c: ItemContext, raw: unknown, category: string): NormalizedEv
     return null;
   }
   if (result.dropped.spans > 0) outcome(c, "span", "invalid", "too_many_spans", result.dropped.spans);
+  if (result.dropped.spanTimestamps > 0) outcome(c, "span", "invalid", "invalid_timestamp", result.dropped.spanTimestamps);
   return result.event;
 }
 
@@ -164,6 +166,7 @@ function digestFeedback(c: ItemContext, item: EnvelopeItem): void {
 function digestUserReport(c: ItemContext, item: EnvelopeItem): void {
   const raw = readJson(item.payload);
   if (!obj(raw)) return outcome(c, "feedback", "invalid", "invalid_json");
+  scrubUserReport(raw, c.options.scrubbing);
   c.rows.feedback.push({
     project_id: c.projectId,
     event_id: str(raw.event_id)?.replaceAll("-", "").toLowerCase().slice(0, 32) ?? null,
@@ -181,11 +184,13 @@ function digestSpans(c: ItemContext, item: EnvelopeItem): void {
   const raw = readJson(item.payload);
   const items = obj(raw) && Array.isArray(raw.items) ? raw.items : null;
   if (!items) return outcome(c, "span", "invalid", "invalid_span_container", item.header.itemCount ?? 1);
-  const { spans, segments, invalid, dropped } = spanV2Rows(c.projectId, c.receivedAt, items);
+  scrubSpans(items, c.options.scrubbing);
+  const { spans, segments, invalid, dropped, badTimes } = spanV2Rows(c.projectId, c.receivedAt, items);
   c.rows.spans.push(...spans);
   c.rows.transactions.push(...segments);
   if (spans.length) outcome(c, "span", "accepted", "", spans.length);
   if (invalid) outcome(c, "span", "invalid", "invalid_span", invalid);
+  if (badTimes) outcome(c, "span", "invalid", "invalid_timestamp", badTimes);
   if (dropped) outcome(c, "span", "invalid", "too_many_spans", dropped);
 }
 
@@ -196,6 +201,7 @@ function digestLogs(c: ItemContext, item: EnvelopeItem): void {
   let accepted = 0;
   for (const log of items) {
     if (!obj(log)) continue;
+    scrubLog(log, c.options.scrubbing);
     c.rows.logs.push({
       project_id: c.projectId,
       timestamp: num(log.timestamp) ?? c.receivedAt / 1000,
@@ -231,6 +237,7 @@ const sessionTime = (value: unknown, fallback: number) => {
 function digestSession(c: ItemContext, item: EnvelopeItem): void {
   const raw = readJson(item.payload);
   if (!obj(raw) || !obj(raw.attrs) || !str(raw.attrs.release)) return outcome(c, "session", "invalid", "invalid_session");
+  scrubSessionAttrs(raw.attrs, c.options.scrubbing);
   const at = sessionTime(raw.started, c.receivedAt);
   if (raw.init === true) sessionRow(c, at, raw.attrs, "started", 1);
   const status = str(raw.status);
@@ -243,6 +250,7 @@ function digestSession(c: ItemContext, item: EnvelopeItem): void {
 function digestSessions(c: ItemContext, item: EnvelopeItem): void {
   const raw = readJson(item.payload);
   if (!obj(raw) || !Array.isArray(raw.aggregates) || !obj(raw.attrs)) return outcome(c, "session", "invalid", "invalid_sessions");
+  scrubSessionAttrs(raw.attrs, c.options.scrubbing);
   for (const bucket of raw.aggregates.slice(0, 100)) {
     if (!obj(bucket)) continue;
     const at = sessionTime(bucket.started, c.receivedAt);
@@ -273,6 +281,7 @@ function digestClientReport(c: ItemContext, item: EnvelopeItem): void {
 function digestCheckIn(c: ItemContext, item: EnvelopeItem): void {
   const raw = readJson(item.payload);
   if (!obj(raw) || !str(raw.check_in_id) || !str(raw.monitor_slug)) return outcome(c, "monitor", "invalid", "invalid_check_in");
+  scrubCheckIn(raw, c.options.scrubbing);
   c.rows.checkIns.push({
     project_id: c.projectId,
     check_in_id: str(raw.check_in_id)!.slice(0, 64),
@@ -298,8 +307,22 @@ function digestRaw(c: ItemContext, item: EnvelopeItem, category: string | null):
   if (category) outcome(c, category, "accepted", "", item.header.itemCount ?? 1);
 }
 
+/**
+ * Item types the digest parses and walks. The others are kept as bytes (digestRaw) and never
+ * walked, so their nesting cannot hurt.
+ */
+const READ_AS_JSON: ReadonlySet<string | null> = new Set([
+  "event", "transaction", "feedback", "user_report", "span", "log", "session", "sessions", "client_report", "check_in",
+]);
+
 export function digestItem(c: ItemContext, item: EnvelopeItem): void {
-  switch (item.header.knownType) {
+  const type = item.header.knownType;
+  // Before any parse or walk: one item nested thousands deep would overflow the stack.
+  if (type !== null && READ_AS_JSON.has(type) && nestsDeeperThan(item.payload, MAX_JSON_DEPTH)) {
+    // At least one: a container claiming `item_count: 0` is still an item that was refused.
+    return outcome(c, ITEM_CATEGORIES[type] ?? "default", "invalid", "too_deep", Math.max(1, item.header.itemCount ?? 1));
+  }
+  switch (type) {
     case "event":
       return digestEvent(c, item);
     case "transaction":
@@ -333,6 +356,6 @@ export function digestItem(c: ItemContext, item: EnvelopeItem): void {
     case "metric_buckets":
       return digestRaw(c, item, "metric_bucket");
     default:
-      return digestRaw(c, item, ITEM_CATEGORIES[item.header.knownType]);
+      return digestRaw(c, item, ITEM_CATEGORIES[type]);
   }
 }

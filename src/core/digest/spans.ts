@@ -1,6 +1,7 @@
 import type { Insertable } from "kysely";
 import type { DB } from "../../db/schema";
 import type { NormalizedEvent } from "../normalize/types";
+import { spanTimesValid, type TimeRange } from "../normalize/span-times";
 import { num, obj, str } from "./read";
 
 type SpanRow = Insertable<DB["spans"]>;
@@ -54,17 +55,35 @@ function attr(attributes: Record<string, unknown> | undefined, key: string): str
   return obj(a) ? (typeof a.value === "string" ? a.value : a.value === undefined ? undefined : String(a.value)) : undefined;
 }
 
+/** The time ranges of the segment spans among `items`, by span id. */
+function segmentRanges(items: unknown[]): Map<string, TimeRange> {
+  const ranges = new Map<string, TimeRange>();
+  for (const item of items) {
+    if (!obj(item) || item.is_segment !== true) continue;
+    const id = str(item.span_id)?.toLowerCase();
+    const start = num(item.start_timestamp);
+    const end = num(item.end_timestamp) ?? num(item.timestamp);
+    if (id && start !== undefined && end !== undefined) ranges.set(id, { start, end });
+  }
+  return ranges;
+}
+
 /**
  * Span v2 items (`application/vnd.sentry.items.span.v2+json`): each becomes a span row;
  * segment spans (`is_segment`) also stand for their transaction, so the trace view and
- * transaction lists see both SDK generations alike.
+ * transaction lists see both SDK generations alike. A span with impossible times is dropped
+ * and counted in `badTimes` (span-times.ts); its segment's range is known when the segment
+ * came in the same container, otherwise only the before-2000 rule applies.
  */
 export function spanV2Rows(projectId: number, receivedAt: number, items: unknown[]) {
   const spans: SpanRow[] = [];
   const segments: TransactionRow[] = [];
   let invalid = 0;
+  let badTimes = 0;
   const dropped = Math.max(0, items.length - MAX_SPANS);
-  for (const item of items.slice(0, MAX_SPANS)) {
+  const kept = items.slice(0, MAX_SPANS);
+  const ranges = segmentRanges(kept);
+  for (const item of kept) {
     if (!obj(item)) {
       invalid++;
       continue;
@@ -81,7 +100,11 @@ export function spanV2Rows(projectId: number, receivedAt: number, items: unknown
     const op = cap(attr(attributes, "sentry.op") ?? "default", 64);
     const status = cap(str(item.status) ?? "ok", 64);
     const parent = str(item.parent_span_id)?.toLowerCase();
-    const segmentId = attr(attributes, "sentry.segment.id") ?? (item.is_segment === true ? spanId : undefined);
+    const segmentId = attr(attributes, "sentry.segment.id")?.toLowerCase() ?? (item.is_segment === true ? spanId : undefined);
+    if (!spanTimesValid(start, end, segmentId === undefined ? undefined : ranges.get(segmentId))) {
+      badTimes++;
+      continue;
+    }
     const name = cap(str(item.name) ?? op, 2000);
     const data = JSON.stringify({ is_segment: item.is_segment === true, attributes: attributes ?? null });
     const dataText = data.length <= 64 * 1024 ? data : JSON.stringify({ is_segment: item.is_segment === true, _truncated: true });
@@ -114,5 +137,5 @@ export function spanV2Rows(projectId: number, receivedAt: number, items: unknown
       });
     }
   }
-  return { spans, segments, invalid, dropped };
+  return { spans, segments, invalid, dropped, badTimes };
 }

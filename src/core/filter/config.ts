@@ -26,17 +26,17 @@ export const DEFAULT_LEGACY_BROWSER_RULES: readonly LegacyBrowserRule[] = Object
  * On: script-error and resize-observer (fact 8), and the three Sentry turns on for every
  * new project: browser extensions, legacy browsers, web crawlers.
  *
- * Localhost is on too, as the ingest issue asks (Sentry leaves it off). Telltale's own
- * internal project, which reports from the machine it runs on, is created with it off
- * (migration 0005), and the Stats page shows every filtered event with its reason, so a
- * team testing from localhost sees why and switches it off in project settings.
- * See docs/decisions/0004-inbound-filters-on-by-default.md.
+ * Localhost is off, as Sentry ships new projects (its inbound filters:
+ * https://docs.sentry.io/concepts/data-management/filtering/): a team trying Telltale from
+ * its own machine sees its events. Projects created before this
+ * default changed keep filtering localhost (migration 0010 wrote their value down).
+ * See docs/decisions/0008-localhost-filter-off-by-default.md.
  */
 export const DEFAULT_INBOUND_FILTER_CONFIG: Readonly<InboundFilterConfig> = Object.freeze({
   scriptError: true,
   resizeObserver: true,
   browserExtensions: true,
-  localhost: true,
+  localhost: false,
   webCrawlers: true,
   legacyBrowsers: true,
   legacyBrowserRules: DEFAULT_LEGACY_BROWSER_RULES,

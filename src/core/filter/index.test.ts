@@ -10,12 +10,12 @@ import {
 import { ALL_OFF, UA, browserError, browserMessage, config, mutedScriptError } from "./test-events";
 
 describe("default inbound filters", () => {
-  it("turns on every filter, localhost included, with Sentry's legacy-browser list", () => {
+  it("turns on every filter but localhost (as Sentry ships new projects), with Sentry's legacy-browser list", () => {
     expect(DEFAULT_INBOUND_FILTER_CONFIG).toEqual({
       scriptError: true,
       resizeObserver: true,
       browserExtensions: true,
-      localhost: true,
+      localhost: false,
       webCrawlers: true,
       legacyBrowsers: true,
       legacyBrowserRules: DEFAULT_LEGACY_BROWSER_RULES,
@@ -34,10 +34,10 @@ describe("default inbound filters", () => {
     expect(runInboundFilters(browserError(), DEFAULT_INBOUND_FILTER_CONFIG)).toBeNull();
   });
 
-  it("keeps an error from headless Chromium once localhost is switched off, as our end-to-end tests send", () => {
+  it("keeps an error from headless Chromium on localhost by default, and filters it once localhost is switched on", () => {
     const event = browserError({ userAgent: UA.headlessChrome, url: "http://localhost:8000/boom" });
-    expect(runInboundFilters(event, inboundFilterConfig({ localhost: false }))).toBeNull();
-    expect(runInboundFilters(event, DEFAULT_INBOUND_FILTER_CONFIG)).toBe("localhost");
+    expect(runInboundFilters(event, DEFAULT_INBOUND_FILTER_CONFIG)).toBeNull();
+    expect(runInboundFilters(event, inboundFilterConfig({ localhost: true }))).toBe("localhost");
   });
 
   it("names the reason of each default filter", () => {

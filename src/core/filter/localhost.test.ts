@@ -5,8 +5,12 @@ import { browserError, config } from "./test-events";
 const on = config({ localhost: true });
 
 describe("localhost filter", () => {
-  it("is on by default", () => {
-    expect(shouldFilter(browserError({ url: "http://localhost:3000/" }), config())).toBe("localhost");
+  it("is off by default for new projects", () => {
+    expect(shouldFilter(browserError({ url: "http://localhost:3000/" }), config())).toBeNull();
+  });
+
+  it("drops a localhost page's event once switched on", () => {
+    expect(shouldFilter(browserError({ url: "http://localhost:3000/" }), on)).toBe("localhost");
   });
 
   it.each(["127.0.0.1", "::1", "::ffff:127.0.0.1"])("drops events from user IP %s", (ip) => {

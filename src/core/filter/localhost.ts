@@ -4,7 +4,7 @@
  * to both IPv4 (127.0.0.1) and IPv6 (::1) addresses"). Also matched here: the IPv4-mapped
  * form `::ffff:127.0.0.1` (what Node reports for an IPv4 client on a dual-stack socket,
  * should the IP be filled in from the connection) and `*.localhost`, which RFC 6761
- * reserves for loopback. Off by default: see `DEFAULT_INBOUND_FILTER_CONFIG`.
+ * reserves for loopback. Off by default for new projects: see `DEFAULT_INBOUND_FILTER_CONFIG`.
  */
 import { field, requestUrl, text } from "./read";
 import { type FilterableEvent, type FilterReason, type InboundFilterConfig } from "./types";

@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import type { DB } from "../../db/schema";
 import type { Ctx } from "../context";
 import type { ItemHeader } from "../envelope/index";
+import { cleanString } from "../normalize/values";
 
 /** Attachment bytes go to storage in rows of this size, so memory holds at most one. */
 const CHUNK_BYTES = 1024 * 1024;
@@ -34,9 +35,10 @@ export class AttachmentWriter {
       .values({
         project_id: this.projectId,
         event_id: null,
-        name: (header.filename ?? "attachment").slice(0, 255),
-        content_type: (header.contentType ?? "application/octet-stream").slice(0, 255),
-        attachment_type: (header.attachmentType ?? "event.attachment").slice(0, 64),
+        // Header text is the client's: made storable (a NUL would make PostgreSQL refuse the row).
+        name: cleanString(header.filename ?? "attachment", 255) || "attachment",
+        content_type: cleanString(header.contentType ?? "application/octet-stream", 255),
+        attachment_type: cleanString(header.attachmentType ?? "event.attachment", 64),
         size: 0,
         complete: 0,
         created_at: this.receivedAt,

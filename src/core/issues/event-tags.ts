@@ -39,6 +39,8 @@ export function eventTags(event: NormalizedEvent): Array<[string, string]> {
   }
   add("os.name", ctx.os?.name);
   if (typeof ctx.os?.name === "string" && typeof ctx.os.version === "string") add("os", `${ctx.os.name} ${ctx.os.version}`);
+  // The OS of a server event's client, parsed from its User-Agent (normalize/user-agent.ts).
+  add("client_os.name", ctx.client_os?.name);
   add("device", ctx.device?.model);
   add("device.family", ctx.device?.family);
   add("runtime.name", ctx.runtime?.name);

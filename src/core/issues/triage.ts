@@ -3,6 +3,7 @@ import type { Kysely, Selectable, Updateable } from "kysely";
 import type { DB, User } from "../../db/schema";
 import type { Ctx } from "../context";
 import { invalidInput, notFound } from "../errors";
+import { shortId } from "./queries";
 import { validate } from "../validate";
 
 export type Issue = Selectable<DB["issues"]>;
@@ -120,6 +121,7 @@ export async function mergeIssues({ ctx, input }: { ctx: Ctx; input: { projectId
     if (new Set(issues.map((i) => i.project_id)).size > 1) throw invalidInput("only issues of one project can be merged");
     const [target, ...others] = issues as [Issue, ...Issue[]];
     const ids = others.map((o) => o.id);
+    const project = await trx.selectFrom("projects").select("slug").where("id", "=", target.project_id).executeTakeFirstOrThrow();
     const now = ctx.now();
     await trx.updateTable("events").set({ issue_id: target.id }).where("issue_id", "in", ids).execute();
     await trx.updateTable("issue_hashes").set({ issue_id: target.id }).where("issue_id", "in", ids).execute();
@@ -149,7 +151,8 @@ export async function mergeIssues({ ctx, input }: { ctx: Ctx; input: { projectId
           .onConflict((oc) => oc.columns(["issue_id", "hour"]).doUpdateSet((eb) => ({ count: eb("issue_hourly.count", "+", eb.ref("excluded.count")) })))
           .execute();
       }
-      await log(trx, o.id, input.user, "merge", { into: target.id }, now);
+      // The short id too: the merged issue's activity names its new home as users know it (SHOP-1).
+      await log(trx, o.id, input.user, "merge", { into: target.id, intoShortId: shortId(project, target) }, now);
     }
     const userCount = await trx.selectFrom("issue_users").select((eb) => eb.fn.countAll<number>().as("n")).where("issue_id", "=", target.id).executeTakeFirstOrThrow();
     await trx

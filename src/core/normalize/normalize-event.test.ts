@@ -201,7 +201,7 @@ describe("normalizeEvent caps", () => {
     expect(result.event.type).toBe("transaction");
     expect(result.event.spans).toHaveLength(1000);
     expect(result.event.spans?.[999]?.description).toBe("SELECT * FROM orders WHERE id = 999");
-    expect(result.dropped).toEqual({ spans: 500, breadcrumbs: 0 });
+    expect(result.dropped).toEqual({ spans: 500, breadcrumbs: 0, spanTimestamps: 0 });
   });
 
   it("normalizes a transaction's spans, level, source and measurement names", () => {
@@ -219,6 +219,17 @@ describe("normalizeEvent caps", () => {
     const result = ok(normalizeEvent(raw, OPTS));
     expect(result.event.spans).toHaveLength(1);
     expect(result.dropped.spans).toBe(2);
+  });
+
+  it("drops transaction spans timed before 2000 or over a minute outside the transaction, and counts them", () => {
+    const raw = transactionEvent(4);
+    const spans = raw.spans as Array<Record<string, number>>;
+    Object.assign(spans[0]!, { start_timestamp: 1000, timestamp: 1001 });
+    Object.assign(spans[1]!, { start_timestamp: RECEIVED_SECONDS - 10, timestamp: RECEIVED_SECONDS + 3600 });
+    const result = ok(normalizeEvent(raw, OPTS));
+    expect(result.event.spans?.map((s) => s.span_id)).toEqual(["1000000000000002", "1000000000000003"]);
+    expect(result.dropped).toMatchObject({ spans: 0, spanTimestamps: 2 });
+    expect(result.event.start_timestamp).toBe(RECEIVED_SECONDS - 10);
   });
 
   it("ignores spans on an error event", () => {

@@ -24,10 +24,12 @@ import { BAGS, MAX_CHARS, TIME } from "./limits";
 import { normalizeLogEntry } from "./message";
 import { normalizeRequest, normalizeUser, readIp } from "./request";
 import { scrubEvent, type ScrubOptions } from "./scrub";
+import { keepTimelySpans } from "./span-times";
 import { normalizeSpans } from "./spans";
 import { normalizeExceptions, normalizeStacktrace, normalizeThreads } from "./stacktrace";
 import { clampShift, clockDrift, parseTimestamp, toSeconds } from "./timestamps";
 import type { JsonObject, NormalizedEvent } from "./types";
+import { applyUserAgent } from "./user-agent";
 import {
   cleanString,
   forEachEntry,
@@ -58,12 +60,21 @@ export interface NormalizeOptions {
   scrub?: Partial<ScrubOptions> | false;
 }
 
+/** Items dropped while normalizing, each count recorded as an outcome with its own reason. */
+export interface Dropped {
+  /** Spans over the cap or unreadable (`too_many_spans`). */
+  spans: number;
+  breadcrumbs: number;
+  /** Spans with impossible times (`invalid_timestamp`; see span-times.ts). */
+  spanTimestamps: number;
+}
+
 export type NormalizeResult =
   | {
       ok: true;
       event: NormalizedEvent;
       /** Items dropped over the caps or as invalid, for outcome counting. */
-      dropped: { spans: number; breadcrumbs: number };
+      dropped: Dropped;
       /** How many values data scrubbing replaced or removed. */
       scrubbed: number;
       warnings: string[];
@@ -182,7 +193,7 @@ function fixTimes(event: NormalizedEvent, rawTimestamp: number | undefined, rawS
   }
 }
 
-function build(raw: RawObject, opts: NormalizeOptions, warnings: Warnings): { event: NormalizedEvent; dropped: { spans: number; breadcrumbs: number } } {
+function build(raw: RawObject, opts: NormalizeOptions, warnings: Warnings): { event: NormalizedEvent; dropped: Dropped } {
   const received = opts.receivedAt.getTime() / 1000;
   let eventId = readHexId(raw.event_id, 32);
   if (eventId === undefined) {
@@ -262,8 +273,18 @@ function build(raw: RawObject, opts: NormalizeOptions, warnings: Warnings): { ev
   if (other) event.other = other;
 
   inferUserIp(event, opts.clientIp);
+  applyUserAgent(event);
   fixTimes(event, parseTimestamp(raw.timestamp), parseTimestamp(raw.start_timestamp), opts, warnings);
-  return { event, dropped: { spans: droppedSpans, breadcrumbs: crumbs.dropped } };
+  // After fixTimes: spans move with the transaction's clock-drift correction, then are judged against it.
+  let spanTimestamps = 0;
+  if (event.spans) {
+    const timely = keepTimelySpans(event.spans, { start: event.start_timestamp ?? event.timestamp, end: event.timestamp });
+    spanTimestamps = timely.dropped;
+    if (timely.kept.length > 0) event.spans = timely.kept;
+    else delete event.spans;
+    if (spanTimestamps > 0) warnings.add(`spans: ${spanTimestamps} dropped (timestamps outside the transaction or before 2000)`);
+  }
+  return { event, dropped: { spans: droppedSpans, breadcrumbs: crumbs.dropped, spanTimestamps } };
 }
 
 /**

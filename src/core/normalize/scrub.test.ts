@@ -61,7 +61,7 @@ describe("scrubEvent key names", () => {
       breadcrumbs: [{ category: "http", data: { url: "/x", Authorization: "Basic abc" } }],
       exception: { values: [{ type: "E", stacktrace: { frames: [{ function: "f", vars: { password: "pw", n: 1 } }] } }] },
       tags: { session_id: "abc", plan: "pro" },
-      spans: [{ span_id: "a1b2c3d4e5f60718", start_timestamp: 1, timestamp: 2, data: { "db.password": "pw" }, tags: { token: "t" } }],
+      spans: [{ span_id: "a1b2c3d4e5f60718", start_timestamp: RECEIVED_AT.getTime() / 1000 - 1, timestamp: RECEIVED_AT.getTime() / 1000, data: { "db.password": "pw" }, tags: { token: "t" } }],
     });
     expect(event.contexts?.app).toEqual({ app_secret: F, name: "shop" });
     expect(event.user).toEqual({ id: "1", data: { api_token: F } });
@@ -141,6 +141,33 @@ describe("scrubEvent values in free text", () => {
   it("filters sensitive pairs in log lines and query strings", () => {
     const { event } = scrubbed({ message: "login failed user=ada password=hunter2 next=/home" });
     expect(event.logentry?.formatted).toBe(`login failed user=ada password=${F} next=/home`);
+  });
+});
+
+describe("scrubEvent free-text pairs and message parameters", () => {
+  it("filters `password: …` in a message and the parameter that carried the secret", () => {
+    const { event } = scrubbed({ logentry: { message: "login failed for %s password: %s", params: ["ada", "hunter2"] } });
+    expect(event.logentry?.formatted).toBe(`login failed for ada password: ${F}`);
+    expect(event.logentry?.message).toBe("login failed for %s password: %s");
+    expect(event.logentry?.params).toEqual(["ada", F]);
+  });
+
+  it.each(["password reset email sent", "the password field is required", "token count 12"])("keeps the message %j", (message) => {
+    expect(scrubbed({ message }).event.logentry?.formatted).toBe(message);
+  });
+
+  it("filters a secret in the transaction name, the root span's name on the trace page", () => {
+    const now = RECEIVED_AT.getTime() / 1000;
+    const { event } = scrubbed({ type: "transaction", transaction: "GET /reset?token=abc123", timestamp: now, start_timestamp: now - 1 });
+    expect(event.transaction).toBe(`GET /reset?token=${F}`);
+  });
+
+  it("reads a type annotation in a source line as code, not as a `key: value` pair", () => {
+    const frame = { function: "login", context_line: "function login(password: string) {", pre_context: ['const apiKey = "k-123";'] };
+    const { event } = scrubbed({ exception: { values: [{ type: "E", stacktrace: { frames: [frame] } }] } });
+    const stored = event.exception?.values[0]?.stacktrace?.frames[0];
+    expect(stored?.context_line).toBe("function login(password: string) {");
+    expect(stored?.pre_context).toEqual([`const apiKey = "${F}";`]);
   });
 });
 

@@ -64,9 +64,23 @@ const IP_HEADERS = new Set(["X-Forwarded-For", "X-Real-Ip", "Forwarded", "Cf-Con
 /** Relay leaves the user agent alone: it is never a secret and text rules would misfire on it. */
 const TEXT_SAFE_HEADERS = new Set(["User-Agent"]);
 
-type KeyClass = "safe" | "sensitive" | "plain";
+export type KeyClass = "safe" | "sensitive" | "plain";
 
-class Scrubber implements Counter {
+/**
+ * AI and MCP attribute namespaces, whose names say "token" for counts (`gen_ai.usage.input_tokens`,
+ * https://getsentry.github.io/sentry-conventions/attributes/gen_ai/): their values get the text
+ * rules only, not the default key rule, as Sentry treats them. Extra sensitive fields still apply.
+ */
+const TEXT_ONLY_NAMESPACES = ["gen_ai.", "mcp."];
+
+/**
+ * Deeper than this a value cannot be checked without risking the stack, so it is filtered
+ * whole. Normalized events are trimmed far shallower (limits.ts); this guards raw items.
+ */
+const MAX_SCRUB_DEPTH = 64;
+
+/** The project's scrubbing rules, bound once and applied to any number of values. */
+export class Scrubber implements Counter {
   count = 0;
   private readonly safe: Set<string>;
   private readonly extra: string[];
@@ -82,7 +96,7 @@ class Scrubber implements Counter {
   classify(key: string): KeyClass {
     const lower = key.toLowerCase();
     if (this.safe.has(lower)) return "safe";
-    if (this.defaults) {
+    if (this.defaults && !TEXT_ONLY_NAMESPACES.some((ns) => lower.startsWith(ns))) {
       if (SENSITIVE_KEY_NAMES.has(lower)) return "sensitive";
       for (const part of SENSITIVE_KEY_PARTS) if (lower.includes(part)) return "sensitive";
     }
@@ -90,8 +104,11 @@ class Scrubber implements Counter {
     return "plain";
   }
 
-  /** A string outside any sensitive key: text rules, then the extra fields' value match. */
-  text(value: string): string {
+  /**
+   * A string outside any sensitive key: text rules, then the extra fields' value match.
+   * `separators` is "=" for source lines, where `name: Type` is code, not a secret.
+   */
+  text(value: string, separators?: string): string {
     if (this.extra.length > 0) {
       const lower = value.toLowerCase();
       for (const part of this.extra) {
@@ -101,7 +118,7 @@ class Scrubber implements Counter {
         }
       }
     }
-    return this.defaults ? scrubText(value, this.isSensitive, this) : value;
+    return this.defaults ? scrubText(value, this.isSensitive, this, separators) : value;
   }
 
   /** A card number sent as a JSON number (Relay scrubs `$number` too). */
@@ -112,31 +129,44 @@ class Scrubber implements Counter {
   }
 
   /** Replaces a value under a sensitive key; nothing to hide in null or an already filtered value. */
-  private filtered(value: JsonValue): JsonValue {
+  filtered(value: JsonValue): JsonValue {
     if (value === null || value === FILTERED) return value;
     this.count++;
     return FILTERED;
   }
 
-  value(value: JsonValue): JsonValue {
+  value(value: JsonValue, depth = 0): JsonValue {
     if (typeof value === "string") return this.text(value);
     if (typeof value === "number") return this.number(value);
+    if (value === null || typeof value !== "object") return value;
+    if (depth >= MAX_SCRUB_DEPTH) return this.filtered(value);
     if (Array.isArray(value)) {
-      for (let i = 0; i < value.length; i++) value[i] = this.value(value[i] ?? null);
+      for (let i = 0; i < value.length; i++) value[i] = this.value(value[i] ?? null, depth + 1);
       return value;
     }
-    if (value !== null && typeof value === "object") this.bag(value);
+    this.bag(value, depth);
     return value;
   }
 
-  bag(bag: JsonObject): void {
+  bag(bag: JsonObject, depth = 0): void {
     for (const key in bag) {
       if (!Object.hasOwn(bag, key)) continue;
       const kind = this.classify(key);
       if (kind === "safe") continue;
       const item = bag[key] ?? null;
-      bag[key] = kind === "sensitive" ? this.filtered(item) : this.value(item);
+      bag[key] = kind === "sensitive" ? this.filtered(item) : this.value(item, depth + 1);
     }
+  }
+
+  /**
+   * Message parameters (`logentry.params`, a log's `sentry.message.parameter.N`): one that
+   * appeared in the message before scrubbing and is gone after it was the secret, so it goes too.
+   */
+  param(value: JsonValue, before: string, after: string): JsonValue {
+    if (typeof value !== "string" && typeof value !== "number") return this.value(value);
+    const text = String(value);
+    if (text !== "" && value !== FILTERED && before.includes(text) && !after.includes(text)) return this.filtered(value);
+    return this.value(value);
   }
 
   pairs(pairs: Pairs, textSafe?: Set<string>): void {
@@ -156,9 +186,9 @@ class Scrubber implements Counter {
 
   frame(frame: Frame): void {
     if (frame.vars) this.bag(frame.vars);
-    if (frame.context_line !== undefined) frame.context_line = this.text(frame.context_line);
-    if (frame.pre_context) frame.pre_context = frame.pre_context.map((line) => this.text(line));
-    if (frame.post_context) frame.post_context = frame.post_context.map((line) => this.text(line));
+    if (frame.context_line !== undefined) frame.context_line = this.text(frame.context_line, "=");
+    if (frame.pre_context) frame.pre_context = frame.pre_context.map((line) => this.text(line, "="));
+    if (frame.post_context) frame.post_context = frame.post_context.map((line) => this.text(line, "="));
   }
 
   stacktrace(stacktrace: Stacktrace | undefined): void {
@@ -168,10 +198,20 @@ class Scrubber implements Counter {
   event(event: NormalizedEvent): void {
     const { logentry } = event;
     if (logentry) {
-      logentry.formatted = this.text(logentry.formatted);
+      const before = logentry.formatted;
+      logentry.formatted = this.text(before);
       if (logentry.message !== undefined) logentry.message = this.text(logentry.message);
-      if (logentry.params !== undefined) this.value(logentry.params);
+      const params = logentry.params;
+      if (Array.isArray(params)) params.forEach((p, i) => (params[i] = this.param(p, before, logentry.formatted)));
+      else if (params !== null && typeof params === "object") {
+        for (const key of Object.keys(params)) params[key] = this.param(params[key] ?? null, before, logentry.formatted);
+      }
     }
+    // The transaction name is the root span's name on the trace page.
+    if (event.transaction !== undefined) event.transaction = this.text(event.transaction);
+    // Sessions carry the release and environment too: both are scrubbed alike, so they still match.
+    if (event.release !== undefined) event.release = this.text(event.release);
+    if (event.environment !== undefined) event.environment = this.text(event.environment);
     for (const exception of event.exception?.values ?? []) {
       if (exception.value !== undefined) exception.value = this.text(exception.value);
       if (exception.mechanism?.data) this.bag(exception.mechanism.data);
@@ -226,21 +266,40 @@ function removeIpAddresses(event: NormalizedEvent): number {
   return removed;
 }
 
-/** Scrubs `event` in place and returns how many values were filtered or removed. */
-export function scrubEvent(event: NormalizedEvent, options: Partial<ScrubOptions> = {}): { scrubbed: number } {
+/** A project's partial options (defaults on) made whole. */
+export function resolveScrubOptions(options: Partial<ScrubOptions> = {}): ScrubOptions {
   const d = DEFAULT_SCRUB_OPTIONS;
-  const resolved: ScrubOptions = {
+  return {
     scrubData: options.scrubData ?? d.scrubData,
     scrubDefaults: options.scrubDefaults ?? d.scrubDefaults,
     extraSensitiveFields: options.extraSensitiveFields ?? d.extraSensitiveFields,
     safeFields: options.safeFields ?? d.safeFields,
     storeIpAddresses: options.storeIpAddresses ?? d.storeIpAddresses,
   };
+}
+
+/** The scrubber for these options, or null when they filter nothing (IP removal aside). */
+export function createScrubber(options: ScrubOptions): Scrubber | null {
+  return options.scrubData && (options.scrubDefaults || options.extraSensitiveFields.length > 0) ? new Scrubber(options) : null;
+}
+
+/** Scrubs `event` in place and returns how many values were filtered or removed. */
+export function scrubEvent(event: NormalizedEvent, options: Partial<ScrubOptions> = {}): { scrubbed: number } {
+  const resolved = resolveScrubOptions(options);
   let scrubbed = resolved.storeIpAddresses ? 0 : removeIpAddresses(event);
-  if (resolved.scrubData && (resolved.scrubDefaults || resolved.extraSensitiveFields.length > 0)) {
-    const scrubber = new Scrubber(resolved);
+  const scrubber = createScrubber(resolved);
+  if (scrubber) {
     scrubber.event(event);
     scrubbed += scrubber.count;
   }
   return { scrubbed };
+}
+
+/**
+ * The key rules and free-text rules alone, for text that is not an event (a dead letter's
+ * excerpt). The default rules always apply here, whatever the project's switches say.
+ */
+export function textScrubber(options: Partial<ScrubOptions> = {}): { text(value: string): string; isSensitive(key: string): boolean } {
+  const scrubber = new Scrubber({ ...DEFAULT_SCRUB_OPTIONS, ...options, scrubDefaults: true });
+  return { text: (value) => scrubber.text(value), isSensitive: scrubber.isSensitive };
 }

@@ -11,7 +11,7 @@ import {
 } from "./sensitive-text";
 
 const F = "[Filtered]";
-const sensitive = (key: string): boolean => /pass|token|secret/i.test(key);
+const sensitive = (key: string): boolean => /pass|token|secret|auth/i.test(key);
 
 function run<T extends unknown[]>(fn: (text: string, ...rest: [...T, Counter]) => string, text: string, ...rest: T): [string, number] {
   const counter = { count: 0 };
@@ -96,13 +96,57 @@ describe("scrubUrlPasswords", () => {
 });
 
 describe("scrubKeyValues", () => {
+  const kv = (text: string, counter: Counter): string => scrubKeyValues(text, sensitive, counter);
+  const code = (text: string, counter: Counter): string => scrubKeyValues(text, sensitive, counter, "=");
+
   it("filters values of sensitive keys in query strings and cookie strings", () => {
-    expect(run(scrubKeyValues, "/cb?code=1&access_token=abc&state=x", sensitive)).toEqual([`/cb?code=1&access_token=${F}&state=x`, 1]);
-    expect(run(scrubKeyValues, "'pass=abc; lang=en'", sensitive)).toEqual([`'pass=${F}; lang=en'`, 1]);
+    expect(run(kv, "/cb?code=1&access_token=abc&state=x")).toEqual([`/cb?code=1&access_token=${F}&state=x`, 1]);
+    expect(run(kv, "'pass=abc; lang=en'")).toEqual([`'pass=${F}; lang=en'`, 1]);
   });
 
   it("keeps values of other keys", () => {
-    expect(run(scrubKeyValues, "a=1&b=2", sensitive)).toEqual(["a=1&b=2", 0]);
+    expect(run(kv, "a=1&b=2")).toEqual(["a=1&b=2", 0]);
+  });
+
+  it.each([
+    ["login failed password=hunter2", `login failed password=${F}`],
+    ["login failed password: hunter2", `login failed password: ${F}`],
+    ["Password:hunter2 rejected", `Password:${F} rejected`],
+    ["secret = s3cr3t", `secret = ${F}`],
+    ['{"user":"ada","password":"hunter 2"}', `{"user":"ada","password":"${F}"}`],
+    ["token='abc def' next", `token='${F}' next`],
+    ['token="unclosed value', `token="${F} value`],
+    ["Authorization: Basic dXNlcjpwYXNz", `Authorization: Basic ${F}`],
+  ])("filters the value in %j", (text, expected) => {
+    expect(run(kv, text)).toEqual([expected, 1]);
+  });
+
+  it.each([
+    "password reset email sent",
+    "the password field is required",
+    "token count 12",
+    "password: ",
+    "if (token == null) return",
+    "tokens => x",
+    "password=%s",
+    "see https://example.com/token/abc",
+    "retry at 10:30, api: v2",
+  ])("keeps %j", (text) => {
+    expect(run(kv, text)).toEqual([text, 0]);
+  });
+
+  it("reads only `=` in source lines, where `name: Type` is an annotation", () => {
+    expect(run(code, "function login(password: string) {")).toEqual(["function login(password: string) {", 0]);
+    expect(run(code, 'const password = "hunter2";')).toEqual([`const password = "${F}";`, 1]);
+  });
+});
+
+describe("scrubText", () => {
+  it("keeps the scheme and the bearer rule's marker after `Authorization:`", () => {
+    expect(run((t: string, c: Counter) => scrubText(t, sensitive, c), "sent Authorization: Bearer abcdef123456.xyz ok")).toEqual([
+      `sent Authorization: Bearer ${F} ok`,
+      1,
+    ]);
   });
 });
 
@@ -117,6 +161,10 @@ describe("scrubText speed", () => {
     "a://".repeat(50_000) + "@",
     "bearer ".repeat(40_000),
     "x:".repeat(100_000) + "//a:b",
+    "password: ".repeat(40_000),
+    'password="'.repeat(40_000),
+    "'" + "password='".repeat(400) + "x".repeat(100_000),
+    "Authorization: Basic ".repeat(20_000),
   ];
 
   it.each(hostile.map((text, i) => [i, text]))("scans hostile input %i in linear time", (_i, text) => {

@@ -195,34 +195,77 @@ function isKeyChar(code: number): boolean {
   return isWordChar(code) || code === 0x2d /* - */ || code === 0x2e /* . */ || code === 0x5b /* [ */ || code === 0x5d /* ] */;
 }
 
-const VALUE_STOP = new Set(["&", ";", ",", " ", "\t", "\n", "\r", '"', "'", "#", "<", ">"]);
+const VALUE_STOP = new Set(["&", ";", ",", " ", "\t", "\n", "\r", '"', "'", "`", "#", "<", ">"]);
+const QUOTES = new Set(['"', "'", "`"]);
 const MAX_KEY = 64;
+/** A quoted value longer than this is treated as unquoted: the scan stays bounded. */
+const MAX_QUOTED = 4096;
+/** Blanks allowed around the separator: `password = x`, `password: x`. */
+const MAX_BLANKS = 2;
+/** Format placeholders (`password=%s`, `token={}`) are templates, not secrets. */
+const PLACEHOLDER = /^(?:%[sdifoOj]|\{\w*\})$/;
+/** Authorization schemes: after `Authorization: Basic` the secret is the next word. */
+const AUTH_SCHEMES = new Set(["basic", "bearer", "digest", "token", "negotiate", "apikey"]);
+
+const isBlank = (ch: string | undefined): boolean => ch === " " || ch === "\t";
+
+/** Where the value after a separator at `sep` starts and ends; null when there is none to filter. */
+function valueSpan(text: string, sep: number): [number, number] | null {
+  let start = sep + 1;
+  for (let k = 0; k < MAX_BLANKS && isBlank(text[start]); k++) start++;
+  const first = text[start];
+  if (first === undefined || first === "{" || first === "[") return null;
+  if (QUOTES.has(first)) {
+    const limit = Math.min(text.length, start + 1 + MAX_QUOTED);
+    for (let j = start + 1; j < limit; j++) if (text[j] === first) return [start + 1, j];
+    start++; // unclosed or very long: up to the first stop character, as if unquoted
+  }
+  let end = start;
+  while (end < text.length && !VALUE_STOP.has(text[end] ?? "")) end++;
+  // `Authorization: Basic dXNlcjpwYXNz`: keep the scheme, filter its credentials.
+  if (text[sep] === ":" && isBlank(text[end]) && AUTH_SCHEMES.has(text.slice(start, end).toLowerCase())) return valueSpan(text, end);
+  return [start, end];
+}
+
+/** The key that ends just before the separator at `sep` (blanks and one closing quote skipped). */
+function keyBefore(text: string, sep: number, floor: number): string {
+  let end = sep;
+  for (let k = 0; k < MAX_BLANKS && end > floor && isBlank(text[end - 1]); k++) end--;
+  if (end > floor && QUOTES.has(text[end - 1] ?? "")) end--;
+  let start = end;
+  while (start > floor && end - start < MAX_KEY && isKeyChar(text.charCodeAt(start - 1))) start--;
+  return text.slice(start, end);
+}
 
 /**
- * Replaces the values of `key=value` pairs whose key is sensitive, wherever they appear in text:
- * query strings and form bodies (`?a=1&token=…`), cookie strings (`sessionid=…; theme=dark`),
- * log lines (`login failed password=…`).
+ * Replaces the values of `key=value` and `key: value` pairs whose key is sensitive, wherever
+ * they appear in text: query strings and form bodies (`?a=1&token=…`), cookie strings
+ * (`sessionid=…; theme=dark`), log lines (`login failed password=…`, `password: …`), JSON
+ * and config snippets (`"api_key": "…"`, `secret = '…'`). A key alone in prose ("the password
+ * field is required") has no separator and is kept. `separators` is `"="` for source-code
+ * lines, where `name: Type` is a type annotation rather than a value.
  */
-export function scrubKeyValues(text: string, isSensitive: (key: string) => boolean, counter: Counter): string {
-  let eq = text.indexOf("=");
-  if (eq === -1) return text;
+export function scrubKeyValues(text: string, isSensitive: (key: string) => boolean, counter: Counter, separators = "=:"): string {
+  const pattern = separators === "=" ? /=/g : /[=:]/g;
   const out: string[] = [];
   let last = 0;
-  while (eq !== -1) {
-    let keyStart = eq;
-    while (keyStart > last && eq - keyStart < MAX_KEY && isKeyChar(text.charCodeAt(keyStart - 1))) keyStart--;
-    // The value is only scanned after a sensitive key, and never twice: linear on any input.
-    if (keyStart < eq && isSensitive(text.slice(keyStart, eq))) {
-      let valueEnd = eq + 1;
-      while (valueEnd < text.length && !VALUE_STOP.has(text[valueEnd] ?? "")) valueEnd++;
-      const value = text.slice(eq + 1, valueEnd);
-      if (value !== "" && value !== FILTERED) {
-        out.push(text.slice(last, eq + 1), FILTERED);
-        last = valueEnd;
-        counter.count++;
-      }
-    }
-    eq = text.indexOf("=", Math.max(eq + 1, last));
+  for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
+    const sep = match.index;
+    const next = text[sep + 1];
+    // `==`, `!=`, `<=`, `=>` are comparisons and arrows; `://` starts a URL.
+    if (next === "=" || next === ">" || (text[sep] === ":" && next === "/") || "=!<>".includes(text[sep - 1] ?? " ")) continue;
+    const key = keyBefore(text, sep, last);
+    if (key === "" || !isSensitive(key)) continue;
+    // The value is scanned only after a sensitive key and never twice: linear on any input.
+    const span = valueSpan(text, sep);
+    if (!span) continue;
+    const [start, end] = span;
+    pattern.lastIndex = Math.max(pattern.lastIndex, end);
+    const value = text.slice(start, end);
+    if (value === "" || value === FILTERED || PLACEHOLDER.test(value)) continue;
+    out.push(text.slice(last, start), FILTERED);
+    last = end;
+    counter.count++;
   }
   if (last === 0) return text;
   out.push(text.slice(last));
@@ -230,10 +273,15 @@ export function scrubKeyValues(text: string, isSensitive: (key: string) => boole
 }
 
 /** All text rules, in an order where earlier replacements cannot hide later secrets. */
-export function scrubText(text: string, isSensitive: ((key: string) => boolean) | undefined, counter: Counter): string {
+export function scrubText(
+  text: string,
+  isSensitive: ((key: string) => boolean) | undefined,
+  counter: Counter,
+  separators?: string,
+): string {
   let out = scrubPrivateKeys(text, counter);
   out = scrubBearerTokens(out, counter);
   out = scrubUrlPasswords(out, counter);
-  if (isSensitive) out = scrubKeyValues(out, isSensitive, counter);
+  if (isSensitive) out = scrubKeyValues(out, isSensitive, counter, separators);
   return scrubCardNumbers(out, counter);
 }

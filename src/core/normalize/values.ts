@@ -43,7 +43,8 @@ export function forEachEntry(obj: RawObject, max: number, fn: (key: string, valu
 const SUSPECT = /[\0\ud800-\udfff]/;
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
-function repair(text: string): string {
+/** `text` without NUL and with lone surrogates replaced by U+FFFD: storable on both databases. */
+export function storableText(text: string): string {
   if (!SUSPECT.test(text)) return text;
   return text.replaceAll("\0", "").replace(LONE_SURROGATE, "\ufffd");
 }
@@ -61,7 +62,7 @@ export function truncate(text: string, max: number): string {
 /** A string, storable and cut to `max`. */
 export function cleanString(text: string, max: number): string {
   // Cut first so repairing never scans more than the kept part.
-  return repair(truncate(text, max));
+  return storableText(truncate(text, max));
 }
 
 /** A string value, cut to `max`; empty strings count as absent. */

@@ -4,7 +4,7 @@ import { INTERNAL_ORG_SLUG } from "../../db/migrations/0002_internal_project";
 import type { Organization, User } from "../../db/schema";
 import { createUser } from "../accounts/create-user";
 import type { Ctx } from "../context";
-import { canManageProjects, listOrganizations, organizationFor } from "./access";
+import { listOrganizations, organizationFor } from "./access";
 import { createOrganization } from "./create-org";
 
 describe.each(DIALECTS)("organization access on %s", (dialect) => {
@@ -71,13 +71,5 @@ describe.each(DIALECTS)("organization access on %s", (dialect) => {
       expect((await organizationFor(ctx, root, "alpha")).role).toBe("admin");
       expect((await organizationFor(ctx, root, INTERNAL_ORG_SLUG)).org.is_internal).toBe(1);
     });
-  });
-});
-
-describe("canManageProjects", () => {
-  it("allows owners and admins, not members", () => {
-    expect(canManageProjects("owner")).toBe(true);
-    expect(canManageProjects("admin")).toBe(true);
-    expect(canManageProjects("member")).toBe(false);
   });
 });

@@ -51,5 +51,3 @@ export async function organizationFor(ctx: Ctx, user: User, slug: string): Promi
   }
   throw notFound(`organization '${slug}' does not exist`);
 }
-
-export const canManageProjects = (role: Role) => role === "owner" || role === "admin";

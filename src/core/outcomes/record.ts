@@ -1,5 +1,6 @@
 import { sql, type Kysely } from "kysely";
 import type { DB } from "../../db/schema";
+import { storableText } from "../normalize/values";
 
 /**
  * Sentry's outcomes: what became of every item. Nothing is dropped silently (STYLE.md habit 5):
@@ -19,7 +20,6 @@ export interface OutcomeCount {
 }
 
 const HOUR = 3_600_000;
-const keyOf = (c: OutcomeCount, hour: number) => `${c.projectId}\u0000${hour}\u0000${c.category}\u0000${c.outcome}\u0000${c.reason}`;
 
 /** Adds counts in one statement per call; rows sharing a key are summed first (PostgreSQL refuses duplicates in one upsert). */
 export async function writeOutcomes(db: Kysely<DB>, counts: readonly OutcomeCount[]): Promise<void> {
@@ -27,10 +27,14 @@ export async function writeOutcomes(db: Kysely<DB>, counts: readonly OutcomeCoun
   for (const c of counts) {
     if (c.quantity <= 0) continue;
     const hour = Math.floor(c.at / HOUR) * HOUR;
-    const key = keyOf(c, hour);
+    // Client reports put the SDK's text here: made storable (as every column the digest writes)
+    // before keying, so two texts that differ only by a NUL are summed, not sent twice.
+    const category = storableText(c.category);
+    const reason = storableText(c.reason.slice(0, 100));
+    const key = JSON.stringify([c.projectId, hour, category, c.outcome, reason]);
     const row = rows.get(key);
     if (row) row.quantity += c.quantity;
-    else rows.set(key, { project_id: c.projectId, hour, category: c.category, outcome: c.outcome, reason: c.reason.slice(0, 100), quantity: c.quantity });
+    else rows.set(key, { project_id: c.projectId, hour, category, outcome: c.outcome, reason, quantity: c.quantity });
   }
   if (rows.size === 0) return;
   await db

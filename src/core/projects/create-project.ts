@@ -5,13 +5,14 @@ import type { Ctx } from "../context";
 import { conflict, notFound } from "../errors";
 import { generateKeyPair } from "../keys/generate";
 import { validate } from "../validate";
-import { PLATFORMS } from "./platforms";
+import { PLATFORM_IDS } from "./platforms";
 
 export const NewProject = z.object({
   org: Slug,
   slug: Slug,
   name: z.string().trim().max(200).optional(),
-  platform: z.enum(PLATFORMS.map((p) => p.id) as [string, ...string[]]).default("javascript"),
+  // A string at the boundary (form field, CLI flag); the enum names the platforms in its error.
+  platform: z.string().pipe(z.enum(PLATFORM_IDS)).default("javascript"),
 });
 export type NewProject = z.input<typeof NewProject>;
 

@@ -1,9 +1,15 @@
 import { sql } from "kysely";
 import type { Ctx } from "../context";
+import { findInternalProjectId } from "../selfmon/internal-project";
 
 export interface RetentionOptions {
   /** Events, transactions, spans, logs and other stored items older than this many days go. */
   days: number;
+  /**
+   * Days the internal project (Telltale's own errors and traces) keeps its data, in place of
+   * `days`: self-monitoring stores far more spans than it is worth keeping for long. Unset, `days`.
+   */
+  internalDays?: number;
   /** Only the newest this-many events of each issue are kept. */
   maxEventsPerIssue: number;
   /** Rows deleted per statement, so no single delete holds the write lock for long. */
@@ -23,9 +29,28 @@ const DAY = 86_400_000;
  * afterwards (incremental vacuum).
  */
 export async function runRetention(ctx: Ctx, options: RetentionOptions): Promise<RetentionResult> {
-  const cutoffMs = ctx.now() - options.days * DAY;
-  const cutoffSeconds = cutoffMs / 1000;
   const deleted: Record<string, number> = {};
+  const internalDays = options.internalDays ?? options.days;
+  const internal = internalDays === options.days ? undefined : await findInternalProjectId(ctx);
+  if (internal === undefined) {
+    await deleteOlderThan(ctx, options, { days: options.days, scope: null }, deleted);
+  } else {
+    await deleteOlderThan(ctx, options, { days: options.days, scope: { op: "<>", projectId: internal } }, deleted);
+    await deleteOlderThan(ctx, options, { days: internalDays, scope: { op: "=", projectId: internal } }, deleted);
+  }
+  deleted.events_over_cap = await capEventsPerIssue(ctx, options);
+  if (ctx.dialect === "sqlite") await sql`PRAGMA incremental_vacuum`.execute(ctx.db);
+  return { deleted };
+}
+
+/** The projects one pass of retention covers: one project (`=`), all but one (`<>`), or all (null). */
+type Scope = { op: "=" | "<>"; projectId: number } | null;
+
+/** Deletes the scope's items older than `days`, adding the counts to `deleted`. */
+async function deleteOlderThan(ctx: Ctx, options: RetentionOptions, pass: { days: number; scope: Scope }, deleted: Record<string, number>): Promise<void> {
+  const cutoffMs = ctx.now() - pass.days * DAY;
+  const cutoffSeconds = cutoffMs / 1000;
+  const { scope } = pass;
   const drain = async (name: string, step: () => Promise<number>) => {
     let total = 0;
     for (;;) {
@@ -33,10 +58,12 @@ export async function runRetention(ctx: Ctx, options: RetentionOptions): Promise
       total += n;
       if (n < options.batch) break;
     }
-    deleted[name] = total;
+    deleted[name] = (deleted[name] ?? 0) + total;
   };
-  const byIds = async (table: "events" | "transactions" | "spans" | "logs" | "raw_items" | "feedback" | "check_ins" | "attachments", column: "timestamp" | "received_at" | "created_at", cutoff: number) => {
-    const ids = await ctx.db.selectFrom(table).select("id").where(sql.ref<number>(column), "<", cutoff).limit(options.batch).execute();
+  const byIds = async (table: "events" | "transactions" | "spans" | "logs" | "raw_items" | "feedback" | "check_ins" | "attachments" | "dead_letters", column: "timestamp" | "received_at" | "created_at", cutoff: number) => {
+    let query = ctx.db.selectFrom(table).select("id").where(sql.ref<number>(column), "<", cutoff).limit(options.batch);
+    if (scope) query = query.where("project_id", scope.op, scope.projectId);
+    const ids = await query.execute();
     if (ids.length === 0) return 0;
     await ctx.db.deleteFrom(table).where("id", "in", ids.map((r) => r.id)).execute();
     return ids.length;
@@ -50,10 +77,21 @@ export async function runRetention(ctx: Ctx, options: RetentionOptions): Promise
   await drain("feedback", () => byIds("feedback", "received_at", cutoffMs));
   await drain("check_ins", () => byIds("check_ins", "received_at", cutoffMs));
   await drain("attachments", () => byIds("attachments", "created_at", cutoffMs));
-  await ctx.db.deleteFrom("outcomes").where("hour", "<", cutoffMs).execute();
-  await ctx.db.deleteFrom("issue_hourly").where("hour", "<", cutoffMs).execute();
+  // Dead letters go with the events they might have been, body included (docs/decisions/0006-dead-letters.md).
+  await drain("dead_letters", () => byIds("dead_letters", "created_at", cutoffMs));
+  let outcomes = ctx.db.deleteFrom("outcomes").where("hour", "<", cutoffMs);
+  let hourly = ctx.db.deleteFrom("issue_hourly").where("hour", "<", cutoffMs);
+  if (scope) {
+    outcomes = outcomes.where("project_id", scope.op, scope.projectId);
+    const projectIssues = ctx.db.selectFrom("issues").select("id").where("project_id", "=", scope.projectId);
+    hourly = hourly.where("issue_id", scope.op === "=" ? "in" : "not in", projectIssues);
+  }
+  await outcomes.execute();
+  await hourly.execute();
+}
 
-  // Per-issue cap: issues holding more than the cap lose their oldest events.
+/** Issues holding more than the cap lose their oldest events; returns how many went. */
+async function capEventsPerIssue(ctx: Ctx, options: RetentionOptions): Promise<number> {
   const crowded = await ctx.db
     .selectFrom("events")
     .select(["issue_id", (eb) => eb.fn.countAll<number>().as("n")])
@@ -79,8 +117,5 @@ export async function runRetention(ctx: Ctx, options: RetentionOptions): Promise
       capped += ids.length;
     }
   }
-  deleted.events_over_cap = capped;
-
-  if (ctx.dialect === "sqlite") await sql`PRAGMA incremental_vacuum`.execute(ctx.db);
-  return { deleted };
+  return capped;
 }

@@ -3,32 +3,25 @@ import { invalidInput, notFound } from "../../core/errors";
 import { issueExtras } from "../../core/issues/extras";
 import { eventInProject, issueByShortId, issueEventAt, issueEvents, issueInOrg } from "../../core/issues/queries";
 import { changeIssues, type IssueChange } from "../../core/issues/triage";
-import { organizationFor } from "../../core/orgs/access";
 import { projectInOrg } from "../../core/projects/queries";
 import { traceInOrg } from "../../core/traces/trace";
-import type { User } from "../../db/schema";
+import type { Organization, User } from "../../db/schema";
 import { serializeEvent, serializeIssue } from "./serialize-issues";
 import { DEFAULT_QUERY, listIssues, SORTS, type Sort } from "../../core/issues/list";
 import { JsonWithHeaders, RawResponse } from "./raw";
+import { route, type ApiRoute, type HandlerArgs } from "./route";
 
-type Args = { ctx: Ctx; user: User; params: string[]; query: URLSearchParams; body: unknown };
-interface IssueRoute {
-  method: string;
-  path: string;
-  handler: (args: Args) => Promise<unknown>;
-}
 
 /** `{issue_id}` is a numeric id or a short id (`WEB-1A`), as in Sentry. */
-async function findIssue(ctx: Ctx, user: User, orgSlug: string, ref: string) {
-  const { org } = await organizationFor(ctx, user, orgSlug);
+async function findIssue(ctx: Ctx, org: Organization, ref: string) {
   let id = /^\d+$/.test(ref) ? Number(ref) : null;
   if (id === null) id = (await issueByShortId(ctx, org, ref))?.id ?? null;
   if (id === null) throw notFound(`issue ${ref} does not exist`);
   return { org, ...(await issueInOrg(ctx, org, id)) };
 }
 
-async function issueJson(ctx: Ctx, user: User, orgSlug: string, ref: string) {
-  const { org, issue, project } = await findIssue(ctx, user, orgSlug, ref);
+async function issueJson(ctx: Ctx, user: User, org: Organization, ref: string) {
+  const { issue, project } = await findIssue(ctx, org, ref);
   const extras = (await issueExtras(ctx, [issue], user, { hourly: true })).get(issue.id)!;
   return serializeIssue(issue, project, ctx.publicUrl, org.slug, extras);
 }
@@ -65,102 +58,70 @@ function changesFrom(body: unknown): IssueChange[] {
 
 const limitOf = (query: URLSearchParams) => Math.min(100, Math.max(1, Number(query.get("limit") ?? 50) || 50));
 
-export const ISSUE_ROUTES: IssueRoute[] = [
-  {
-    method: "GET",
-    path: "/projects/{}/{}/issues",
-    handler: async ({ ctx, user, params: [org, projectSlug], query }) => {
-      const access = await organizationFor(ctx, user, org ?? "");
-      const project = await projectInOrg(ctx, access.org, projectSlug ?? "");
-      const sort = query.get("sort") ?? "date";
-      if (!(sort in SORTS)) throw invalidInput(`sort must be one of ${Object.keys(SORTS).join(", ")}`);
-      const result = await listIssues(ctx, {
-        projectIds: [project.id],
-        query: query.get("query") ?? DEFAULT_QUERY,
-        sort: sort as Sort,
-        cursor: query.get("cursor") ?? undefined,
-        limit: limitOf(query),
-        user,
-      });
-      if (!result.ok) throw invalidInput(`invalid search query: ${result.error.message}`);
-      const extras = await issueExtras(ctx, result.issues, user, { hourly: true });
-      const body = result.issues.map((i) => serializeIssue(i, project, ctx.publicUrl, access.org.slug, extras.get(i.id)!));
-      const base = `${ctx.publicUrl}/api/0/projects/${access.org.slug}/${project.slug}/issues/`;
-      const next = result.nextCursor;
-      const link = `<${base}>; rel="previous"; results="false"; cursor="", <${base}${next ? `?cursor=${next}` : ""}>; rel="next"; results="${next ? "true" : "false"}"; cursor="${next ?? ""}"`;
-      return new JsonWithHeaders(body, { link });
-    },
-  },
-  { method: "GET", path: "/organizations/{}/issues/{}", handler: ({ ctx, user, params: [org, ref] }) => issueJson(ctx, user, org ?? "", ref ?? "") },
-  {
-    method: "PUT",
-    path: "/organizations/{}/issues/{}",
-    handler: async ({ ctx, user, params: [org, ref], body }) => {
-      const { issue, project } = await findIssue(ctx, user, org ?? "", ref ?? "");
-      for (const change of changesFrom(body)) await changeIssues({ ctx, input: { projectIds: [project.id], issueIds: [issue.id], user, change } });
-      return issueJson(ctx, user, org ?? "", String(issue.id));
-    },
-  },
-  {
-    method: "GET",
-    path: "/organizations/{}/issues/{}/events",
-    handler: async ({ ctx, user, params: [org, ref], query }) => {
-      const { issue, project } = await findIssue(ctx, user, org ?? "", ref ?? "");
-      const events = await issueEvents(ctx, issue.id, { limit: limitOf(query) });
-      return events.map((e) => serializeEvent(e, project.slug));
-    },
-  },
-  ...(["latest", "oldest"] as const).map((which) => ({
-    method: "GET",
-    path: `/organizations/{}/issues/{}/events/${which}`,
-    handler: async ({ ctx, user, params: [org, ref] }: Args) => {
-      const { issue, project } = await findIssue(ctx, user, org ?? "", ref ?? "");
+export const ISSUE_ROUTES: ApiRoute[] = [
+  route("GET", "/projects/{}/{}/issues", "issue:read", async ({ ctx, user, access, params: [, projectSlug], query }) => {
+    const project = await projectInOrg(ctx, access.org, projectSlug ?? "");
+    const sort = query.get("sort") ?? "date";
+    if (!(sort in SORTS)) throw invalidInput(`sort must be one of ${Object.keys(SORTS).join(", ")}`);
+    const result = await listIssues(ctx, {
+      projectIds: [project.id],
+      query: query.get("query") ?? DEFAULT_QUERY,
+      sort: sort as Sort,
+      cursor: query.get("cursor") ?? undefined,
+      limit: limitOf(query),
+      user,
+    });
+    if (!result.ok) throw invalidInput(`invalid search query: ${result.error.message}`);
+    const extras = await issueExtras(ctx, result.issues, user, { hourly: true });
+    const body = result.issues.map((i) => serializeIssue(i, project, ctx.publicUrl, access.org.slug, extras.get(i.id)!));
+    const base = `${ctx.publicUrl}/api/0/projects/${access.org.slug}/${project.slug}/issues/`;
+    const next = result.nextCursor;
+    const link = `<${base}>; rel="previous"; results="false"; cursor="", <${base}${next ? `?cursor=${next}` : ""}>; rel="next"; results="${next ? "true" : "false"}"; cursor="${next ?? ""}"`;
+    return new JsonWithHeaders(body, { link });
+  }),
+  route("GET", "/organizations/{}/issues/{}", "issue:read", ({ ctx, user, access, params: [, ref] }) => issueJson(ctx, user, access.org, ref ?? "")),
+  route("PUT", "/organizations/{}/issues/{}", "issue:triage", async ({ ctx, user, access, params: [, ref], body }) => {
+    const { issue, project } = await findIssue(ctx, access.org, ref ?? "");
+    for (const change of changesFrom(body)) await changeIssues({ ctx, input: { projectIds: [project.id], issueIds: [issue.id], user, change } });
+    return issueJson(ctx, user, access.org, String(issue.id));
+  }),
+  route("GET", "/organizations/{}/issues/{}/events", "issue:read", async ({ ctx, access, params: [, ref], query }) => {
+    const { issue, project } = await findIssue(ctx, access.org, ref ?? "");
+    const events = await issueEvents(ctx, issue.id, { limit: limitOf(query) });
+    return events.map((e) => serializeEvent(e, project.slug));
+  }),
+  ...(["latest", "oldest"] as const).map((which) =>
+    route("GET", `/organizations/{}/issues/{}/events/${which}`, "issue:read", async ({ ctx, access, params: [, ref] }: HandlerArgs) => {
+      const { issue, project } = await findIssue(ctx, access.org, ref ?? "");
       const event = await issueEventAt(ctx, issue.id, which);
       if (!event) throw notFound("this issue has no stored events");
       return serializeEvent(event, project.slug);
-    },
-  })),
-  {
-    method: "GET",
-    path: "/projects/{}/{}/events/{}",
-    handler: async ({ ctx, user, params: [org, projectSlug, eventId] }) => {
-      const access = await organizationFor(ctx, user, org ?? "");
-      const project = await projectInOrg(ctx, access.org, projectSlug ?? "");
-      return serializeEvent(await eventInProject(ctx, project.id, eventId ?? ""), project.slug);
-    },
-  },
-  {
-    method: "GET",
-    path: "/projects/{}/{}/events/{}/attachments/{}",
-    handler: async ({ ctx, user, params: [org, projectSlug, eventId, attachmentId] }) => {
-      const access = await organizationFor(ctx, user, org ?? "");
-      const project = await projectInOrg(ctx, access.org, projectSlug ?? "");
-      const attachment = await ctx.db
-        .selectFrom("attachments")
-        .select(["id", "name", "size"])
-        .where("project_id", "=", project.id)
-        .where("event_id", "=", (eventId ?? "").replaceAll("-", "").toLowerCase())
-        .where("id", "=", Number(attachmentId))
-        .where("complete", "=", 1)
-        .executeTakeFirst();
-      if (!attachment) throw notFound("attachment not found");
-      async function* chunks() {
-        // One stored chunk (1 MiB) at a time: a large attachment never sits in memory whole.
-        for (let seq = 0; ; seq++) {
-          const row = await ctx.db.selectFrom("attachment_chunks").select("data").where("attachment_id", "=", attachment!.id).where("seq", "=", seq).executeTakeFirst();
-          if (!row) return;
-          yield Buffer.from(row.data);
-        }
+    }),
+  ),
+  route("GET", "/projects/{}/{}/events/{}", "issue:read", async ({ ctx, access, params: [, projectSlug, eventId] }) => {
+    const project = await projectInOrg(ctx, access.org, projectSlug ?? "");
+    return serializeEvent(await eventInProject(ctx, project.id, eventId ?? ""), project.slug);
+  }),
+  route("GET", "/projects/{}/{}/events/{}/attachments/{}", "issue:read", async ({ ctx, access, params: [, projectSlug, eventId, attachmentId] }) => {
+    const project = await projectInOrg(ctx, access.org, projectSlug ?? "");
+    const attachment = await ctx.db
+      .selectFrom("attachments")
+      .select(["id", "name", "size"])
+      .where("project_id", "=", project.id)
+      .where("event_id", "=", (eventId ?? "").replaceAll("-", "").toLowerCase())
+      .where("id", "=", Number(attachmentId))
+      .where("complete", "=", 1)
+      .executeTakeFirst();
+    if (!attachment) throw notFound("attachment not found");
+    async function* chunks() {
+      // One stored chunk (1 MiB) at a time: a large attachment never sits in memory whole.
+      for (let seq = 0; ; seq++) {
+        const row = await ctx.db.selectFrom("attachment_chunks").select("data").where("attachment_id", "=", attachment!.id).where("seq", "=", seq).executeTakeFirst();
+        if (!row) return;
+        yield Buffer.from(row.data);
       }
-      return new RawResponse(attachment.name, attachment.size, chunks());
-    },
-  },
-  {
-    method: "GET",
-    path: "/organizations/{}/trace/{}",
-    handler: async ({ ctx, user, params: [org, traceId] }) => {
-      const access = await organizationFor(ctx, user, org ?? "");
-      return traceInOrg(ctx, access.org, traceId ?? "");
-    },
-  },
+    }
+    return new RawResponse(attachment.name, attachment.size, chunks());
+  }),
+  route("GET", "/organizations/{}/trace/{}", "issue:read", ({ ctx, access, params: [, traceId] }) => traceInOrg(ctx, access.org, traceId ?? "")),
 ];

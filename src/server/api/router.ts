@@ -2,45 +2,31 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { userForSession } from "../../core/accounts/sessions";
 import type { Ctx } from "../../core/context";
 import { isTelltaleError, unauthenticated } from "../../core/errors";
-import { organizationFor } from "../../core/orgs/access";
-import { listKeys } from "../../core/keys/manage";
-import { listProjects, projectInOrg } from "../../core/projects/queries";
+import { authorize } from "../../core/permissions/authorize";
+import { listProjects } from "../../core/projects/queries";
 import { userForToken } from "../../core/tokens/tokens";
 import type { User } from "../../db/schema";
 import { SESSION_COOKIE } from "../cookies";
 import { log } from "../log";
 import { parseCookies, readBody, sendError, sendJson } from "../http";
-import { serializeKey, serializeProject } from "./serialize";
+import { serializeProject } from "./serialize";
 import { ISSUE_ROUTES } from "./issue-routes";
+import { KEY_ROUTES } from "./key-routes";
+import { LOOKUP_ROUTES } from "./lookup-routes";
+import { TAG_ROUTES } from "./tag-routes";
+import { route, type ApiRoute } from "./route";
 import { JsonWithHeaders, RawResponse } from "./raw";
 
-type Handler = (args: { ctx: Ctx; user: User; params: string[]; query: URLSearchParams; body: unknown }) => Promise<unknown>;
-interface Route {
-  method: string;
-  pattern: RegExp;
-  handler: Handler;
-}
-
-const SEGMENT = "([^/]+)";
-const route = (method: string, path: string, handler: Handler): Route => ({
-  method,
-  pattern: new RegExp(`^/api/0${path.replaceAll("{}", SEGMENT)}/?$`),
-  handler,
-});
-
-/** The web API: a Sentry-compatible subset, JSON in and out. */
-const ROUTES: Route[] = [
-  route("GET", "/organizations/{}/projects", async ({ ctx, user, params: [org] }) => {
-    const access = await organizationFor(ctx, user, org ?? "");
+/** The web API: a Sentry-compatible subset, JSON in and out; each route names its permission. */
+export const ROUTES: ApiRoute[] = [
+  route("GET", "/organizations/{}/projects", "project:read", async ({ ctx, access }) => {
     const projects = await listProjects(ctx, access.org);
     return projects.map((p) => serializeProject(p, access.org, true));
   }),
-  route("GET", "/projects/{}/{}/keys", async ({ ctx, user, params: [org, project] }) => {
-    const access = await organizationFor(ctx, user, org ?? "");
-    const p = await projectInOrg(ctx, access.org, project ?? "");
-    return (await listKeys(ctx, p)).map((k) => serializeKey(k, ctx.publicUrl));
-  }),
-  ...ISSUE_ROUTES.map((r) => route(r.method, r.path, r.handler)),
+  ...KEY_ROUTES,
+  ...ISSUE_ROUTES,
+  ...LOOKUP_ROUTES,
+  ...TAG_ROUTES,
 ];
 
 /**
@@ -73,6 +59,9 @@ export async function handleApi(ctx: Ctx, req: IncomingMessage, res: ServerRespo
     const hit = matches.find((x) => x.r.method === req.method || (req.method === "HEAD" && x.r.method === "GET"));
     if (!hit?.m) return sendJson(res, 405, { detail: `Method "${req.method}" not allowed.` }, { allow: matches.map((x) => x.r.method).join(", ") });
     const params = hit.m.slice(1).map((p) => decodeURIComponent(p));
+    // The permission table decides here, once for every route and before the body is read:
+    // 404 outside the organization (it does not leak), 403 inside it.
+    const access = await authorize(ctx, user, hit.r.permission, params[0] ?? "");
     const query = new URL(req.url ?? "/", "http://localhost").searchParams;
     let body: unknown = undefined;
     if (req.method === "PUT" || req.method === "POST") {
@@ -84,7 +73,7 @@ export async function handleApi(ctx: Ctx, req: IncomingMessage, res: ServerRespo
         return sendJson(res, 400, { detail: "the request body is not valid JSON" });
       }
     }
-    const result = await hit.r.handler({ ctx, user, params, query, body });
+    const result = await hit.r.handler({ ctx, user, access, params, query, body });
     if (result instanceof RawResponse) return result.send(res);
     if (result instanceof JsonWithHeaders) return sendJson(res, 200, result.body, result.headers);
     sendJson(res, 200, result);

@@ -11,6 +11,7 @@ import { createOrganization } from "../../core/orgs/create-org";
 import { createProject } from "../../core/projects/create-project";
 import type { Project, ProjectKey } from "../../db/schema";
 import { setLogLevel } from "../log";
+import { headerSafe } from "../http";
 import { handleIngest } from "./handler";
 import { createIngestRuntime } from "./runtime";
 
@@ -25,6 +26,20 @@ const EVENT = JSON.stringify({ event_id: EVENT_ID, message: "hello from the test
 function envelope(header: Record<string, unknown>): Buffer {
   return Buffer.from(`${JSON.stringify(header)}\n${JSON.stringify({ type: "event", length: Buffer.byteLength(EVENT) })}\n${EVENT}\n`);
 }
+
+describe("headerSafe", () => {
+  it("keeps printable ASCII as it is", () => {
+    expect(headerSafe("unknown public key")).toBe("unknown public key");
+  });
+
+  it("replaces characters outside printable ASCII, CR and LF included", () => {
+    expect(headerSafe("type '\u4e8b\u{1f4a5}'\r\nx-injected: 1\u00e9")).toBe("type '???'??x-injected: 1?");
+  });
+
+  it("caps the text at 200 characters", () => {
+    expect(headerSafe("a".repeat(500))).toBe(`${"a".repeat(197)}...`);
+  });
+});
 
 describe.each(DIALECTS)("handleIngest on %s", (dialect) => {
   let store: TestStore;
@@ -226,12 +241,27 @@ describe.each(DIALECTS)("handleIngest on %s", (dialect) => {
       await expectRejected(await post(envelopeUrl(project.id, "0".repeat(32)), gzipSync(envelope({})), { "content-encoding": "gzip" }), 401, "unknown public key");
     });
 
-    it("answers 400 for an unknown content-encoding", async () => {
+    it("answers 415 for an unknown content-encoding", async () => {
       await expectRejected(
         await post(envelopeUrl(project.id, key.public_key), envelope({}), { "content-encoding": "compress" }),
-        400,
+        415,
         "unsupported content-encoding 'compress'",
       );
+    });
+
+    it("answers 400 for an item header outside Latin-1, with the reason whole in the body and printable ASCII in X-Sentry-Error", async () => {
+      const body = Buffer.from('{}\n{"type":"event","length":"\u{1f4a5}"}\n{}\n');
+      const response = await post(envelopeUrl(project.id, key.public_key), body);
+      expect(response.status).toBe(400);
+      const header = response.headers.get("x-sentry-error") ?? "";
+      expect(header).toMatch(/^[\x20-\x7e]+$/);
+      const { detail } = (await response.json()) as { detail: string };
+      expect(detail).toContain("\u{1f4a5}");
+      expect(header).toBe(headerSafe(detail));
+    });
+
+    it("answers 400 for a body that is not the br it claims", async () => {
+      await expectRejected(await post(envelopeUrl(project.id, key.public_key), envelope({}), { "content-encoding": "br" }), 400, /^invalid br body: /);
     });
 
     it("answers 400 for an invalid gzip body", async () => {

@@ -4,10 +4,17 @@ import { issueExtras } from "@/src/core/issues/extras";
 import { DEFAULT_QUERY, listIssues, SORTS, type Sort } from "@/src/core/issues/list";
 import { shortId } from "@/src/core/issues/queries";
 import { listProjects } from "@/src/core/projects/queries";
+import { topTagValues } from "@/src/core/issues/tag-suggestions";
+import { QueryError } from "../../../components/query-error";
+import { SearchBox } from "../../../components/search-box";
+import { FilteredNote } from "../../../components/filtered-note";
 import { Sparkline } from "../../../components/issue/sparkline";
+import { LevelDot } from "../../../components/level-dot";
+import { StreamKeys } from "../../../components/issue/stream-keys";
 import { TriageForm } from "../../../components/issue/triage-form";
 import { loadOrg } from "../../../lib/loaders";
 import { ctx } from "../../../lib/runtime";
+import { PageCrumbs } from "../../../components/shell/page-crumbs";
 
 export const metadata = { title: "Issues" };
 
@@ -29,7 +36,7 @@ const ago = (ms: number) => {
 export default async function IssuesPage({ params, searchParams }: { params: Promise<{ org: string }>; searchParams: Search }) {
   const { org: orgSlug } = await params;
   const sp = await searchParams;
-  const { org, user } = await loadOrg(orgSlug, `/orgs/${orgSlug}/issues`);
+  const { org, user } = await loadOrg("issue:read", orgSlug, `/orgs/${orgSlug}/issues`);
   const c = ctx();
   const projects = await listProjects(c, org);
   const project = projects.find((p) => p.slug === sp.project) ?? null;
@@ -63,6 +70,7 @@ export default async function IssuesPage({ params, searchParams }: { params: Pro
     .where("issues.project_id", "in", (project ? [project] : projects).map((p) => p.id).concat([-1]))
     .limit(50)
     .execute();
+  const tagValues = await topTagValues(c, (project ? [project] : projects).map((p) => p.id));
   const byId = new Map(projects.map((p) => [p.id, p]));
   const href = (changes: Record<string, string | undefined>) => {
     const p = new URLSearchParams();
@@ -73,6 +81,7 @@ export default async function IssuesPage({ params, searchParams }: { params: Pro
 
   return (
     <main style={{ maxWidth: 1200 }}>
+      <PageCrumbs items={[{ label: org.name, href: `/orgs/${org.slug}` }, ...(project ? [{ label: project.name, href: `/orgs/${org.slug}/projects/${project.slug}/settings` }] : []), { label: "Issues" }]} />
       <h1>Issues</h1>
       <form className="toolbar search" method="get" action={`/orgs/${org.slug}/issues`}>
         <select name="project" defaultValue={project?.slug ?? ""} style={{ width: "auto" }} aria-label="Project">
@@ -87,7 +96,7 @@ export default async function IssuesPage({ params, searchParams }: { params: Pro
             <option key={e.value} value={e.value}>{e.value}</option>
           ))}
         </select>
-        <input name="query" defaultValue={query} placeholder="is:unresolved level:error release:1.2.*" style={{ flex: 1, minWidth: 240 }} aria-label="Search" data-testid="search" />
+        <SearchBox defaultValue={query} tagValues={tagValues} placeholder="is:unresolved level:error release:1.2.*" />
         <select name="sort" defaultValue={sort} style={{ width: "auto" }} aria-label="Sort">
           {(Object.keys(SORTS) as Sort[]).map((s) => (
             <option key={s} value={s}>{SORT_NAMES[s]}</option>
@@ -100,11 +109,8 @@ export default async function IssuesPage({ params, searchParams }: { params: Pro
         </select>
         <button type="submit" className="primary">Search</button>
       </form>
-      {!result.ok && (
-        <p className="error" role="alert" data-testid="query-error">
-          Invalid search: {result.error.message}
-        </p>
-      )}
+      {!result.ok && <QueryError query={fullQuery} error={result.error} />}
+      <StreamKeys org={org.slug} userId={user.id} />
       <TriageForm org={org.slug} id="bulk" testId="bulk">
         <div className="toolbar">
           <span className="muted-small">Selected:</span>
@@ -115,35 +121,38 @@ export default async function IssuesPage({ params, searchParams }: { params: Pro
         </div>
         <section className="panel" style={{ padding: 0 }}>
           {issues.length === 0 ? (
-            <p className="muted" style={{ padding: "1rem" }} data-testid="no-issues">No issues match.</p>
+            <>
+              <p className="muted" style={{ padding: "1rem", paddingBottom: 0 }} data-testid="no-issues">No issues match.</p>
+              <FilteredNote ctx={c} org={org.slug} projects={project ? [project] : projects} since={hours ? c.now() - hours * 3_600_000 : 0} />
+            </>
           ) : (
             <table data-testid="issue-list">
               <thead>
-                <tr><th style={{ width: 28 }} /><th>Issue</th><th>Last 24 h</th><th style={{ textAlign: "right" }}>Events</th><th style={{ textAlign: "right" }}>Users</th></tr>
+                <tr><th style={{ width: 28 }} /><th>Issue</th><th className="narrow-hide">Last 24 h</th><th style={{ textAlign: "right" }}>Events</th><th className="narrow-hide" style={{ textAlign: "right" }}>Users</th></tr>
               </thead>
               <tbody>
                 {issues.map((i) => {
                   const p = byId.get(i.project_id)!;
                   const x = extras.get(i.id)!;
                   return (
-                    <tr key={i.id} className="issue-row" data-testid="issue-row">
+                    <tr key={i.id} className="issue-row" data-testid="issue-row" data-issue-id={i.id} data-href={`/orgs/${org.slug}/issues/${i.id}`}>
                       <td><input type="checkbox" name="issue" value={i.id} aria-label={`Select ${shortId(p, i)}`} style={{ width: "auto" }} /></td>
                       <td>
                         <div className="title">
-                          <span className={`level ${i.level}`} />
+                          <LevelDot level={i.level} />
                           <Link href={`/orgs/${org.slug}/issues/${i.id}`}>{i.title}</Link>
                         </div>
                         <div className="muted-small">
-                          {shortId(p, i)} · {i.culprit} · {ago(i.last_seen)} ago · first {ago(i.first_seen)} ago
+                          {[shortId(p, i), i.culprit, `${ago(i.last_seen)} ago`, `first ${ago(i.first_seen)} ago`].filter(Boolean).join(" · ")}
                           {i.substatus === "regressed" && <span className="badge off" style={{ marginLeft: 6 }}>regressed</span>}
                           {i.status !== "unresolved" && <span className="badge" style={{ marginLeft: 6 }}>{i.status}</span>}
                           {x.bookmarked && " ★"}
                           {x.assignee && ` · ${x.assignee.name || x.assignee.email}`}
                         </div>
                       </td>
-                      <td><Sparkline values={x.hourly ?? []} /></td>
+                      <td className="narrow-hide"><Sparkline values={x.hourly ?? []} /></td>
                       <td style={{ textAlign: "right" }}>{i.times_seen}</td>
-                      <td style={{ textAlign: "right" }}>{i.user_count}</td>
+                      <td className="narrow-hide" style={{ textAlign: "right" }}>{i.user_count}</td>
                     </tr>
                   );
                 })}

@@ -1,5 +1,3 @@
-import { notFound } from "next/navigation";
-import { canManageProjects } from "@/src/core/orgs/access";
 import { PLATFORMS } from "@/src/core/projects/platforms";
 import { loadOrg } from "../../../../lib/loaders";
 import { NewProjectForm } from "./new-project-form";
@@ -8,8 +6,7 @@ export const metadata = { title: "Create project" };
 
 export default async function NewProjectPage({ params }: { params: Promise<{ org: string }> }) {
   const { org: slug } = await params;
-  const { org, role } = await loadOrg(slug, `/orgs/${slug}/projects/new`);
-  if (!canManageProjects(role)) notFound();
+  const { org } = await loadOrg("project:write", slug, `/orgs/${slug}/projects/new`);
   return (
     <main className="narrow">
       <h1>Create a project</h1>

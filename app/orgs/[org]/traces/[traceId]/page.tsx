@@ -2,8 +2,10 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { isTelltaleError } from "@/src/core/errors";
 import { traceInOrg, type TraceView } from "@/src/core/traces/trace";
+import { LevelDot } from "../../../../components/level-dot";
 import { loadOrg } from "../../../../lib/loaders";
 import { ctx } from "../../../../lib/runtime";
+import { PageCrumbs } from "../../../../components/shell/page-crumbs";
 
 type Params = Promise<{ org: string; traceId: string }>;
 
@@ -47,7 +49,7 @@ function rows(trace: TraceView): Row[] {
 
 export default async function TracePage({ params }: { params: Params }) {
   const { org: orgSlug, traceId } = await params;
-  const { org } = await loadOrg(orgSlug, `/orgs/${orgSlug}/traces/${traceId}`);
+  const { org } = await loadOrg("issue:read", orgSlug, `/orgs/${orgSlug}/traces/${traceId}`);
   let trace: TraceView;
   try {
     trace = await traceInOrg(ctx(), org, traceId);
@@ -62,11 +64,11 @@ export default async function TracePage({ params }: { params: Params }) {
   const t1 = Math.max(...ends);
   const span = Math.max(t1 - t0, 0.001);
   const pct = (t: number) => `${((t - t0) / span) * 100}%`;
+  // A 2 px marker at the trace's last instant would start at 100 % and stick out of its track.
+  const markerLeft = (t: number) => `calc(${pct(t)} - ${((t - t0) / span) * 2}px)`;
   return (
     <main style={{ maxWidth: 1200 }}>
-      <p className="breadcrumbs">
-        <Link href={`/orgs/${org.slug}/issues`}>Issues</Link> / trace
-      </p>
+      <PageCrumbs items={[{ label: org.name, href: `/orgs/${org.slug}` }, { label: "Issues", href: `/orgs/${org.slug}/issues` }, { label: "Trace" }]} />
       <h1>Trace <span className="culprit">{trace.traceId}</span></h1>
       {all.length === 0 && trace.errors.length === 0 ? (
         <p className="muted">Nothing of this trace has been stored (yet).</p>
@@ -89,11 +91,11 @@ export default async function TracePage({ params }: { params: Params }) {
             {trace.errors.map((e) => (
               <div className="row" key={e.event_id} data-testid="trace-error">
                 <div className="label">
-                  <span className={`level ${e.level}`} />
+                  <LevelDot level={e.level} />
                   {e.issue_id !== null ? <Link href={`/orgs/${org.slug}/issues/${e.issue_id}/events/${e.event_id}`}>{e.title}</Link> : e.title}
                 </div>
                 <div className="track">
-                  <span className="error" style={{ left: pct(e.timestamp), width: "2px" }} />
+                  <span className="marker" data-testid="trace-error-marker" style={{ left: markerLeft(e.timestamp) }} />
                 </div>
               </div>
             ))}

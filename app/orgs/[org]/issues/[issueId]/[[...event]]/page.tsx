@@ -2,8 +2,12 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { isTelltaleError } from "@/src/core/errors";
 import { issueExtras } from "@/src/core/issues/extras";
+import { issueFrequency, parseFrequencyRange } from "@/src/core/issues/frequency";
+import { FrequencyPanel } from "../../../../../components/issue/frequency-chart";
 import { adjacentEvents, eventInProject, issueActivity, issueEventAt, issueEvents, issueInOrg, shortId, tagDistribution, type StoredEvent } from "@/src/core/issues/queries";
 import type { NormalizedEvent } from "@/src/core/normalize/types";
+import { OneBanner } from "../../../../../components/issue/one-banner";
+import { AssignForm } from "../../../../../components/issue/assign-form";
 import { ActivityList } from "../../../../../components/issue/activity";
 import { Breadcrumbs } from "../../../../../components/issue/breadcrumbs";
 import { ExceptionChain } from "../../../../../components/issue/exception";
@@ -13,9 +17,11 @@ import { TriageForm } from "../../../../../components/issue/triage-form";
 import { loadOrg } from "../../../../../lib/loaders";
 import { ctx } from "../../../../../lib/runtime";
 import { GroupingExplanation } from "../../../../../components/issue/grouping";
+import { PageCrumbs } from "../../../../../components/shell/page-crumbs";
+import { When } from "../../../../../components/when";
 
 type Params = Promise<{ org: string; issueId: string; event?: string[] }>;
-type Search = Promise<{ frames?: string; view?: string; bc_level?: string; bc_category?: string }>;
+type Search = Promise<{ frames?: string; view?: string; bc_level?: string; bc_category?: string; freq?: string }>;
 
 const ago = (ms: number) => {
   const s = Math.max(0, (Date.now() - ms) / 1000);
@@ -26,7 +32,7 @@ const ago = (ms: number) => {
 };
 
 async function load(orgSlug: string, issueRef: string, returnTo: string) {
-  const access = await loadOrg(orgSlug, returnTo);
+  const access = await loadOrg("issue:read", orgSlug, returnTo);
   if (!/^\d+$/.test(issueRef)) notFound();
   try {
     return { ...access, ...(await issueInOrg(ctx(), access.org, Number(issueRef))) };
@@ -60,20 +66,22 @@ export default async function IssuePage({ params, searchParams }: { params: Para
   else if (eventPath.length === 0 || eventPath[0] === "latest") stored = await issueEventAt(c, issue.id, "latest");
   else if (!listing) notFound();
 
-  const [extras, tags, activity, neighbours, events, members] = await Promise.all([
+  const range = parseFrequencyRange(q.freq);
+  const [extras, tags, activity, neighbours, events, members, frequency] = await Promise.all([
     issueExtras(c, [issue], user, { hourly: false }),
     tagDistribution(c, issue.id),
     issueActivity(c, issue.id),
     stored ? adjacentEvents(c, stored) : Promise.resolve({ previous: null, next: null }),
     listing ? issueEvents(c, issue.id, { limit: 100 }) : Promise.resolve([]),
     c.db.selectFrom("memberships").innerJoin("users", "users.id", "memberships.user_id").select(["users.id", "users.email", "users.name"]).where("memberships.organization_id", "=", org.id).orderBy("users.email").execute(),
+    issueFrequency(c, issue.id, c.now(), range),
   ]);
   const extra = extras.get(issue.id)!;
   const event = stored ? (JSON.parse(stored.data) as NormalizedEvent) : null;
   const eventBase = stored ? `${base}/events/${stored.event_id}` : base;
   const keep = (changes: Record<string, string | null>) => {
     const p = new URLSearchParams();
-    const merged = { frames: q.frames ?? null, view: q.view ?? null, bc_level: q.bc_level ?? null, bc_category: q.bc_category ?? null, ...changes };
+    const merged = { frames: q.frames ?? null, view: q.view ?? null, bc_level: q.bc_level ?? null, bc_category: q.bc_category ?? null, freq: q.freq ?? null, ...changes };
     for (const [k, v] of Object.entries(merged)) if (v) p.set(k, v);
     const s = p.toString();
     return s ? `${eventBase}?${s}` : eventBase;
@@ -84,9 +92,14 @@ export default async function IssuePage({ params, searchParams }: { params: Para
 
   return (
     <main style={{ maxWidth: 1200 }}>
-      <p className="breadcrumbs">
-        <Link href={`/orgs/${org.slug}/issues?project=${project.slug}`}>Issues</Link> / {project.name} / <span data-testid="short-id">{shortId(project, issue)}</span>
-      </p>
+      <OneBanner>
+      <PageCrumbs
+        items={[
+          { label: "Issues", href: `/orgs/${org.slug}/issues` },
+          { label: project.name, href: `/orgs/${org.slug}/issues?project=${project.slug}` },
+          { label: <span data-testid="short-id">{shortId(project, issue)}</span> },
+        ]}
+      />
       <div className="issue-head">
         <div style={{ minWidth: 0 }}>
           <h1 data-testid="issue-title">{issue.title}</h1>
@@ -94,11 +107,14 @@ export default async function IssuePage({ params, searchParams }: { params: Para
         </div>
         <span className={`badge ${issue.status === "unresolved" ? "off" : "on"}`} data-testid="issue-status">{statusText}</span>
       </div>
+      <div className="issue-counts">
       <div className="stats-row">
         <div><span className="muted-small">Events</span><strong data-testid="issue-count">{issue.times_seen}</strong></div>
         <div><span className="muted-small">Users</span><strong>{issue.user_count}</strong></div>
         <div><span className="muted-small">First seen</span><strong title={new Date(issue.first_seen).toISOString()}>{ago(issue.first_seen)}</strong><span className="muted-small">{issue.first_release ?? ""}</span></div>
         <div><span className="muted-small">Last seen</span><strong title={new Date(issue.last_seen).toISOString()}>{ago(issue.last_seen)}</strong><span className="muted-small">{issue.last_release ?? ""}</span></div>
+      </div>
+        <FrequencyPanel data={frequency} hrefFor={(r) => keep({ freq: r === "24h" ? null : r })} />
       </div>
 
       <TriageForm org={org.slug} issueIds={[issue.id]} testId="triage">
@@ -128,22 +144,10 @@ export default async function IssuePage({ params, searchParams }: { params: Para
           <button name="action" value="bookmark" data-testid="bookmark">{extra.bookmarked ? "★ Bookmarked" : "☆ Bookmark"}</button>
         </div>
       </TriageForm>
-      <TriageForm org={org.slug} issueIds={[issue.id]}>
-        <div className="toolbar">
-          <label style={{ margin: 0, fontWeight: 400 }} className="row">
-            Assignee
-            <select name="assignee" defaultValue={issue.assignee_id ?? ""} style={{ width: "auto", marginTop: 0 }}>
-              <option value="">nobody</option>
-              {members.map((m) => (
-                <option key={m.id} value={m.id}>{m.name || m.email}</option>
-              ))}
-            </select>
-          </label>
-          <button name="action" value="assign">Assign</button>
-          {trace && <Link href={`/orgs/${org.slug}/traces/${trace}`} data-testid="trace-link">View trace</Link>}
-          <Link href={`${base}/events`}>All events</Link>
-        </div>
-      </TriageForm>
+      <AssignForm org={org.slug} issueId={issue.id} assigneeId={issue.assignee_id} members={members}>
+        {trace && <Link href={`/orgs/${org.slug}/traces/${trace}`} data-testid="trace-link">View trace</Link>}
+        <Link href={`${base}/events`}>All events</Link>
+      </AssignForm>
 
       <div className="grid-2">
         <div>
@@ -156,7 +160,9 @@ export default async function IssuePage({ params, searchParams }: { params: Para
                   {events.map((e) => (
                     <tr key={e.id}>
                       <td><Link href={`${base}/events/${e.event_id}`}>{e.event_id.slice(0, 8)}</Link> <span className="muted">{e.title}</span></td>
-                      <td>{new Date(e.timestamp * 1000).toISOString().replace("T", " ").slice(0, 19)}</td>
+                      <td>
+                        <When ms={e.timestamp * 1000} />
+                      </td>
                       <td>{e.release ?? ""}</td>
                       <td>{e.environment ?? ""}</td>
                     </tr>
@@ -177,7 +183,7 @@ export default async function IssuePage({ params, searchParams }: { params: Para
                     <Link href={`${base}/latest`}>Latest</Link>
                   </div>
                   <div className="muted-small">
-                    Event <span data-testid="event-id">{stored.event_id}</span> · {new Date(event.timestamp * 1000).toISOString().replace("T", " ").slice(0, 19)} ·{" "}
+                    Event <span data-testid="event-id">{stored.event_id}</span> · <When ms={event.timestamp * 1000} /> ·{" "}
                     {/* The raw JSON is an /api/ endpoint: a plain link, a full page load (PRODUCT.md fact 3). */}
                     <a href={`/api/0/projects/${org.slug}/${project.slug}/events/${stored.event_id}/`} data-testid="raw-json">JSON</a>
                   </div>
@@ -209,9 +215,22 @@ export default async function IssuePage({ params, searchParams }: { params: Para
                 </section>
               )}
               {event.request && (
-                <section className="panel">
+                <section className="panel" data-testid="request-panel">
                   <h2 style={{ marginTop: 0 }}>Request</h2>
-                  <KeyValues testId="request" rows={[["URL", event.request.url], ["Method", event.request.method], ["Query", event.request.query_string], ["Headers", event.request.headers], ["Cookies", event.request.cookies], ["Body", event.request.data], ["Environment", event.request.env]]} />
+                  <KeyValues testId="request" rows={[["URL", event.request.url], ["Method", event.request.method], ["Query", event.request.query_string], ["Body", event.request.data], ["Environment", event.request.env]]} />
+                  {/* Headers and cookies get full-width tables of their own: nested in a row they are unreadable at 390 px. */}
+                  {event.request.headers && (
+                    <>
+                      <h3 className="kv-title">Headers</h3>
+                      <KeyValues testId="request-headers" rows={event.request.headers} />
+                    </>
+                  )}
+                  {event.request.cookies && (
+                    <>
+                      <h3 className="kv-title">Cookies</h3>
+                      <KeyValues testId="request-cookies" rows={event.request.cookies} />
+                    </>
+                  )}
                 </section>
               )}
               {event.user && (
@@ -269,6 +288,7 @@ export default async function IssuePage({ params, searchParams }: { params: Para
           </section>
         </aside>
       </div>
+      </OneBanner>
     </main>
   );
 }

@@ -4,6 +4,7 @@ import { OutcomeChart, type ChartSeries } from "../../../../../components/outcom
 import { ProjectNav } from "../../../../../components/project-nav";
 import { loadProject } from "../../../../../lib/loaders";
 import { ctx } from "../../../../../lib/runtime";
+import { PageCrumbs } from "../../../../../components/shell/page-crumbs";
 
 const RANGES = { "24h": 24, "7d": 24 * 7, "30d": 24 * 30 } as const;
 type Range = keyof typeof RANGES;
@@ -32,7 +33,7 @@ export default async function StatsPage({
   const { org: orgSlug, project: projectSlug } = await params;
   const query = await searchParams;
   const range: Range = query.range && query.range in RANGES ? (query.range as Range) : "24h";
-  const { org, project } = await loadProject(orgSlug, projectSlug, `/orgs/${orgSlug}/projects/${projectSlug}/stats`);
+  const { org, project } = await loadProject("project:read", orgSlug, projectSlug, `/orgs/${orgSlug}/projects/${projectSlug}/stats`);
 
   const hours = RANGES[range];
   const end = Math.floor(Date.now() / HOUR) * HOUR;
@@ -63,9 +64,7 @@ export default async function StatsPage({
 
   return (
     <main>
-      <p className="breadcrumbs">
-        <Link href={`/orgs/${org.slug}`}>{org.name}</Link> / {project.name}
-      </p>
+      <PageCrumbs items={[{ label: org.name, href: `/orgs/${org.slug}` }, { label: project.name, href: `/orgs/${org.slug}/issues?project=${project.slug}` }, { label: "Stats" }]} />
       <h1>{project.name} · Stats</h1>
       <ProjectNav org={org.slug} project={project.slug} current="stats" />
       <div className="row" style={{ justifyContent: "space-between", marginBottom: "0.75rem" }}>

@@ -73,7 +73,7 @@ export function ScrubbingForm(props: { org: string; project: string; extra: read
         <input type="checkbox" name="storeIpAddresses" defaultChecked={props.storeIp} style={{ width: "auto", marginTop: "0.25rem" }} />
         <span>
           Store IP addresses
-          <span className="hint">Off removes the user&apos;s IP address and forwarding headers from every event.</span>
+          <span className="hint">Off removes the user&apos;s IP address and forwarding headers from every event, log, span and session.</span>
         </span>
       </label>
       <Submit>Save scrubbing</Submit>

@@ -2,21 +2,21 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { buildDsn } from "@/src/core/auth/dsn";
 import { listKeys } from "@/src/core/keys/manage";
-import { canManageProjects } from "@/src/core/orgs/access";
+import { roleAllows } from "@/src/core/permissions/table";
 import { PLATFORMS } from "@/src/core/projects/platforms";
 import { snippets } from "@/src/core/projects/snippets";
-import { rotateKeyAction, setKeyActiveAction } from "../../../../../../actions/projects";
 import { loadProject } from "../../../../../../lib/loaders";
 import { ctx } from "../../../../../../lib/runtime";
 import { ProjectNav } from "../../../../../../components/project-nav";
-import { NewKeyForm } from "./keys-forms";
-import { KeyLimitForm, QuotaForm } from "./quota-forms";
+import { When } from "../../../../../../components/when";
+import { KeyActiveForm, NewKeyForm, RotateKeyForm } from "./keys-forms";
+import { KeyLimitForm, QuotaForm, RemoveQuotaForm } from "./quota-forms";
 import { FiltersForm, FingerprintRulesForm, ScrubbingForm } from "./ingest-forms";
 import { fingerprintRulesText } from "@/src/core/issues/grouping-rules";
 import { GROUPING_CONFIG } from "@/src/core/grouping/index";
 import { projectOptions } from "@/src/core/projects/options";
 import { listQuotas, QUOTA_CATEGORIES } from "@/src/core/projects/quotas";
-import { removeQuotaAction } from "../../../../../../actions/projects";
+import { PageCrumbs } from "../../../../../../components/shell/page-crumbs";
 
 type Params = Promise<{ org: string; project: string; section?: string[] }>;
 
@@ -39,7 +39,7 @@ export default async function ProjectSettingsPage({ params }: { params: Params }
   const current = section.join("/");
   if (!SECTIONS.some((s) => s.id === current)) notFound();
   const base = `/orgs/${orgSlug}/projects/${projectSlug}/settings`;
-  const { org, project, role } = await loadProject(orgSlug, projectSlug, current ? `${base}/${current}` : base);
+  const { org, project, role } = await loadProject("project:read", orgSlug, projectSlug, current ? `${base}/${current}` : base);
   const [keys, quotas, options, rulesText] = await Promise.all([
     listKeys(ctx(), project),
     listQuotas(ctx(), project.id),
@@ -49,14 +49,15 @@ export default async function ProjectSettingsPage({ params }: { params: Params }
   const publicUrl = ctx().publicUrl;
   const primary = keys.find((k) => k.is_active === 1);
   const primaryDsn = primary ? buildDsn(publicUrl, primary.public_key, project.id) : null;
-  const manage = canManageProjects(role);
+  // The page shows controls by the table; the actions ask it again when posted.
+  const manage = roleAllows(role, "project:settings:write");
+  const manageKeys = roleAllows(role, "key:write");
+  const rotateKeys = roleAllows(role, "key:rotate");
   const setupPath = PLATFORMS.find((p) => p.id === project.platform)?.setup ?? "javascript";
 
   return (
     <main>
-      <p className="breadcrumbs">
-        <Link href={`/orgs/${org.slug}`}>{org.name}</Link> / {project.name}
-      </p>
+      <PageCrumbs items={[{ label: org.name, href: `/orgs/${org.slug}` }, { label: project.name, href: `/orgs/${org.slug}/issues?project=${project.slug}` }, { label: "Settings" }]} />
       <h1>{project.name} · Settings</h1>
       <ProjectNav org={org.slug} project={project.slug} current="settings" />
       <nav className="tabs">
@@ -90,7 +91,7 @@ export default async function ProjectSettingsPage({ params }: { params: Params }
                 <tr><th>Slug</th><td>{project.slug}</td></tr>
                 <tr><th>Project ID</th><td>{project.id}</td></tr>
                 <tr><th>Platform</th><td>{PLATFORMS.find((p) => p.id === project.platform)?.name ?? project.platform}</td></tr>
-                <tr><th>Created</th><td>{new Date(project.created_at).toISOString()}</td></tr>
+                <tr><th>Created</th><td><When ms={project.created_at} /></td></tr>
               </tbody>
             </table>
           </section>
@@ -111,35 +112,22 @@ export default async function ProjectSettingsPage({ params }: { params: Params }
         <section className="panel">
           <table>
             <thead>
-              <tr><th>Key</th><th>DSN</th><th>Status</th>{manage && <th />}</tr>
+              <tr><th>Key</th><th>DSN</th><th>Status</th>{(manageKeys || rotateKeys) && <th />}</tr>
             </thead>
             <tbody>
               {keys.map((k) => (
                 <tr key={k.id} data-testid="key-row">
                   <td>
                     {k.label}
-                    <div className="muted">created {new Date(k.created_at).toISOString().slice(0, 10)}</div>
+                    <div className="muted">created <When ms={k.created_at} /></div>
                   </td>
                   <td><code className="dsn">{buildDsn(publicUrl, k.public_key, project.id)}</code></td>
                   <td><span className={k.is_active ? "badge on" : "badge off"}>{k.is_active ? "active" : "disabled"}</span></td>
-                  {manage && (
+                  {(manageKeys || rotateKeys) && (
                     <td>
                       <div className="row">
-                        <form action={setKeyActiveAction}>
-                          <input type="hidden" name="org" value={org.slug} />
-                          <input type="hidden" name="project" value={project.slug} />
-                          <input type="hidden" name="keyId" value={k.id} />
-                          <input type="hidden" name="active" value={k.is_active ? "0" : "1"} />
-                          <button type="submit" className={k.is_active ? "danger" : undefined}>{k.is_active ? "Disable" : "Enable"}</button>
-                        </form>
-                        {k.is_active === 1 && (
-                          <form action={rotateKeyAction}>
-                            <input type="hidden" name="org" value={org.slug} />
-                            <input type="hidden" name="project" value={project.slug} />
-                            <input type="hidden" name="keyId" value={k.id} />
-                            <button type="submit" title="Issue a new key with the same name and disable this one">Rotate</button>
-                          </form>
-                        )}
+                        {manageKeys && <KeyActiveForm org={org.slug} project={project.slug} keyId={k.id} active={k.is_active === 1} />}
+                        {rotateKeys && k.is_active === 1 && <RotateKeyForm org={org.slug} project={project.slug} keyId={k.id} />}
                       </div>
                     </td>
                   )}
@@ -151,7 +139,7 @@ export default async function ProjectSettingsPage({ params }: { params: Params }
             {/* A plain link: /api/ paths are endpoints, not pages, so they load in full (PRODUCT.md fact 3). */}
             The same list in the web API: <a href={`/api/0/projects/${org.slug}/${project.slug}/keys/`}>/api/0/projects/{org.slug}/{project.slug}/keys/</a>
           </p>
-          {manage && (
+          {manageKeys && (
             <>
               <h2>New key</h2>
               <NewKeyForm org={org.slug} project={project.slug} />
@@ -176,7 +164,8 @@ export default async function ProjectSettingsPage({ params }: { params: Params }
         <section className="panel">
           <p className="muted">
             Passwords, secrets, tokens, API keys, credentials, session and CSRF cookies, credit-card numbers and private keys are
-            always replaced by [Filtered] before an event is stored.
+            always replaced by [Filtered] before an event, log, span, user feedback or check-in is stored. Attachments, replays
+            and profiles are stored as received.
           </p>
           {manage ? (
             <ScrubbingForm
@@ -218,7 +207,7 @@ export default async function ProjectSettingsPage({ params }: { params: Params }
                       {k.label} <span className="muted">{k.public_key.slice(0, 8)}…</span>
                     </td>
                     <td>
-                      {manage ? (
+                      {manageKeys ? (
                         <KeyLimitForm org={org.slug} project={project.slug} keyId={k.id} count={k.rate_limit_count} window={k.rate_limit_window_seconds} />
                       ) : k.rate_limit_count !== null ? (
                         `${k.rate_limit_count} per ${k.rate_limit_window_seconds} s`
@@ -246,12 +235,7 @@ export default async function ProjectSettingsPage({ params }: { params: Params }
                       </td>
                       {manage && (
                         <td>
-                          <form action={removeQuotaAction}>
-                            <input type="hidden" name="org" value={org.slug} />
-                            <input type="hidden" name="project" value={project.slug} />
-                            <input type="hidden" name="category" value={q.category} />
-                            <button type="submit" className="danger">Remove</button>
-                          </form>
+                          <RemoveQuotaForm org={org.slug} project={project.slug} category={q.category} />
                         </td>
                       )}
                     </tr>

@@ -1,7 +1,7 @@
 "use client";
 
 import { useActionState } from "react";
-import { setKeyRateLimitAction, setQuotaAction } from "../../../../../../actions/projects";
+import { removeQuotaAction, setKeyRateLimitAction, setQuotaAction } from "../../../../../../actions/projects";
 import { FormMessages, Submit } from "../../../../../../components/form-parts";
 import type { FormState } from "../../../../../../lib/forms";
 
@@ -47,6 +47,21 @@ export function QuotaForm({ org, project, categories }: { org: string; project: 
         <span>s</span>
         <Submit>Set quota</Submit>
       </div>
+    </form>
+  );
+}
+
+export function RemoveQuotaForm({ org, project, category }: { org: string; project: string; category: string }) {
+  const [state, action] = useActionState<FormState, FormData>(removeQuotaAction, {});
+  return (
+    <form action={action} data-testid="remove-quota-form">
+      <input type="hidden" name="org" value={org} />
+      <input type="hidden" name="project" value={project} />
+      <input type="hidden" name="category" value={category} />
+      <button type="submit" className="danger">
+        Remove
+      </button>
+      <FormMessages state={state} />
     </form>
   );
 }

@@ -1,0 +1,27 @@
+import Link from "next/link";
+import type { ReactNode } from "react";
+
+export interface Crumb {
+  label: ReactNode;
+  /** Absent for the page itself (the last crumb), which is marked as the current page. */
+  href?: string;
+}
+
+/**
+ * Where a page sits, one link per level up. Named PageCrumbs so it does not collide with the
+ * event breadcrumbs of components/issue/breadcrumbs.tsx. Markup follows the WAI-ARIA pattern:
+ * https://www.w3.org/WAI/ARIA/apg/patterns/breadcrumb/
+ */
+export function PageCrumbs({ items }: { items: Crumb[] }) {
+  return (
+    <nav className="breadcrumbs" aria-label="Breadcrumb">
+      <ol>
+        {items.map((c, i) => (
+          <li key={i} aria-current={i === items.length - 1 && !c.href ? "page" : undefined}>
+            {c.href ? <Link href={c.href}>{c.label}</Link> : c.label}
+          </li>
+        ))}
+      </ol>
+    </nav>
+  );
+}

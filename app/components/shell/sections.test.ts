@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import { projectInUrl, shownSections, switchProjectHref } from "./sections";
+
+describe("sidebar sections", () => {
+  it("shows the project sections only once a project is chosen", () => {
+    expect(shownSections({ org: "o", project: null, role: "member" }, "/orgs/o").map((s) => s.id)).toEqual(["projects", "issues"]);
+    expect(shownSections({ org: "o", project: "api", role: "member" }, "/orgs/o").map((s) => s.href)).toEqual([
+      "/orgs/o",
+      "/orgs/o/issues?project=api",
+      "/orgs/o/projects/api/stats",
+      "/orgs/o/projects/api/settings",
+    ]);
+  });
+
+  it("shows dead letters to owners and admins, whom the permission table lets read them", () => {
+    for (const role of ["owner", "admin"] as const) expect(shownSections({ org: "o", project: null, role }, "/orgs/o").map((s) => s.id)).toContain("dead-letters");
+  });
+
+  it("marks the section the page lies under, and the organization's home only on itself", () => {
+    const current = (path: string) => shownSections({ org: "o", project: "api", role: "owner" }, path).filter((s) => s.current).map((s) => s.id);
+    expect(current("/orgs/o")).toEqual(["projects"]);
+    expect(current("/orgs/o/issues/12/events")).toEqual(["issues"]);
+    expect(current("/orgs/o/projects/api/settings/keys")).toEqual(["settings"]);
+    expect(current("/orgs/o/traces/abc")).toEqual([]);
+  });
+
+  it("reads the project from a project path or the stream's query, never from the new-project form", () => {
+    expect(projectInUrl("/orgs/o/projects/api/stats", null)).toBe("api");
+    expect(projectInUrl("/orgs/o/issues", "web")).toBe("web");
+    expect(projectInUrl("/orgs/o/projects/new", null)).toBeNull();
+  });
+
+  it("switches project on the same page where the other project has it, else to its issues", () => {
+    expect(switchProjectHref("o", "/orgs/o/projects/api/settings/keys", "web")).toBe("/orgs/o/projects/web/settings/keys");
+    expect(switchProjectHref("o", "/orgs/o/issues/3", "web")).toBe("/orgs/o/issues?project=web");
+    expect(switchProjectHref("o", "/orgs/o/projects/api/stats", null)).toBe("/orgs/o/issues");
+  });
+});

@@ -1,0 +1,66 @@
+import { roleAllows } from "@/src/core/permissions/table";
+import type { Role } from "@/src/db/schema";
+
+/** What a sidebar entry may depend on: the organization, the chosen project (if any) and the role. */
+export interface ShellScope {
+  org: string;
+  project: string | null;
+  role: Role;
+}
+
+export interface Section {
+  id: string;
+  label: string;
+  /** Where the entry leads, or null when it does not apply in this scope (then it is not shown). */
+  href(scope: ShellScope): string | null;
+  /** Shown only when the role may see the page behind it, so no link ends on a refusal. */
+  visible?(scope: ShellScope): boolean;
+  /** The organization's home matches only itself; other sections also match the pages below them. */
+  exact?: boolean;
+}
+
+/**
+ * The sidebar, in the order of issue 10's list (Issues, Traces, Logs, Releases, Alerts, Feedback,
+ * Monitors, Stats, Settings). A section joins this array when its page exists, never before:
+ * there are no dead links. Traces has only a detail page so far, hence no entry.
+ */
+export const SECTIONS: readonly Section[] = [
+  { id: "projects", label: "Projects", href: (s) => `/orgs/${s.org}`, exact: true },
+  { id: "issues", label: "Issues", href: (s) => (s.project ? `/orgs/${s.org}/issues?project=${s.project}` : `/orgs/${s.org}/issues`) },
+  { id: "stats", label: "Stats", href: (s) => (s.project ? `/orgs/${s.org}/projects/${s.project}/stats` : null) },
+  { id: "settings", label: "Settings", href: (s) => (s.project ? `/orgs/${s.org}/projects/${s.project}/settings` : null) },
+  { id: "dead-letters", label: "Dead letters", href: (s) => `/orgs/${s.org}/dead-letters`, visible: (s) => roleAllows(s.role, "dead-letter:read") },
+];
+
+export interface ShownSection {
+  id: string;
+  label: string;
+  href: string;
+  current: boolean;
+}
+
+/** The entries for one scope, with the one the pathname lies under marked current. */
+export function shownSections(scope: ShellScope, pathname: string): ShownSection[] {
+  return SECTIONS.flatMap((section) => {
+    const href = section.href(scope);
+    if (href === null || (section.visible && !section.visible(scope))) return [];
+    const path = href.split("?")[0] ?? href;
+    const current = section.exact ? pathname === path : pathname === path || pathname.startsWith(`${path}/`);
+    return [{ id: section.id, label: section.label, href, current }];
+  });
+}
+
+/** The project a URL is about: a /projects/<slug>/ path or the issue stream's ?project=. */
+export function projectInUrl(pathname: string, project: string | null): string | null {
+  const match = /^\/orgs\/[^/]+\/projects\/([^/]+)/.exec(pathname);
+  if (match?.[1] && match[1] !== "new") return decodeURIComponent(match[1]);
+  return project || null;
+}
+
+/** Where the project switcher leads: the same project page for another project, else its issues. */
+export function switchProjectHref(org: string, pathname: string, to: string | null): string {
+  if (to === null) return `/orgs/${org}/issues`;
+  const match = /^\/orgs\/[^/]+\/projects\/[^/]+\/(stats|settings)(\/.*)?$/.exec(pathname);
+  if (match?.[1]) return `/orgs/${org}/projects/${to}/${match[1]}${match[2] ?? ""}`;
+  return `/orgs/${org}/issues?project=${to}`;
+}

@@ -1,0 +1,10 @@
+import { ago, exactUtc } from "../lib/dates";
+
+/** A past moment as "3d ago", the exact UTC time on hover and in `dateTime` for machines. */
+export function When({ ms }: { ms: number }) {
+  return (
+    <time dateTime={new Date(ms).toISOString()} title={exactUtc(ms)}>
+      {ago(ms)}
+    </time>
+  );
+}

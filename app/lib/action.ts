@@ -1,0 +1,61 @@
+import { ZodError } from "zod";
+import type { Ctx } from "@/src/core/context";
+import { isTelltaleError } from "@/src/core/errors";
+import type { OrgAccess } from "@/src/core/orgs/access";
+import { authorize } from "@/src/core/permissions/authorize";
+import type { OrgPermission, PublicPermission } from "@/src/core/permissions/table";
+import type { User } from "@/src/db/schema";
+import { requireUser } from "./auth";
+import { field, type FormState } from "./forms";
+import { ctx } from "./runtime";
+
+/** The signature of every server action: React's `useActionState` calls it with the last state. */
+export type ServerAction = (prev: FormState, form: FormData) => Promise<FormState>;
+
+interface Options {
+  /** Form fields handed back on an error, so the form keeps what was typed. */
+  keep?: readonly string[];
+}
+
+/**
+ * Expected failures become a state the form shows; anything else (a bug, or Next's own
+ * redirect and not-found signals, which are thrown) propagates. A refusal is never a throw,
+ * so it is never a 500 nor reported into the internal project.
+ */
+async function settle(work: () => Promise<FormState>, form: FormData, options: Options): Promise<FormState> {
+  try {
+    return await work();
+  } catch (error) {
+    const kept = options.keep ? { values: Object.fromEntries(options.keep.map((name) => [name, field(form, name)])) } : {};
+    if (isTelltaleError(error)) return { error: error.message, code: error.code, ...(error.details.fields ? { fieldErrors: error.details.fields } : {}), ...kept };
+    if (error instanceof ZodError) return { error: error.issues[0]?.message ?? "invalid input", code: "invalid_input", ...kept };
+    throw error;
+  }
+}
+
+/**
+ * A server action on an organization: the signed-in user must hold `permission` in the
+ * organization named by the form's `org` field. The only way app/actions/* may export one
+ * (test/integration/permissions-static.test.ts checks it).
+ */
+export function action(
+  permission: OrgPermission,
+  run: (args: { ctx: Ctx; user: User; access: OrgAccess; form: FormData }) => Promise<FormState>,
+  options: Options = {},
+): ServerAction {
+  return async (_prev, form) => {
+    const user = await requireUser();
+    const work = async () => run({ ctx: ctx(), user, access: await authorize(ctx(), user, permission, field(form, "org")), form });
+    return settle(work, form, options);
+  };
+}
+
+/**
+ * A server action anyone may call (sign-in, first setup, sign-out), registered as such in
+ * the table. It takes a plain action so those files keep their own shape.
+ */
+export function publicAction(permission: PublicPermission, run: ServerAction, options: Options = {}): ServerAction {
+  // Nothing to ask for a public row: the name is there for the table, the type and the static test.
+  void permission;
+  return async (prev, form) => settle(() => run(prev, form), form, options);
+}

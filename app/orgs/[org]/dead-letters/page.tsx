@@ -1,0 +1,71 @@
+import { listDeadLetters } from "@/src/core/deadletters/list";
+import { loadOrg } from "../../../lib/loaders";
+import { ctx } from "../../../lib/runtime";
+import { DeadLetterButtons } from "./dead-letter-buttons";
+import { PageCrumbs } from "../../../components/shell/page-crumbs";
+
+export const metadata = { title: "Dead letters" };
+
+const DATE = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
+const when = (ms: number) => `${DATE.format(new Date(ms))} UTC`;
+
+function ago(ms: number): string {
+  const s = Math.max(0, (Date.now() - ms) / 1000);
+  if (s < 90) return "just now";
+  if (s < 5400) return `${Math.round(s / 60)} min ago`;
+  if (s < 129600) return `${Math.round(s / 3600)} h ago`;
+  return `${Math.round(s / 86400)} days ago`;
+}
+
+function bytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
+  return `${(n / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/**
+ * Envelopes the digest set aside (docs/decisions/0006-dead-letters.md), for owners and admins:
+ * what they held, why they failed, a scrubbed excerpt, and Retry / Delete.
+ */
+export default async function DeadLettersPage({ params }: { params: Promise<{ org: string }> }) {
+  const { org: slug } = await params;
+  // Members without the permission get the not-found page, as for any page they may not see.
+  const { org } = await loadOrg("dead-letter:read", slug, `/orgs/${slug}/dead-letters`);
+  const letters = await listDeadLetters({ ctx: ctx(), input: { organizationId: org.id } });
+  return (
+    <main>
+      <PageCrumbs items={[{ label: org.name, href: `/orgs/${org.slug}` }, { label: "Dead letters" }]} />
+      <h1>Dead letters</h1>
+      <p className="muted">
+        Envelopes the digest could not process or store. Each was counted as an invalid outcome and kept here so the rest of the queue
+        could go on. Retry one after the cause is fixed; dead letters are deleted with events when retention runs.
+      </p>
+      {letters.length === 0 ? (
+        <div className="panel">
+          <p className="muted">No dead letters: every envelope received was stored, filtered or counted.</p>
+        </div>
+      ) : (
+        letters.map((l) => (
+          <section className="panel dead-letter" key={l.id} aria-label={`Dead letter ${l.id}`}>
+            <div className="dead-letter-head">
+              <div>
+                <strong>{l.itemTypes.length > 0 ? l.itemTypes.join(", ") : "unparsed envelope"}</strong>{" "}
+                <span className="badge">{l.projectSlug}</span> <span className="muted">{bytes(l.size)}</span>
+                <p className="dead-letter-reason">{l.reason}</p>
+                <p className="muted">
+                  Set aside <time dateTime={new Date(l.createdAt).toISOString()}>{when(l.createdAt)}</time> ({ago(l.createdAt)}) · received{" "}
+                  <time dateTime={new Date(l.receivedAt).toISOString()}>{when(l.receivedAt)}</time>
+                </p>
+              </div>
+              <DeadLetterButtons org={org.slug} id={l.id} />
+            </div>
+            <details>
+              <summary>Excerpt: at most 4 KB of the body, secrets filtered</summary>
+              <pre className="dead-letter-excerpt">{l.excerpt}</pre>
+            </details>
+          </section>
+        ))
+      )}
+    </main>
+  );
+}

@@ -1,0 +1,26 @@
+import { describe, expect, it } from "vitest";
+import { storableRow } from "./storable";
+
+describe("storableRow", () => {
+  it("removes NUL and replaces lone surrogates in every string column, leaving other values alone", () => {
+    const payload = Buffer.from([0, 1, 2]);
+    const row = { name: "a\u0000b", body: "x\ud800y", pair: "😀", n: 1, empty: null, payload };
+    expect(storableRow(row)).toEqual({ name: "ab", body: "x\ufffdy", pair: "😀", n: 1, empty: null, payload });
+    expect(storableRow(row).payload).toBe(payload);
+  });
+
+  it("returns the same row when nothing needs repair, and never changes the row it was given", () => {
+    const clean = { a: "fine", b: 2 };
+    expect(storableRow(clean)).toBe(clean);
+    const dirty = { a: "\u0000" };
+    storableRow(dirty);
+    expect(dirty.a).toBe("\u0000");
+  });
+
+  it("keeps a column named __proto__ a column", () => {
+    const row = JSON.parse('{"__proto__":"x\\u0000"}') as Record<string, unknown>;
+    const clean = storableRow(row);
+    expect(Object.getPrototypeOf(clean)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(clean, "__proto__")?.value).toBe("x");
+  });
+});

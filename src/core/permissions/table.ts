@@ -1,0 +1,71 @@
+import type { Role } from "../../db/schema";
+
+/**
+ * Who a permission is for: anyone (signing in needs no session), any signed-in user, or a
+ * member of the organization named by the request, with one of the row's roles.
+ */
+export type Audience = "public" | "signed-in" | "organization";
+
+export interface PermissionRow {
+  permission: string;
+  audience: Audience;
+  /** Organization roles allowed; superusers without a membership act as owners (orgs/access.ts). */
+  roles: readonly Role[];
+  /** What the permission lets one do, for the README and the authorization matrix. */
+  description: string;
+}
+
+const EVERY_ROLE = ["owner", "admin", "member"] as const satisfies readonly Role[];
+const MANAGERS = ["owner", "admin"] as const satisfies readonly Role[];
+
+/**
+ * The one permission table: every page, server action and API route names one of these rows
+ * and is allowed or refused by it alone. The access issue (#12) grows it with roles
+ * (manager) and a token-scope column; the names follow Sentry's `resource:verb` style.
+ */
+export const PERMISSIONS = [
+  { permission: "session:login", audience: "public", roles: [], description: "sign in" },
+  { permission: "session:setup", audience: "public", roles: [], description: "create the first administrator on an empty server" },
+  { permission: "session:logout", audience: "public", roles: [], description: "end one's own session" },
+  { permission: "account:read", audience: "signed-in", roles: [], description: "see one's organizations and debug pages" },
+  { permission: "org:read", audience: "organization", roles: EVERY_ROLE, description: "see an organization and its projects" },
+  { permission: "project:read", audience: "organization", roles: EVERY_ROLE, description: "see a project, its keys, settings and stats" },
+  { permission: "project:write", audience: "organization", roles: MANAGERS, description: "create projects" },
+  { permission: "project:settings:write", audience: "organization", roles: MANAGERS, description: "change filters, scrubbing, grouping, quotas" },
+  { permission: "key:write", audience: "organization", roles: MANAGERS, description: "create, enable, disable and rate-limit client keys" },
+  { permission: "key:rotate", audience: "organization", roles: MANAGERS, description: "replace a client key by a new one" },
+  { permission: "issue:read", audience: "organization", roles: EVERY_ROLE, description: "see issues, events, attachments and traces" },
+  { permission: "issue:triage", audience: "organization", roles: EVERY_ROLE, description: "resolve, ignore, assign, comment, merge" },
+  { permission: "dead-letter:read", audience: "organization", roles: MANAGERS, description: "see envelopes the digest set aside" },
+  { permission: "dead-letter:write", audience: "organization", roles: MANAGERS, description: "retry or delete set-aside envelopes" },
+] as const satisfies readonly PermissionRow[];
+
+type Row = (typeof PERMISSIONS)[number];
+export type Permission = Row["permission"];
+export type OrgPermission = Extract<Row, { audience: "organization" }>["permission"];
+export type PublicPermission = Extract<Row, { audience: "public" }>["permission"];
+export type SignedInPermission = Extract<Row, { audience: "signed-in" }>["permission"];
+
+const BY_NAME: ReadonlyMap<string, PermissionRow> = new Map(PERMISSIONS.map((row) => [row.permission, row]));
+
+/** Sentry's wording for a refusal (its API answers 403 with this `detail`). */
+export const NOT_ALLOWED = "You do not have permission to perform this action.";
+
+export function isPermission(name: string): name is Permission {
+  return BY_NAME.has(name);
+}
+
+export function permissionRow(permission: Permission): PermissionRow {
+  // Every Permission is a key of BY_NAME by construction.
+  return BY_NAME.get(permission)!;
+}
+
+export function isOrgPermission(name: string): name is OrgPermission {
+  return BY_NAME.get(name)?.audience === "organization";
+}
+
+/** Whether a member with this role may do it; for public and signed-in rows, everyone may. */
+export function roleAllows(role: Role, permission: Permission): boolean {
+  const row = permissionRow(permission);
+  return row.audience !== "organization" || row.roles.includes(role);
+}

@@ -1,0 +1,92 @@
+import { sql } from "kysely";
+import type { Organization, Project } from "../../db/schema";
+import type { Ctx } from "../context";
+import { issueByShortId, shortId } from "../issues/queries";
+
+/** How many results the command palette shows; more would not fit a phone's screen. */
+export const LOOKUP_LIMIT = 8;
+/** Event and trace ids are 32 hex digits (dashes allowed, as a UUID): https://develop.sentry.dev/sdk/data-model/event-payloads/#required-attributes */
+const HEX_ID = /^[0-9a-f]{32}$/;
+
+export type LookupResult =
+  | { kind: "issue"; id: number; shortId: string; title: string; project: string }
+  | { kind: "event"; eventId: string; issueId: number; title: string; project: string }
+  | { kind: "trace"; traceId: string }
+  | { kind: "project"; slug: string; name: string };
+
+/** `%`, `_` and the escape character itself match literally in a LIKE pattern with `escape '\'`. */
+const likePrefix = (text: string) => `${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * The command palette's lookup: what a typed query names among the organization's data.
+ * Every query joins through `projects.organization_id`, so another organization's issue,
+ * event or trace is never found (the caller has already checked the user may read this one).
+ * A 32-hex id is tried as an event id and as a trace id; a short id (`WEB-1A`) as an issue;
+ * other text as a project slug or name and an issue title prefix.
+ */
+export async function lookup({ ctx, input }: { ctx: Ctx; input: { org: Organization; query: string } }): Promise<LookupResult[]> {
+  const { org } = input;
+  const query = input.query.trim();
+  if (query === "") return [];
+  const results: LookupResult[] = [];
+  const hex = query.toLowerCase().replaceAll("-", "");
+  if (HEX_ID.test(hex)) {
+    results.push(...(await eventsById(ctx, org, hex)));
+    if (await traceExists(ctx, org, hex)) results.push({ kind: "trace", traceId: hex });
+    return results;
+  }
+  const byShortId = await issueByShortId(ctx, org, query);
+  if (byShortId) {
+    const project = await ctx.db.selectFrom("projects").selectAll().where("id", "=", byShortId.project_id).executeTakeFirstOrThrow();
+    results.push(issueResult(byShortId, project));
+  }
+  const pattern = likePrefix(query);
+  const projects = await ctx.db
+    .selectFrom("projects")
+    .select(["slug", "name"])
+    .where("organization_id", "=", org.id)
+    .where((eb) => eb.or([sql<boolean>`lower(${eb.ref("slug")}) like ${pattern} escape '\\'`, sql<boolean>`lower(${eb.ref("name")}) like ${pattern} escape '\\'`]))
+    .orderBy("slug")
+    .limit(LOOKUP_LIMIT)
+    .execute();
+  results.push(...projects.map((p) => ({ kind: "project" as const, slug: p.slug, name: p.name })));
+  const issues = await ctx.db
+    .selectFrom("issues")
+    .innerJoin("projects", "projects.id", "issues.project_id")
+    .select(["issues.id", "issues.short_number", "issues.title", "issues.project_id", "projects.slug"])
+    .where("projects.organization_id", "=", org.id)
+    .where("issues.merged_into_id", "is", null)
+    .where(sql<boolean>`lower(${sql.ref("issues.title")}) like ${pattern} escape '\\'`)
+    .orderBy("issues.last_seen", "desc")
+    .limit(LOOKUP_LIMIT)
+    .execute();
+  for (const i of issues) if (i.id !== byShortId?.id) results.push(issueResult(i, i));
+  return results.slice(0, LOOKUP_LIMIT);
+}
+
+function issueResult(issue: { id: number; short_number: number; title: string }, project: Pick<Project, "slug">): LookupResult {
+  return { kind: "issue", id: issue.id, shortId: shortId(project, issue), title: issue.title, project: project.slug };
+}
+
+async function eventsById(ctx: Ctx, org: Organization, eventId: string): Promise<LookupResult[]> {
+  const rows = await ctx.db
+    .selectFrom("events")
+    .innerJoin("projects", "projects.id", "events.project_id")
+    .select(["events.event_id", "events.issue_id", "events.title", "projects.slug"])
+    .where("projects.organization_id", "=", org.id)
+    .where("events.event_id", "=", eventId)
+    .where("events.issue_id", "is not", null)
+    .limit(LOOKUP_LIMIT)
+    .execute();
+  return rows.map((r) => ({ kind: "event", eventId: r.event_id, issueId: r.issue_id ?? 0, title: r.title, project: r.slug }));
+}
+
+/** A trace is known when a transaction, a span or an error event of the organization carries its id. */
+async function traceExists(ctx: Ctx, org: Organization, traceId: string): Promise<boolean> {
+  const inOrg = ctx.db.selectFrom("projects").select("id").where("organization_id", "=", org.id);
+  for (const table of ["transactions", "spans", "events"] as const) {
+    const hit = await ctx.db.selectFrom(table).select("trace_id").where("trace_id", "=", traceId).where("project_id", "in", inOrg).limit(1).executeTakeFirst();
+    if (hit) return true;
+  }
+  return false;
+}

@@ -1,0 +1,38 @@
+import type { Ctx } from "../../core/context";
+import type { OrgAccess } from "../../core/orgs/access";
+import { isOrgPermission, type OrgPermission } from "../../core/permissions/table";
+import type { User } from "../../db/schema";
+
+/** What a handler gets: the organization (the path's first parameter) is already authorized. */
+export interface HandlerArgs {
+  ctx: Ctx;
+  user: User;
+  access: OrgAccess;
+  params: string[];
+  query: URLSearchParams;
+  body: unknown;
+}
+
+export interface ApiRoute {
+  method: string;
+  /** The path as written, `{}` for a parameter; the first parameter is always the organization. */
+  path: string;
+  pattern: RegExp;
+  permission: OrgPermission;
+  handler: (args: HandlerArgs) => Promise<unknown>;
+}
+
+const SEGMENT = "([^/]+)";
+
+/**
+ * The only way to declare a web API route: it names the permission-table row the router
+ * asks before calling the handler (test/integration/permissions-static.test.ts checks it).
+ */
+export function route(method: string, path: string, permission: OrgPermission, handler: ApiRoute["handler"]): ApiRoute {
+  // The type already says so; this catches a cast or a plain-JS caller at start-up.
+  if (!isOrgPermission(permission)) throw new Error(`route ${method} ${path}: '${String(permission)}' is not an organization permission`);
+  if (!path.startsWith("/organizations/{}") && !path.startsWith("/projects/{}")) {
+    throw new Error(`route ${method} ${path}: the organization must be the first parameter`);
+  }
+  return { method, path, pattern: new RegExp(`^/api/0${path.replaceAll("{}", SEGMENT)}/?$`), permission, handler };
+}

@@ -1,0 +1,169 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { deleteDeadLetter } from "../../src/core/deadletters/delete";
+import { listDeadLetters } from "../../src/core/deadletters/list";
+import { retryDeadLetter } from "../../src/core/deadletters/retry";
+import { digestBatch } from "../../src/core/digest/batch";
+import type * as AssignModule from "../../src/core/issues/assign";
+import type * as FilterModule from "../../src/core/filter/index";
+import { runRetention } from "../../src/core/retention/run";
+import { openDigestBench, DIGEST_OPTIONS, type DigestBench } from "../support/digest";
+import { errorEnvelope, newEventId } from "../support/envelopes";
+import { outcomesOf, quantity } from "../support/ingest-db";
+import { DIALECTS } from "../support/stores";
+
+/** Poison the tests switch on: events whose message holds the marker fail where the hook says. */
+const poison = vi.hoisted(() => ({ write: null as null | { marker: string; code: string }, cpu: null as null | string }));
+
+vi.mock("../../src/core/issues/assign", async (importOriginal) => {
+  const original = await importOriginal<typeof AssignModule>();
+  return {
+    ...original,
+    assignIssues: async (...args: Parameters<typeof original.assignIssues>) => {
+      const bad = poison.write;
+      if (bad && args[1].some((g) => g.row.title.includes(bad.marker))) {
+        // As the database driver reports a refused row (PostgreSQL's SQLSTATE) or an outage.
+        throw Object.assign(new Error(`simulated failure ${bad.code}`), { code: bad.code });
+      }
+      return original.assignIssues(...args);
+    },
+  };
+});
+vi.mock("../../src/core/filter/index", async (importOriginal) => {
+  const original = await importOriginal<typeof FilterModule>();
+  return {
+    ...original,
+    runInboundFilters: (...args: Parameters<typeof original.runInboundFilters>) => {
+      const marker = poison.cpu;
+      if (marker && JSON.stringify(args[0]).includes(marker)) throw new RangeError("simulated bug in a CPU stage");
+      return original.runInboundFilters(...args);
+    },
+  };
+});
+
+describe.each(DIALECTS)("dead letters on %s", (dialect) => {
+  let bench: DigestBench;
+  let organizationId = 0;
+  beforeAll(async () => {
+    bench = await openDigestBench(dialect);
+    const project = await bench.store.db.selectFrom("projects").select("organization_id").where("id", "=", bench.projectId).executeTakeFirstOrThrow();
+    organizationId = project.organization_id;
+  });
+  afterAll(async () => bench.store.cleanup());
+  beforeEach(async () => {
+    poison.write = null;
+    poison.cpu = null;
+    await bench.store.db.deleteFrom("dead_letters").execute();
+  });
+
+  /** Queues `n` events, the one at `at` carrying `marker`; returns their ids. */
+  async function batchWith(marker: string, n = 10, at = 5): Promise<string[]> {
+    const ids = Array.from({ length: n }, () => newEventId());
+    await bench.enqueue(...ids.map((id, i) => errorEnvelope(id, i === at ? `${marker} password=hunter2 card 4111 1111 1111 1111` : `fine ${i}`)));
+    return ids;
+  }
+  const stored = async (ids: string[]) => (await bench.store.db.selectFrom("events").select("event_id").where("event_id", "in", ids).execute()).map((r) => r.event_id);
+
+  it("sets aside only the envelope whose rows the database refuses; the rest of the batch is stored", async () => {
+    const marker = `write-poison-${newEventId()}`;
+    poison.write = { marker, code: "22P05" };
+    const before = quantity(await outcomesOf(bench.store, bench.projectId), "error", "invalid", "dead_letter");
+    const ids = await batchWith(marker);
+    const told: number[] = [];
+    expect(await digestBatch(bench.ctx, { ...DIGEST_OPTIONS, onSetAside: (n) => told.push(n) })).toBe(10);
+    expect(told).toEqual([1]);
+    expect((await stored(ids)).sort()).toEqual(ids.filter((_, i) => i !== 5).sort());
+    const [letter, ...more] = await listDeadLetters({ ctx: bench.ctx, input: { organizationId } });
+    expect(more).toEqual([]);
+    expect(letter).toMatchObject({ projectSlug: "p", itemTypes: ["event"], reason: "write_failed: simulated failure 22P05" });
+    expect(letter?.excerpt).toContain(marker);
+    expect(letter?.excerpt).not.toContain("hunter2");
+    expect(letter?.excerpt).not.toContain("4111 1111 1111 1111");
+    expect(quantity(await outcomesOf(bench.store, bench.projectId), "error", "invalid", "dead_letter")).toBe(before + 1);
+  });
+
+  it("sets aside an envelope whose processing throws; the rest of the batch is stored", async () => {
+    const marker = `cpu-poison-${newEventId()}`;
+    poison.cpu = marker;
+    const ids = await batchWith(marker);
+    await bench.drain();
+    expect(await stored(ids)).toHaveLength(9);
+    const letters = await listDeadLetters({ ctx: bench.ctx, input: { organizationId } });
+    expect(letters.map((l) => l.reason)).toEqual(["digest_failed: simulated bug in a CPU stage"]);
+  });
+
+  it("retries the whole batch and sets nothing aside when the database itself fails", async () => {
+    const marker = `outage-${newEventId()}`;
+    poison.write = { marker, code: "ECONNRESET" };
+    const ids = await batchWith(marker);
+    await expect(digestBatch(bench.ctx, DIGEST_OPTIONS)).rejects.toThrow("simulated failure ECONNRESET");
+    expect(await stored(ids)).toEqual([]);
+    poison.write = null;
+    await bench.drain();
+    expect(await stored(ids)).toHaveLength(10);
+    expect(await listDeadLetters({ ctx: bench.ctx, input: { organizationId } })).toEqual([]);
+  });
+
+  it("counts and drops an envelope whose project was deleted while it waited (SQLite), and goes on", async () => {
+    const { createProject } = await import("../../src/core/projects/create-project");
+    const org = await bench.store.db.selectFrom("organizations").select("slug").where("id", "=", organizationId).executeTakeFirstOrThrow();
+    const { project } = await createProject({ ctx: bench.ctx, input: { org: org.slug, slug: `gone-${newEventId().slice(0, 8)}` } });
+    await bench.store.queue.insertInto("ingest_queue").values({ project_id: project.id, key_id: 0, endpoint: "envelope", received_at: Date.now(), body: errorEnvelope(newEventId(), "orphan") }).execute();
+    await bench.store.db.deleteFrom("projects").where("id", "=", project.id).execute();
+    await bench.drain();
+    // PostgreSQL deletes queued envelopes with their project (foreign key); SQLite's queue file cannot.
+    expect(quantity(await outcomesOf(bench.store, project.id), "default", "invalid", "dead_letter_refused")).toBe(dialect === "sqlite" ? 1 : 0);
+    expect(await bench.legitimateEventStored()).toBe(true);
+  });
+
+  it("keeps at most 4 KB of a large body, scrubbed", async () => {
+    const marker = `large-${newEventId()}`;
+    poison.write = { marker, code: "23505" };
+    const id = newEventId();
+    await bench.enqueue(errorEnvelope(id, `${marker} ${"x".repeat(20_000)}`, { auth: "Bearer abcdef0123456789abcdef" }));
+    await bench.drain();
+    const [letter] = await listDeadLetters({ ctx: bench.ctx, input: { organizationId } });
+    expect(letter?.size).toBeGreaterThan(20_000);
+    expect(letter?.excerpt.length).toBeLessThanOrEqual(4096);
+    expect(letter?.excerpt).not.toContain("abcdef0123456789abcdef");
+  });
+
+  it("stores a retried dead letter once its cause is gone, and forgets it", async () => {
+    const marker = `retry-${newEventId()}`;
+    poison.write = { marker, code: "22021" };
+    const ids = await batchWith(marker, 1, 0);
+    await bench.drain();
+    const [letter] = await listDeadLetters({ ctx: bench.ctx, input: { organizationId } });
+    poison.write = null;
+    await retryDeadLetter({ ctx: bench.ctx, input: { organizationId, id: letter?.id ?? -1 } });
+    await bench.drain();
+    expect(await stored(ids)).toEqual(ids);
+    expect(await listDeadLetters({ ctx: bench.ctx, input: { organizationId } })).toEqual([]);
+  });
+
+  it("deletes a dead letter, and reports one of another organization as missing", async () => {
+    const marker = `delete-${newEventId()}`;
+    poison.write = { marker, code: "22021" };
+    await batchWith(marker, 1, 0);
+    await bench.drain();
+    const [letter] = await listDeadLetters({ ctx: bench.ctx, input: { organizationId } });
+    const id = letter?.id ?? -1;
+    await expect(deleteDeadLetter({ ctx: bench.ctx, input: { organizationId: organizationId + 1000, id } })).rejects.toMatchObject({ code: "not_found" });
+    await expect(retryDeadLetter({ ctx: bench.ctx, input: { organizationId: organizationId + 1000, id } })).rejects.toMatchObject({ code: "not_found" });
+    await deleteDeadLetter({ ctx: bench.ctx, input: { organizationId, id } });
+    expect(await bench.store.db.selectFrom("dead_letters").select("id").execute()).toEqual([]);
+  });
+
+  it("deletes dead letters past retention, body and all, and keeps newer ones", async () => {
+    const marker = `old-${newEventId()}`;
+    poison.write = { marker, code: "22021" };
+    await batchWith(marker, 2, 0);
+    await batchWith(marker, 2, 1);
+    await bench.drain();
+    const letters = await bench.store.db.selectFrom("dead_letters").select("id").orderBy("id").execute();
+    expect(letters).toHaveLength(2);
+    await bench.store.db.updateTable("dead_letters").set({ created_at: Date.now() - 91 * 86_400_000 }).where("id", "=", letters[0]?.id ?? -1).execute();
+    const { deleted } = await runRetention(bench.ctx, { days: 90, maxEventsPerIssue: 1000, batch: 100 });
+    expect(deleted.dead_letters).toBe(1);
+    expect((await bench.store.db.selectFrom("dead_letters").select("id").execute()).map((r) => r.id)).toEqual([letters[1]?.id]);
+  });
+});

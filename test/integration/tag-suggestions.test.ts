@@ -1,0 +1,85 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createUser } from "../../src/core/accounts/create-user";
+import type { Ctx } from "../../src/core/context";
+import { digestBatch } from "../../src/core/digest/batch";
+import { DEFAULT_ENVELOPE_LIMITS } from "../../src/core/envelope/index";
+import { tagKeyValues, topTagValues } from "../../src/core/issues/tag-suggestions";
+import { createToken } from "../../src/core/tokens/tokens";
+import { handleApi } from "../../src/server/api/router";
+import { setLogLevel } from "../../src/server/log";
+import { createOrganization } from "../../src/core/orgs/create-org";
+import { createProject } from "../../src/core/projects/create-project";
+import { buildEnvelope, newEventId } from "../support/envelopes";
+import { DIALECTS, openTestStore, testCtx, type TestStore } from "../support/stores";
+
+describe.each(DIALECTS)("tag value suggestions for the search box on %s", (dialect) => {
+  let store: TestStore;
+  let ctx: Ctx;
+  let web = 0;
+  let api = 0;
+  let server: Server;
+  let apiUrl = "";
+  let token = "";
+
+  async function send(projectId: number, type: string, environment: string) {
+    const id = newEventId();
+    const payload = { event_id: id, platform: "python", timestamp: Date.now() / 1000, environment, exception: { values: [{ type, value: "boom" }] } };
+    const body = buildEnvelope({ event_id: id }, [{ type: "event", payload: JSON.stringify(payload) }]);
+    await store.queue.insertInto("ingest_queue").values({ project_id: projectId, key_id: 0, endpoint: "envelope", received_at: Date.now(), body }).execute();
+  }
+
+  beforeAll(async () => {
+    store = await openTestStore(dialect);
+    ctx = testCtx(store);
+    await createUser({ ctx, input: { email: "dev@example.com", password: "password-123" } });
+    await createOrganization({ ctx, input: { slug: "t", owner: "dev@example.com" } });
+    web = (await createProject({ ctx, input: { org: "t", slug: "web" } })).project.id;
+    api = (await createProject({ ctx, input: { org: "t", slug: "api" } })).project.id;
+    // staging is seen in two issues (3 events), production in one (2 events): staging first.
+    await send(web, "A", "production");
+    await send(web, "A", "production");
+    await send(web, "A", "staging");
+    await send(web, "B", "staging");
+    await send(web, "B", "staging");
+    await send(api, "C", "api-only");
+    await digestBatch(ctx, { batchSize: 50, limits: DEFAULT_ENVELOPE_LIMITS });
+    setLogLevel("warn");
+    ({ token } = await createToken({ ctx, input: { user: "dev@example.com" } }));
+    server = createServer((req, res) => void handleApi(ctx, req, res).catch((e: unknown) => res.writeHead(500).end(String(e))));
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    apiUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await new Promise((r) => server?.close(r));
+    await store.cleanup();
+  });
+
+  it("lists each key's values, most seen first, summed over issues", async () => {
+    const tags = await topTagValues(ctx, [web]);
+    expect(tags.environment).toEqual(["staging", "production"]);
+  });
+
+  it("only looks at the projects asked for", async () => {
+    expect((await topTagValues(ctx, [web])).environment).not.toContain("api-only");
+    expect((await topTagValues(ctx, [web, api])).environment).toContain("api-only");
+    expect(await topTagValues(ctx, [])).toEqual({});
+  });
+
+  it("counts one key's values over issues and filters them by prefix", async () => {
+    const values = await tagKeyValues(ctx, [web, api], "environment", { limit: 10 });
+    expect(values.map((v) => [v.value, v.count])).toEqual([["staging", 3], ["production", 2], ["api-only", 1]]);
+    expect((await tagKeyValues(ctx, [web, api], "environment", { prefix: "st", limit: 10 })).map((v) => v.value)).toEqual(["staging"]);
+  });
+
+  it("serves the values in Sentry's shape at /api/0/organizations/{org}/tags/{key}/values/", async () => {
+    const res = await fetch(`${apiUrl}/api/0/organizations/t/tags/environment/values/?query=pro`, { headers: { authorization: `Bearer ${token}` } });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as Array<Record<string, unknown>>;
+    expect(body).toHaveLength(1);
+    expect(body[0]).toMatchObject({ key: "environment", name: "production", value: "production", count: 2 });
+    expect(typeof body[0]?.lastSeen).toBe("string");
+    expect((await fetch(`${apiUrl}/api/0/organizations/t/tags/environment/values/`)).status).toBe(401);
+  });
+});
