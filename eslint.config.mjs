@@ -22,6 +22,24 @@ export default tseslint.config(
     },
   },
   {
+    // The digest's stages and the ports say what storage must do, never how (decision 0009).
+    // batch.ts, the driver that runs the transaction, still wires the Kysely writer in; the
+    // rule widens to the rest of src/core as each part moves behind a port.
+    files: ["src/core/digest/**/*.ts", "src/core/ports/**/*.ts"],
+    ignores: ["src/core/digest/batch.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { group: ["next", "next/*", "react", "react-dom", "@sentry/*"], message: "the core stays framework-free" },
+            { group: ["kysely", "kysely/*", "**/db", "**/db/*"], message: "storage goes through a port (src/core/ports); its Kysely side lives in src/db" },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ["src/**/*.ts", "app/**/*.ts", "app/**/*.tsx"],
     ignores: ["src/config/**"],
     rules: {

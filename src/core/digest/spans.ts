@@ -1,11 +1,7 @@
-import type { Insertable } from "kysely";
-import type { DB } from "../../db/schema";
 import type { NormalizedEvent } from "../normalize/types";
 import { spanTimesValid, type TimeRange } from "../normalize/span-times";
 import { num, obj, str } from "./read";
-
-type SpanRow = Insertable<DB["spans"]>;
-type TransactionRow = Insertable<DB["transactions"]>;
+import type { SpanRecord, TransactionRecord } from "./records";
 
 /** PRODUCT.md fact 9: at most 1000 spans per transaction (the JS SDK's MAX_SPAN_COUNT). */
 export const MAX_SPANS = 1000;
@@ -14,39 +10,39 @@ const HEX32 = /^[0-9a-f]{32}$/;
 const cap = (s: string | undefined, n: number) => (s ?? "").slice(0, n);
 
 /** The spans of a transaction event, the root span (from `contexts.trace`) first. */
-export function spanRows(projectId: number, event: NormalizedEvent, traceId: string, rootId: string): SpanRow[] {
+export function spanRecords(projectId: number, event: NormalizedEvent, traceId: string, rootId: string): SpanRecord[] {
   const trace = event.contexts?.trace ?? {};
-  const rows: SpanRow[] = [
+  const records: SpanRecord[] = [
     {
-      project_id: projectId,
-      trace_id: traceId,
-      span_id: rootId,
-      parent_span_id: str(trace.parent_span_id) ?? null,
-      segment_id: rootId,
+      projectId,
+      traceId,
+      spanId: rootId,
+      parentSpanId: str(trace.parent_span_id) ?? null,
+      segmentId: rootId,
       name: cap(event.transaction, 200),
       op: cap(str(trace.op) ?? "default", 64),
       status: cap(str(trace.status) ?? "ok", 64),
-      start_timestamp: event.start_timestamp ?? event.timestamp,
+      startTimestamp: event.start_timestamp ?? event.timestamp,
       timestamp: event.timestamp,
       data: JSON.stringify({ is_segment: true, data: trace.data ?? null }),
     },
   ];
   for (const s of event.spans ?? []) {
-    rows.push({
-      project_id: projectId,
-      trace_id: s.trace_id ?? traceId,
-      span_id: s.span_id,
-      parent_span_id: s.parent_span_id ?? null,
-      segment_id: rootId,
+    records.push({
+      projectId,
+      traceId: s.trace_id ?? traceId,
+      spanId: s.span_id,
+      parentSpanId: s.parent_span_id ?? null,
+      segmentId: rootId,
       name: cap(s.description ?? s.op, 2000),
       op: cap(s.op ?? "default", 64),
       status: cap(s.status ?? "ok", 64),
-      start_timestamp: s.start_timestamp,
+      startTimestamp: s.start_timestamp,
       timestamp: s.timestamp,
       data: JSON.stringify({ data: s.data ?? null, tags: s.tags ?? null, origin: s.origin ?? null }),
     });
   }
-  return rows;
+  return records;
 }
 
 /** A span v2 attribute's value: `{ value, type }` on the wire. */
@@ -75,9 +71,9 @@ function segmentRanges(items: unknown[]): Map<string, TimeRange> {
  * and counted in `badTimes` (span-times.ts); its segment's range is known when the segment
  * came in the same container, otherwise only the before-2000 rule applies.
  */
-export function spanV2Rows(projectId: number, receivedAt: number, items: unknown[]) {
-  const spans: SpanRow[] = [];
-  const segments: TransactionRow[] = [];
+export function spanV2Records(projectId: number, receivedAt: number, items: unknown[]) {
+  const spans: SpanRecord[] = [];
+  const segments: TransactionRecord[] = [];
   let invalid = 0;
   let badTimes = 0;
   const dropped = Math.max(0, items.length - MAX_SPANS);
@@ -109,30 +105,30 @@ export function spanV2Rows(projectId: number, receivedAt: number, items: unknown
     const data = JSON.stringify({ is_segment: item.is_segment === true, attributes: attributes ?? null });
     const dataText = data.length <= 64 * 1024 ? data : JSON.stringify({ is_segment: item.is_segment === true, _truncated: true });
     spans.push({
-      project_id: projectId,
-      trace_id: traceId,
-      span_id: spanId,
-      parent_span_id: parent && HEX16.test(parent) ? parent : null,
-      segment_id: segmentId ?? null,
+      projectId,
+      traceId,
+      spanId,
+      parentSpanId: parent && HEX16.test(parent) ? parent : null,
+      segmentId: segmentId ?? null,
       name,
       op,
       status,
-      start_timestamp: start,
+      startTimestamp: start,
       timestamp: end,
       data: dataText,
     });
     if (item.is_segment === true) {
       segments.push({
-        project_id: projectId,
-        event_id: `${spanId}${"0".repeat(16)}`,
-        trace_id: traceId,
-        span_id: spanId,
+        projectId,
+        eventId: `${spanId}${"0".repeat(16)}`,
+        traceId,
+        spanId,
         name: cap(attr(attributes, "sentry.segment.name") ?? name, 200),
         op,
         status,
-        start_timestamp: start,
+        startTimestamp: start,
         timestamp: end,
-        received_at: receivedAt,
+        receivedAt,
         data: dataText,
       });
     }

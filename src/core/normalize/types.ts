@@ -150,6 +150,16 @@ export interface Measurement {
   unit?: string;
 }
 
+/** One processing error on an event: a machine-readable type and what it concerns. */
+export interface ProcessingError {
+  /** e.g. `enrichment_timeout`, `enrichment_failed`, `enrichment_skipped`. */
+  type: string;
+  /** The step or enricher it concerns. */
+  name?: string;
+  /** A short human-readable detail. */
+  value?: string;
+}
+
 export interface NormalizedEvent {
   /** 32 lowercase hex digits; generated when the payload had none. */
   event_id: string;
@@ -194,6 +204,12 @@ export interface NormalizedEvent {
   extra?: JsonObject;
   modules?: Record<string, string>;
   debug_meta?: { images: JsonObject[] };
+  /**
+   * What went wrong while Telltale processed the event (not what the SDK sent: the normalizer
+   * ignores an incoming `errors`), e.g. an enricher that ran past its time budget. The event
+   * is stored as it came from the step before.
+   */
+  errors?: ProcessingError[];
   /**
    * Top-level keys this view does not model, trimmed to a small databag so nothing the SDK
    * sent vanishes unseen. Telltale logic never reads it; the UI may show it as raw data.

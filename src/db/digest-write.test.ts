@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isRowFault } from "./write";
+import { isRowFault } from "./digest-write";
 
 const withCode = (code: string) => Object.assign(new Error(code), { code });
 

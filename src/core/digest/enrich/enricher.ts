@@ -1,0 +1,28 @@
+import type { NormalizedEvent } from "../../normalize/types";
+
+/** A cache an enricher may keep lookups in (source maps, debug files), scoped to it and to the project. */
+export interface EnrichmentCache {
+  get(key: string): unknown;
+  /** `weight` counts against the cache's bound (e.g. bytes); 1 when not given. */
+  set(key: string, value: unknown, weight?: number): void;
+}
+
+export interface EnrichContext {
+  projectId: number;
+  cache: EnrichmentCache;
+  /** Aborted when the event's or the batch's time budget runs out: stop any I/O and return. */
+  signal: AbortSignal;
+}
+
+/**
+ * A step between normalization and grouping that may do I/O, such as symbolication (resolving
+ * minified frames through source maps). It receives a copy of the event and returns the
+ * enriched event, or null when it has nothing to add. When it runs past its budget or throws,
+ * the event goes on as it was before it, with a processing error saying so; it is never lost.
+ * Grouping sees the enriched event, so an enricher that rewrites frames changes the hash.
+ */
+export interface Enricher {
+  /** Stable and short: it names the enricher in processing errors and scopes its cache. */
+  readonly name: string;
+  enrich(event: NormalizedEvent, context: EnrichContext): Promise<NormalizedEvent | null>;
+}

@@ -1,0 +1,95 @@
+import type { NormalizedEvent, ProcessingError } from "../../normalize/types";
+import type { BoundedCache } from "./cache";
+import type { Enricher } from "./enricher";
+
+/** How long enrichment may take: per event (all its enrichers together) and per digest batch. */
+export interface EnrichmentBudget {
+  perEventMs: number;
+  perBatchMs: number;
+}
+
+/**
+ * Two seconds per event, ten per batch: an unreachable source-map host costs a batch at most
+ * ten seconds, after which its remaining events are grouped as they came.
+ */
+export const DEFAULT_ENRICHMENT_BUDGET: EnrichmentBudget = { perEventMs: 2_000, perBatchMs: 10_000 };
+
+/** Events enriched at once: enough to overlap the I/O of many projects, few enough to bound memory. */
+const CONCURRENCY = 16;
+const MAX_DETAIL = 200;
+
+export interface EnrichmentRun {
+  enrichers: readonly Enricher[];
+  budget: EnrichmentBudget;
+  cache: BoundedCache;
+  /** Milliseconds, monotonic. */
+  clock?: () => number;
+}
+
+const TIMED_OUT = Symbol("timed out");
+
+function withError(event: NormalizedEvent, error: ProcessingError): NormalizedEvent {
+  return { ...event, errors: [...(event.errors ?? []), error] };
+}
+
+/** Resolves to TIMED_OUT after `ms`, or to the enricher's result; the timer never outlives it. */
+async function raceBudget<T>(work: Promise<T>, ms: number, controller: AbortController): Promise<T | typeof TIMED_OUT> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<typeof TIMED_OUT>((resolve) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      resolve(TIMED_OUT);
+    }, Math.max(0, ms));
+  });
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function enrichOne(projectId: number, event: NormalizedEvent, run: EnrichmentRun, batchDeadline: number): Promise<NormalizedEvent> {
+  const clock = run.clock ?? performance.now.bind(performance);
+  const deadline = Math.min(clock() + run.budget.perEventMs, batchDeadline);
+  let current = event;
+  for (const enricher of run.enrichers) {
+    const left = deadline - clock();
+    if (left <= 0) {
+      current = withError(current, { type: "enrichment_skipped", name: enricher.name, value: "the time budget was spent" });
+      continue;
+    }
+    const controller = new AbortController();
+    const context = { projectId, cache: run.cache.scoped(enricher.name, projectId), signal: controller.signal };
+    try {
+      // A copy: an enricher that times out and goes on changing its event changes nothing stored.
+      const result = await raceBudget(enricher.enrich(structuredClone(current), context), left, controller);
+      if (result === TIMED_OUT) current = withError(current, { type: "enrichment_timeout", name: enricher.name, value: `no answer within ${Math.round(left)} ms` });
+      else if (result !== null && typeof result === "object") current = result;
+    } catch (error) {
+      const detail = (error instanceof Error ? error.message : String(error)).slice(0, MAX_DETAIL);
+      current = withError(current, { type: "enrichment_failed", name: enricher.name, value: detail });
+    }
+  }
+  return current;
+}
+
+/**
+ * Enriches a batch's events, several at once, each within its budget and all within the
+ * batch's. Never throws: an enricher that fails or runs late leaves its event as it came,
+ * with a processing error. Returns the events in the order given.
+ */
+export async function enrichAll(pending: readonly { projectId: number; event: NormalizedEvent }[], run: EnrichmentRun): Promise<NormalizedEvent[]> {
+  const out = pending.map((p) => p.event);
+  if (run.enrichers.length === 0 || pending.length === 0) return out;
+  const clock = run.clock ?? performance.now.bind(performance);
+  const batchDeadline = clock() + run.budget.perBatchMs;
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < pending.length; i = next++) {
+      const p = pending[i]!;
+      out[i] = await enrichOne(p.projectId, p.event, run, batchDeadline);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, pending.length) }, worker));
+  return out;
+}

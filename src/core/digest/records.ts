@@ -1,0 +1,152 @@
+import type { IssueFields } from "../grouping/index";
+import type { NormalizedEvent } from "../normalize/types";
+
+/**
+ * What the digest's stages produce: plain, typed records, one kind per thing stored. They
+ * say what happened, not how a table spells it; a TelemetryStore (src/core/ports/telemetry.ts)
+ * decides the rows. Times are as the protocol gives them: event and span times in seconds
+ * (float), `receivedAt` and `hour` in milliseconds.
+ */
+
+/** An error or message event, grouped: the issue step finds its issue by `hashes`. */
+export interface EventRecord {
+  projectId: number;
+  eventId: string;
+  receivedAt: number;
+  event: NormalizedEvent;
+  /** The event's hashes, primary first; an issue is found by any of them. */
+  hashes: string[];
+  /** The grouping strategy version that computed them. */
+  config: string;
+  issue: IssueFields;
+  /** Filled in by the issue step before the event is written; null until then. */
+  issueId: number | null;
+}
+
+export interface TransactionRecord {
+  projectId: number;
+  eventId: string;
+  traceId: string;
+  spanId: string;
+  name: string;
+  op: string;
+  status: string;
+  startTimestamp: number;
+  timestamp: number;
+  receivedAt: number;
+  /** The transaction as stored for its page: JSON text. */
+  data: string;
+}
+
+export interface SpanRecord {
+  projectId: number;
+  traceId: string;
+  spanId: string;
+  parentSpanId: string | null;
+  segmentId: string | null;
+  name: string;
+  op: string;
+  status: string;
+  startTimestamp: number;
+  timestamp: number;
+  /** Attributes and tags: JSON text, bounded. */
+  data: string;
+}
+
+export interface LogRecord {
+  projectId: number;
+  timestamp: number;
+  level: string;
+  body: string;
+  traceId: string | null;
+  /** The log's attributes: JSON text, bounded. */
+  attributes: string;
+}
+
+/** Sessions are stored as counts per hour, release, environment and status. */
+export interface SessionCountRecord {
+  projectId: number;
+  hour: number;
+  release: string;
+  environment: string;
+  status: string;
+  quantity: number;
+}
+
+export interface FeedbackRecord {
+  projectId: number;
+  eventId: string | null;
+  name: string;
+  email: string;
+  comments: string;
+  receivedAt: number;
+  data: string;
+}
+
+export interface CheckInRecord {
+  projectId: number;
+  checkInId: string;
+  monitorSlug: string;
+  status: string;
+  duration: number | null;
+  environment: string | null;
+  receivedAt: number;
+  data: string;
+}
+
+/** An item kept as received (profiles, replays, types Telltale does not read yet). */
+export interface RawItemRecord {
+  projectId: number;
+  type: string;
+  eventId: string | null;
+  receivedAt: number;
+  payload: Uint8Array;
+}
+
+/** What became of items, counted by category and reason (Sentry's outcomes). */
+export interface OutcomeRecord {
+  projectId: number;
+  category: string;
+  outcome: "accepted" | "filtered" | "rate_limited" | "invalid" | "too_large" | "client_discard";
+  reason: string;
+  quantity: number;
+  /** When it happened (ms); counted in the hour that contains it. */
+  at: number;
+}
+
+/** Everything one envelope (or a batch of them) produced. */
+export interface DigestRecords {
+  events: EventRecord[];
+  transactions: TransactionRecord[];
+  spans: SpanRecord[];
+  logs: LogRecord[];
+  sessions: SessionCountRecord[];
+  feedback: FeedbackRecord[];
+  checkIns: CheckInRecord[];
+  rawItems: RawItemRecord[];
+  outcomes: OutcomeRecord[];
+}
+
+export const emptyRecords = (): DigestRecords => ({
+  events: [],
+  transactions: [],
+  spans: [],
+  logs: [],
+  sessions: [],
+  feedback: [],
+  checkIns: [],
+  rawItems: [],
+  outcomes: [],
+});
+
+/** The records of several envelopes as one batch, in order. */
+export function mergeRecords(parts: readonly DigestRecords[]): DigestRecords {
+  const all = emptyRecords();
+  for (const part of parts) {
+    for (const key of Object.keys(all) as (keyof DigestRecords)[]) {
+      const into: unknown[] = all[key];
+      for (const record of part[key]) into.push(record);
+    }
+  }
+  return all;
+}

@@ -1,0 +1,51 @@
+import type { DigestRecords, SessionCountRecord } from "../digest/records";
+import type { TelemetryStore } from "./telemetry";
+
+/**
+ * A TelemetryStore in memory, for core's own tests: the same rules as the database's (an
+ * event or transaction id stored once per project, session counts added), nothing else.
+ */
+export class MemoryTelemetryStore implements TelemetryStore {
+  readonly stored: Omit<DigestRecords, "outcomes"> = {
+    events: [],
+    transactions: [],
+    spans: [],
+    logs: [],
+    sessions: [],
+    feedback: [],
+    checkIns: [],
+    rawItems: [],
+  };
+
+  async write(batch: Omit<DigestRecords, "outcomes">): Promise<void> {
+    const s = this.stored;
+    const eventIds = new Set(s.events.map((e) => `${e.projectId}:${e.eventId}`));
+    for (const e of batch.events) {
+      const key = `${e.projectId}:${e.eventId}`;
+      if (eventIds.has(key)) continue;
+      eventIds.add(key);
+      s.events.push(e);
+    }
+    const transactionIds = new Set(s.transactions.map((t) => `${t.projectId}:${t.eventId}`));
+    for (const t of batch.transactions) {
+      const key = `${t.projectId}:${t.eventId}`;
+      if (transactionIds.has(key)) continue;
+      transactionIds.add(key);
+      s.transactions.push(t);
+    }
+    s.spans.push(...batch.spans);
+    s.logs.push(...batch.logs);
+    s.feedback.push(...batch.feedback);
+    s.checkIns.push(...batch.checkIns);
+    s.rawItems.push(...batch.rawItems);
+    for (const count of batch.sessions) addSession(s.sessions, count);
+  }
+}
+
+function addSession(into: SessionCountRecord[], count: SessionCountRecord): void {
+  const same = into.find(
+    (r) => r.projectId === count.projectId && r.hour === count.hour && r.release === count.release && r.environment === count.environment && r.status === count.status,
+  );
+  if (same) same.quantity += count.quantity;
+  else into.push({ ...count });
+}

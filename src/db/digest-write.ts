@@ -1,0 +1,88 @@
+import { sql, type Kysely } from "kysely";
+import { recordDeadLetter, type DeadLetter } from "../core/deadletters/record";
+import { mergeRecords, type DigestRecords } from "../core/digest/records";
+import type { Settled } from "../core/digest/settled";
+import { assignIssues, type GroupedEvent } from "../core/issues/assign";
+import { writeOutcomes } from "../core/outcomes/record";
+import type { Dialect } from "./connect";
+import type { DB } from "./schema";
+import { eventRow, KyselyTelemetryStore } from "./telemetry";
+
+/** Writes a batch's records: the caller's transaction makes it all or nothing. */
+async function writeRecords(trx: Kysely<DB>, dialect: Dialect, records: DigestRecords, now: number): Promise<void> {
+  // The issue step fills in each event's issue (on the row it shares with the telemetry store).
+  const grouped: GroupedEvent[] = records.events.map((r) => ({ projectId: r.projectId, event: r.event, row: eventRow(r), hashes: r.hashes, config: r.config, issue: r.issue }));
+  await assignIssues(trx, grouped, now, dialect === "postgres");
+  for (const [i, g] of grouped.entries()) records.events[i]!.issueId = g.row.issue_id ?? null;
+  await new KyselyTelemetryStore(trx).write(records);
+  await writeOutcomes(trx, records.outcomes);
+}
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * Whether a failed write may be the fault of the rows written rather than of the database:
+ * PostgreSQL's data exceptions (class 22), integrity violations (23) and program limits (54),
+ * SQLite's constraint, size and type errors, and errors thrown by our own code. Anything else
+ * (a lost connection, a full disk, a busy lock) would fail for every envelope alike: it ends
+ * the batch, which is retried whole, so an outage never turns the queue into dead letters.
+ */
+export function isRowFault(error: unknown): boolean {
+  const code = typeof error === "object" && error !== null && "code" in error ? (error as { code: unknown }).code : undefined;
+  if (typeof code !== "string") return true;
+  if (code.startsWith("SQLITE_")) return /^SQLITE_(CONSTRAINT|TOOBIG|MISMATCH)/.test(code);
+  if (/^[0-9A-Z]{5}$/.test(code)) return ["22", "23", "54"].includes(code.slice(0, 2));
+  return false;
+}
+
+/** Runs `write` so that, when it fails, the transaction is back where it was before it. */
+async function inSavepoint(trx: Kysely<DB>, write: () => Promise<void>): Promise<void> {
+  await sql`savepoint digest_write`.execute(trx);
+  try {
+    await write();
+  } catch (error) {
+    await sql`rollback to savepoint digest_write`.execute(trx);
+    throw error;
+  }
+  await sql`release savepoint digest_write`.execute(trx);
+}
+
+/**
+ * Writes the group's rows in one go; when that fails for a reason the rows may cause, writes
+ * each half again the same way, down to single envelopes, which are set aside. A batch with
+ * no bad envelope costs one write, as before; one bad envelope among n costs about 2·log2(n).
+ */
+async function writeOrBisect(trx: Kysely<DB>, dialect: Dialect, group: readonly Settled[], now: number, setAside: DeadLetter[]): Promise<void> {
+  if (group.length === 0) return;
+  try {
+    await inSavepoint(trx, () => writeRecords(trx, dialect, mergeRecords(group.map((g) => g.records)), now));
+  } catch (error) {
+    if (!isRowFault(error)) throw error;
+    const [only] = group;
+    if (group.length === 1 && only) return void setAside.push({ ...only.letter, reason: `write_failed: ${messageOf(error)}` });
+    const half = Math.ceil(group.length / 2);
+    await writeOrBisect(trx, dialect, group.slice(0, half), now, setAside);
+    await writeOrBisect(trx, dialect, group.slice(half), now, setAside);
+  }
+}
+
+/**
+ * Writes a batch of settled envelopes in the caller's transaction: the rows of every envelope
+ * that can be stored, and a dead letter for each one that cannot. Returns how many were set aside.
+ */
+export async function writeSettled(trx: Kysely<DB>, dialect: Dialect, settled: readonly Settled[], now: number): Promise<number> {
+  const setAside: DeadLetter[] = settled.flatMap((s) => (s.failure === null ? [] : [{ ...s.letter, reason: s.failure }]));
+  await writeOrBisect(trx, dialect, settled.filter((s) => s.failure === null), now, setAside);
+  for (const letter of setAside) {
+    try {
+      await inSavepoint(trx, () => recordDeadLetter(trx, letter, now));
+    } catch (error) {
+      if (!isRowFault(error)) throw error;
+      // Even the dead letter is refused (its project was deleted while the envelope waited):
+      // counted, so nothing vanishes silently, but not kept.
+      const lost = { projectId: letter.projectId, category: "default", outcome: "invalid" as const, reason: "dead_letter_refused", quantity: 1, at: letter.receivedAt };
+      await writeOutcomes(trx, [lost]);
+    }
+  }
+  return setAside.length;
+}

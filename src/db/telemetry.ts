@@ -1,0 +1,141 @@
+import { sql, type Insertable, type Kysely } from "kysely";
+import type { DigestRecords, EventRecord, SessionCountRecord } from "../core/digest/records";
+import { storableRow } from "../core/digest/storable";
+import type { TelemetryStore } from "../core/ports/telemetry";
+import type { DB } from "./schema";
+
+/** Rows per INSERT statement: SQLite allows 32,766 bound parameters, the widest table has 13 columns. */
+const INSERT_CHUNK = 500;
+
+type EventRow = Insertable<DB["events"]>;
+const eventRows = new WeakMap<EventRecord, EventRow>();
+const str = (v: unknown): string | null => (typeof v === "string" && v !== "" ? v : null);
+
+/**
+ * An event's row, built once per record: the issue step (src/core/issues/assign.ts) fills in
+ * its issue on this same object, and the insert writes it, so the event's JSON is made once.
+ */
+export function eventRow(record: EventRecord): EventRow {
+  let row = eventRows.get(record);
+  if (!row) {
+    const { event } = record;
+    row = {
+      project_id: record.projectId,
+      issue_id: record.issueId,
+      grouping_hash: record.hashes[0] ?? null,
+      event_id: record.eventId,
+      type: event.type,
+      timestamp: event.timestamp,
+      received_at: record.receivedAt,
+      level: event.level,
+      title: record.issue.title,
+      release: event.release ?? null,
+      environment: event.environment ?? null,
+      trace_id: str(event.contexts?.trace?.trace_id),
+      data: JSON.stringify(event),
+    };
+    eventRows.set(record, row);
+  }
+  return row;
+}
+
+async function insertChunks<T extends keyof DB>(trx: Kysely<DB>, table: T, rows: readonly Insertable<DB[T]>[], ignoreConflict?: readonly string[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+    const chunk = rows.slice(i, i + INSERT_CHUNK).map(storableRow);
+    // Kysely cannot relate a generic table's row type to its `values` overloads; the rows are typed above.
+    let query = trx.insertInto(table).values(chunk as never);
+    if (ignoreConflict) query = query.onConflict((oc) => oc.columns(ignoreConflict as never).doNothing());
+    await query.execute();
+  }
+}
+
+/** Adds session counts, summing those with the same key first (PostgreSQL refuses duplicates in one upsert). */
+async function addSessions(trx: Kysely<DB>, records: readonly SessionCountRecord[]): Promise<void> {
+  const merged = new Map<string, Insertable<DB["session_counts"]>>();
+  for (const r of records) {
+    const row = storableRow({ project_id: r.projectId, hour: r.hour, release: r.release, environment: r.environment, status: r.status, quantity: r.quantity });
+    const key = `${row.project_id}\u0000${row.hour}\u0000${row.release}\u0000${row.environment}\u0000${row.status}`;
+    const prev = merged.get(key);
+    if (prev) prev.quantity += row.quantity;
+    else merged.set(key, row);
+  }
+  const all = [...merged.values()];
+  for (let i = 0; i < all.length; i += INSERT_CHUNK) {
+    await trx
+      .insertInto("session_counts")
+      .values(all.slice(i, i + INSERT_CHUNK))
+      .onConflict((oc) =>
+        oc.columns(["project_id", "hour", "release", "environment", "status"]).doUpdateSet({ quantity: sql`session_counts.quantity + excluded.quantity` }),
+      )
+      .execute();
+  }
+}
+
+/**
+ * The TelemetryStore on the main database, in the transaction it is given, for SQLite and
+ * PostgreSQL alike (the statements used mean the same on both; upserts use `excluded`).
+ * Every string column goes through `storableRow` (decision 0006).
+ */
+export class KyselyTelemetryStore implements TelemetryStore {
+  constructor(private readonly trx: Kysely<DB>) {}
+
+  async write(batch: Omit<DigestRecords, "outcomes">): Promise<void> {
+    const { trx } = this;
+    const events = batch.events.map((r) => ({ ...eventRow(r), issue_id: r.issueId }));
+    await insertChunks(trx, "events", events, ["project_id", "event_id"]);
+    const transactions = batch.transactions.map((t) => ({
+      project_id: t.projectId,
+      event_id: t.eventId,
+      trace_id: t.traceId,
+      span_id: t.spanId,
+      name: t.name,
+      op: t.op,
+      status: t.status,
+      start_timestamp: t.startTimestamp,
+      timestamp: t.timestamp,
+      received_at: t.receivedAt,
+      data: t.data,
+    }));
+    await insertChunks(trx, "transactions", transactions, ["project_id", "event_id"]);
+    const spans = batch.spans.map((s) => ({
+      project_id: s.projectId,
+      trace_id: s.traceId,
+      span_id: s.spanId,
+      parent_span_id: s.parentSpanId,
+      segment_id: s.segmentId,
+      name: s.name,
+      op: s.op,
+      status: s.status,
+      start_timestamp: s.startTimestamp,
+      timestamp: s.timestamp,
+      data: s.data,
+    }));
+    await insertChunks(trx, "spans", spans);
+    const logs = batch.logs.map((l) => ({ project_id: l.projectId, timestamp: l.timestamp, level: l.level, body: l.body, trace_id: l.traceId, data: l.attributes }));
+    await insertChunks(trx, "logs", logs);
+    const feedback = batch.feedback.map((f) => ({
+      project_id: f.projectId,
+      event_id: f.eventId,
+      name: f.name,
+      email: f.email,
+      comments: f.comments,
+      received_at: f.receivedAt,
+      data: f.data,
+    }));
+    await insertChunks(trx, "feedback", feedback);
+    const checkIns = batch.checkIns.map((c) => ({
+      project_id: c.projectId,
+      check_in_id: c.checkInId,
+      monitor_slug: c.monitorSlug,
+      status: c.status,
+      duration: c.duration,
+      environment: c.environment,
+      received_at: c.receivedAt,
+      data: c.data,
+    }));
+    await insertChunks(trx, "check_ins", checkIns);
+    const raw = batch.rawItems.map((r) => ({ project_id: r.projectId, type: r.type, event_id: r.eventId, received_at: r.receivedAt, payload: Buffer.from(r.payload.buffer, r.payload.byteOffset, r.payload.byteLength) }));
+    await insertChunks(trx, "raw_items", raw);
+    await addSessions(trx, batch.sessions);
+  }
+}
