@@ -3,17 +3,15 @@ import { writeSettled } from "../../db/digest-write";
 import { digestedUpTo } from "../../db/queue";
 import type { DB, QueueDB } from "../../db/schema";
 import type { Ctx } from "../context";
-import { isEnvelopeError, parseEnvelope, type EnvelopeLimits } from "../envelope/index";
+import type { EnvelopeLimits } from "../envelope/index";
 import type { FingerprintRule } from "../grouping/index";
 import { fingerprintRules } from "../issues/grouping-rules";
-import type { NormalizedEvent } from "../normalize/types";
 import { projectOptions, type ProjectOptions } from "../projects/options";
 import type { Enricher } from "./enrich/enricher";
 import { ENRICHERS, sharedEnrichmentCache } from "./enrich/registry";
-import { DEFAULT_ENRICHMENT_BUDGET, enrichAll, type EnrichmentBudget } from "./enrich/run";
-import { emptyRecords } from "./records";
+import { DEFAULT_ENRICHMENT_BUDGET, type EnrichmentBudget } from "./enrich/run";
+import { runStages, type EnvelopeInput } from "./run";
 import type { Settled } from "./settled";
-import { digestItem } from "./stages/index";
 
 export interface DigestOptions {
   /** Envelopes per transaction: large enough to amortize the commit, small enough to keep writes short. */
@@ -71,29 +69,14 @@ async function nextBatch(queue: Kysely<QueueDB>, options: DigestOptions, after: 
   return queue.selectFrom("ingest_queue").select(["id", "project_id", "key_id", "received_at", "body"]).where("id", "in", ids).orderBy("id").execute();
 }
 
-/** An error event waiting for enrichment, with the envelope it belongs to and what groups it. */
-interface Pending {
-  index: number;
-  projectId: number;
-  event: NormalizedEvent;
-  then: (event: NormalizedEvent) => void;
-}
-
-const failureOf = (error: unknown) => `digest_failed: ${error instanceof Error ? error.message : String(error)}`;
-
 /**
- * Runs each queued envelope's items through their stages (src/core/digest/stages) into
- * records: CPU work and reads only. Error events are enriched together once every envelope
- * has been read, then grouped. Each envelope is digested on its own, so one whose processing
- * throws is set aside (a dead letter) and the rest of the batch goes on; a throw here is a
- * bug, never a reason to stall.
+ * Loads each project's options and fingerprint rules once per batch, then runs the queued
+ * envelopes through the stages (run.ts): CPU work and reads only.
  */
 async function digestQueued(ctx: Ctx, queued: readonly Queued[], options: DigestOptions): Promise<Settled[]> {
-  const settled: Settled[] = [];
   const optionsByProject = new Map<number, ProjectOptions>();
   const rulesByProject = new Map<number, readonly FingerprintRule[]>();
-  const enrichers = options.enrichers ?? ENRICHERS;
-  const pending: Pending[] = [];
+  const inputs: EnvelopeInput[] = [];
   for (const entry of queued) {
     let project = optionsByProject.get(entry.project_id);
     if (!project) {
@@ -105,46 +88,14 @@ async function digestQueued(ctx: Ctx, queued: readonly Queued[], options: Digest
       rules = await fingerprintRules(ctx, entry.project_id);
       rulesByProject.set(entry.project_id, rules);
     }
-    const itemTypes: string[] = [];
-    const letter = { projectId: entry.project_id, keyId: entry.key_id, receivedAt: entry.received_at, body: entry.body, itemTypes, scrubbing: project.scrubbing };
-    const records = emptyRecords();
-    const index = settled.length;
-    const enrich =
-      enrichers.length === 0
-        ? (event: NormalizedEvent, then: (event: NormalizedEvent) => void) => then(event)
-        : (event: NormalizedEvent, then: (event: NormalizedEvent) => void) => void pending.push({ index, projectId: entry.project_id, event, then });
-    try {
-      const envelope = parseEnvelope(Buffer.from(entry.body), options.limits);
-      itemTypes.push(...envelope.items.map((item) => item.header.type));
-      const c = { projectId: entry.project_id, receivedAt: entry.received_at, header: envelope.header, options: project, rules, records, enrich };
-      for (const item of envelope.items) digestItem(c, item);
-      settled.push({ records, failure: null, letter });
-    } catch (error) {
-      // An envelope that failed has no events waiting: they would group into records no one writes.
-      while (pending.length > 0 && pending[pending.length - 1]!.index === index) pending.pop();
-      if (isEnvelopeError(error)) {
-        // Stored envelopes were written by accept and parse; one that does not is counted, not retried forever.
-        const invalid = emptyRecords();
-        invalid.outcomes.push({ projectId: entry.project_id, category: "default", outcome: "invalid", reason: error.reason, quantity: 1, at: entry.received_at });
-        settled.push({ records: invalid, failure: null, letter });
-      } else {
-        settled.push({ records, failure: failureOf(error), letter });
-      }
-    }
+    inputs.push({ projectId: entry.project_id, keyId: entry.key_id, receivedAt: entry.received_at, body: entry.body, options: project, rules });
   }
-  if (pending.length > 0) {
-    const enriched = await enrichAll(pending, { enrichers, budget: options.enrichmentBudget ?? DEFAULT_ENRICHMENT_BUDGET, cache: sharedEnrichmentCache });
-    for (const [i, p] of pending.entries()) {
-      const s = settled[p.index]!;
-      if (s.failure !== null) continue;
-      try {
-        p.then(enriched[i]!);
-      } catch (error) {
-        s.failure = failureOf(error);
-      }
-    }
-  }
-  return settled;
+  return runStages(inputs, {
+    limits: options.limits,
+    enrichers: options.enrichers ?? ENRICHERS,
+    budget: options.enrichmentBudget ?? DEFAULT_ENRICHMENT_BUDGET,
+    cache: sharedEnrichmentCache,
+  });
 }
 
 /** Deletes queue rows by id, in statements of bounded size. */

@@ -1,0 +1,101 @@
+import { describe, expect, it } from "vitest";
+import { browserEvent, nodeHttpEvent } from "../../normalize/sdk-events.fixture";
+import type { NormalizedEvent } from "../../normalize/types";
+import { digest, envelope, tally } from "../stages/test-support";
+import { BoundedCache } from "./cache";
+import type { Enricher } from "./enricher";
+
+type RawFrame = { function?: string; filename?: string; context_line?: string };
+
+/** What symbolication does to a minified frame: the original function, file and source line in place of the built ones. */
+function resolveFrames<T extends { exception?: unknown }>(event: T): T {
+  const values = (event.exception as { values?: { stacktrace?: { frames?: RawFrame[] } }[] } | undefined)?.values ?? [];
+  for (const value of values) {
+    for (const [i, frame] of (value.stacktrace?.frames ?? []).entries()) {
+      frame.function = `resolved_handler${i}`;
+      frame.filename = `src/original${i}.ts`;
+      frame.context_line = `const order${i} = await loadOrder(id);`;
+    }
+  }
+  return event;
+}
+
+const rewriting: Enricher = { name: "rewrite", enrich: async (event) => resolveFrames(event) };
+/** Never answers: only its budget ends it. */
+const hanging: Enricher = { name: "hanging", enrich: () => new Promise<NormalizedEvent | null>(() => {}) };
+const throwing: Enricher = {
+  name: "throwing",
+  enrich: async () => {
+    throw new Error("source map host unreachable");
+  },
+};
+
+describe("enrichment before grouping", () => {
+  it("groups by the frames an enricher rewrote", async () => {
+    const plain = await digest([envelope([{ type: "event", payload: nodeHttpEvent() }])]);
+    const enriched = await digest([envelope([{ type: "event", payload: nodeHttpEvent() }])], { enrichers: [rewriting] });
+    const rewrittenBySdk = await digest([envelope([{ type: "event", payload: resolveFrames(nodeHttpEvent()) }])]);
+    const hash = (d: typeof plain) => d.store.stored.events[0]?.hashes[0];
+    expect(hash(enriched)).toBeDefined();
+    expect(hash(enriched)).not.toBe(hash(plain));
+    expect(hash(enriched)).toBe(hash(rewrittenBySdk));
+    expect(enriched.store.stored.events[0]?.event.exception?.values[0]?.stacktrace?.frames.every((f) => f.function?.startsWith("resolved_"))).toBe(true);
+  });
+
+  it("stores an event whose enricher runs past its budget as it came, says why, and digests the other projects' events", async () => {
+    const plain = await digest([envelope([{ type: "event", payload: nodeHttpEvent() }])]);
+    const bodies = [envelope([{ type: "event", payload: nodeHttpEvent() }]), envelope([{ type: "event", payload: browserEvent() }])];
+    const late = await digest(bodies, { enrichers: [hanging], budget: { perEventMs: 20, perBatchMs: 1000 } }, [1, 2]);
+    expect(late.store.stored.events.map((e) => e.projectId)).toEqual([1, 2]);
+    const first = late.store.stored.events[0]!;
+    expect(first.hashes[0]).toBe(plain.store.stored.events[0]?.hashes[0]);
+    expect(first.event.errors).toEqual([{ type: "enrichment_timeout", name: "hanging", value: expect.stringContaining("no answer") }]);
+    expect(tally(late.outcomes)).toEqual({ "error/accepted/": 2 });
+  });
+
+  it("skips enrichers once the batch's budget is spent, and still stores every event", async () => {
+    const bodies = [1, 2, 3].map(() => envelope([{ type: "event", payload: nodeHttpEvent() }]));
+    const { store } = await digest(bodies, { enrichers: [rewriting], budget: { perEventMs: 1000, perBatchMs: 0 } });
+    expect(store.stored.events).toHaveLength(1); // the same event id three times: stored once
+    expect(store.stored.events[0]?.event.errors).toEqual([{ type: "enrichment_skipped", name: "rewrite", value: "the time budget was spent" }]);
+  });
+
+  it("stores an event whose enricher throws, unenriched, with the error, and runs the next enricher", async () => {
+    const { store, settled } = await digest([envelope([{ type: "event", payload: nodeHttpEvent() }])], { enrichers: [throwing, rewriting] });
+    expect(settled.map((s) => s.failure)).toEqual([null]);
+    const event = store.stored.events[0]!.event;
+    expect(event.errors).toEqual([{ type: "enrichment_failed", name: "throwing", value: "source map host unreachable" }]);
+    expect(event.exception?.values[0]?.stacktrace?.frames[0]?.function).toMatch(/^resolved_/);
+  });
+
+  it("gives an enricher a copy: what it changes before it times out is not stored", async () => {
+    const meddling: Enricher = {
+      name: "meddling",
+      enrich: (event) => {
+        event.message = undefined as never;
+        if (event.exception) event.exception.values = [];
+        return new Promise(() => {});
+      },
+    };
+    const { store } = await digest([envelope([{ type: "event", payload: nodeHttpEvent() }])], { enrichers: [meddling], budget: { perEventMs: 10, perBatchMs: 1000 } });
+    expect(store.stored.events[0]?.event.exception?.values).toHaveLength(1);
+  });
+});
+
+describe("the enrichment cache", () => {
+  it("evicts the least recently used entries past its weight, and keeps enrichers and projects apart", () => {
+    const cache = new BoundedCache(10);
+    const a = cache.scoped("sourcemaps", 1);
+    const b = cache.scoped("sourcemaps", 2);
+    a.set("app.js.map", "map for project 1", 4);
+    b.set("app.js.map", "map for project 2", 4);
+    expect(a.get("app.js.map")).toBe("map for project 1");
+    a.set("vendor.js.map", "vendor", 4);
+    expect(b.get("app.js.map")).toBeUndefined();
+    expect(a.get("app.js.map")).toBe("map for project 1");
+    expect(cache.weight).toBeLessThanOrEqual(10);
+    a.set("huge", "x", 11);
+    expect(a.get("huge")).toBeUndefined();
+    expect(cache.size).toBe(2);
+  });
+});
