@@ -72,13 +72,14 @@ describe("enrichment before grouping", () => {
     const meddling: Enricher = {
       name: "meddling",
       enrich: (event) => {
-        event.message = undefined as never;
+        event.level = "fatal";
         if (event.exception) event.exception.values = [];
         return new Promise(() => {});
       },
     };
     const { store } = await digest([envelope([{ type: "event", payload: nodeHttpEvent() }])], { enrichers: [meddling], budget: { perEventMs: 10, perBatchMs: 1000 } });
     expect(store.stored.events[0]?.event.exception?.values).toHaveLength(1);
+    expect(store.stored.events[0]?.event.level).toBe("error");
   });
 });
 
