@@ -34,7 +34,8 @@ export const transactionsStage: Stage = {
     });
     c.records.spans.push(...spanRecords(c.projectId, event, traceId, spanId));
     outcome(c, "transaction", "accepted", "");
-    if (event.spans?.length) outcome(c, "span", "accepted", "", event.spans.length + 1);
+    // The root span (from `contexts.trace`) is stored as a span too, so it is counted with them.
+    outcome(c, "span", "accepted", "", (event.spans?.length ?? 0) + 1);
   },
 };
 
