@@ -38,11 +38,11 @@ export interface Digested {
 }
 
 /** Digests envelopes (project 1 unless told) and stores what the stages produced, as the batch would. */
-export async function digest(bodies: readonly Buffer[], run: Partial<StageRun> = {}, projectIds: readonly number[] = []): Promise<Digested> {
+export async function digest(bodies: readonly Buffer[], run: Partial<StageRun> = {}, projectIds: readonly number[] = [], receivedAt = RECEIVED_MS): Promise<Digested> {
   const inputs = bodies.map((body, i) => ({
     projectId: projectIds[i] ?? 1,
     keyId: 1,
-    receivedAt: RECEIVED_MS,
+    receivedAt,
     body,
     options: defaultProjectOptions(),
     rules: [],
