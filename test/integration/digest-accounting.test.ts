@@ -47,7 +47,8 @@ function hostileEnvelopes(): Buffer[] {
   const trace = newEventId();
   const log = (i: number) => ({ timestamp: t, level: "info", body: `bulk log ${i}`, attributes: {} });
   const span = (i: number) => ({ trace_id: trace, span_id: hex16(i), parent_span_id: hex16(0), name: `s${i}`, start_timestamp: t - 1, end_timestamp: t });
-  const txSpans = Array.from({ length: 1100 }, (_, i) => ({ trace_id: trace, span_id: hex16(5000 + i), parent_span_id: hex16(4999), op: "db", start_timestamp: t - 1, timestamp: t }));
+  const txSpans: unknown[] = Array.from({ length: 1100 }, (_, i) => ({ trace_id: trace, span_id: hex16(5000 + i), parent_span_id: hex16(4999), op: "db", start_timestamp: t - 1, timestamp: t }));
+  txSpans.unshift({ op: "no id" }, "not a span", { span_id: hex16(4000), start_timestamp: t - 1 });
   const bucket = { started: new Date().toISOString(), exited: 3, errored: 1 };
   return [
     buildEnvelope({}, [{ type: "log", payload: JSON.stringify({ items: [...Array.from({ length: 1500 }, (_, i) => log(i)), 42] }), headers: { item_count: 1501 } }]),

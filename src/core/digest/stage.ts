@@ -58,6 +58,7 @@ export function normalizeItem(c: StageContext, raw: unknown, category: string): 
     return null;
   }
   outcome(c, "span", "invalid", "too_many_spans", result.dropped.spans);
+  outcome(c, "span", "invalid", "invalid_span", result.dropped.invalidSpans);
   outcome(c, "span", "invalid", "invalid_timestamp", result.dropped.spanTimestamps);
   return result.event;
 }

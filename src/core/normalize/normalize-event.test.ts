@@ -201,7 +201,7 @@ describe("normalizeEvent caps", () => {
     expect(result.event.type).toBe("transaction");
     expect(result.event.spans).toHaveLength(1000);
     expect(result.event.spans?.[999]?.description).toBe("SELECT * FROM orders WHERE id = 999");
-    expect(result.dropped).toEqual({ spans: 500, breadcrumbs: 0, spanTimestamps: 0 });
+    expect(result.dropped).toEqual({ spans: 500, invalidSpans: 0, breadcrumbs: 0, spanTimestamps: 0 });
   });
 
   it("normalizes a transaction's spans, level, source and measurement names", () => {
@@ -211,14 +211,14 @@ describe("normalizeEvent caps", () => {
     expect(event.spans?.[0]).toMatchObject({ span_id: "1000000000000000", op: "db.query", status: "ok", data: { "db.system": "postgresql" } });
   });
 
-  it("counts spans without an id or an end as dropped", () => {
+  it("counts spans without an id or an end as invalid, apart from those over the cap", () => {
     const raw = transactionEvent(3);
     const spans = raw.spans as Array<Record<string, unknown>>;
     delete spans[0]?.span_id;
     delete spans[1]?.timestamp;
     const result = ok(normalizeEvent(raw, OPTS));
     expect(result.event.spans).toHaveLength(1);
-    expect(result.dropped.spans).toBe(2);
+    expect(result.dropped).toMatchObject({ spans: 0, invalidSpans: 2 });
   });
 
   it("drops transaction spans timed before 2000 or over a minute outside the transaction, and counts them", () => {

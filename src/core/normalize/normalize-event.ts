@@ -62,8 +62,10 @@ export interface NormalizeOptions {
 
 /** Items dropped while normalizing, each count recorded as an outcome with its own reason. */
 export interface Dropped {
-  /** Spans over the cap or unreadable (`too_many_spans`). */
+  /** Spans over the cap (`too_many_spans`). */
   spans: number;
+  /** Spans without an id or an end (`invalid_span`). */
+  invalidSpans: number;
   breadcrumbs: number;
   /** Spans with impossible times (`invalid_timestamp`; see span-times.ts). */
   spanTimestamps: number;
@@ -242,11 +244,14 @@ function build(raw: RawObject, opts: NormalizeOptions, warnings: Warnings): { ev
   if (crumbs.breadcrumbs) event.breadcrumbs = crumbs.breadcrumbs;
   if (crumbs.dropped > 0) warnings.add(`breadcrumbs: ${crumbs.dropped} dropped (only the newest are kept)`);
   let droppedSpans = 0;
+  let invalidSpans = 0;
   if (type === "transaction") {
     const spans = normalizeSpans(raw.spans);
     if (spans.spans) event.spans = spans.spans;
     droppedSpans = spans.dropped;
-    if (droppedSpans > 0) warnings.add(`spans: ${droppedSpans} dropped (over the limit or invalid)`);
+    invalidSpans = spans.invalid;
+    if (droppedSpans > 0) warnings.add(`spans: ${droppedSpans} dropped (over the limit)`);
+    if (invalidSpans > 0) warnings.add(`spans: ${invalidSpans} dropped (no id or no end)`);
     const measurements = normalizeMeasurements(raw.measurements);
     if (measurements) event.measurements = measurements;
   }
@@ -284,7 +289,7 @@ function build(raw: RawObject, opts: NormalizeOptions, warnings: Warnings): { ev
     else delete event.spans;
     if (spanTimestamps > 0) warnings.add(`spans: ${spanTimestamps} dropped (timestamps outside the transaction or before 2000)`);
   }
-  return { event, dropped: { spans: droppedSpans, breadcrumbs: crumbs.dropped, spanTimestamps } };
+  return { event, dropped: { spans: droppedSpans, invalidSpans, breadcrumbs: crumbs.dropped, spanTimestamps } };
 }
 
 /**

@@ -55,20 +55,22 @@ function readSpan(raw: unknown): Span | undefined {
 
 export interface NormalizedSpans {
   spans?: Span[];
-  /** Spans beyond the cap plus invalid ones. */
+  /** Spans beyond the cap. */
   dropped: number;
+  /** Spans without an id or an end, skipped. */
+  invalid: number;
 }
 
 export function normalizeSpans(raw: unknown): NormalizedSpans {
-  if (!Array.isArray(raw)) return { dropped: 0 };
+  if (!Array.isArray(raw)) return { dropped: 0, invalid: 0 };
   const spans: Span[] = [];
-  let dropped = 0;
+  let invalid = 0;
   let i = 0;
   for (; i < raw.length && spans.length < MAX_COUNT.spans; i++) {
     const span = readSpan(raw[i]);
     if (span) spans.push(span);
-    else dropped++;
+    else invalid++;
   }
-  dropped += raw.length - i;
-  return spans.length > 0 ? { spans, dropped } : { dropped };
+  const dropped = raw.length - i;
+  return spans.length > 0 ? { spans, dropped, invalid } : { dropped, invalid };
 }
