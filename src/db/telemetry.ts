@@ -81,7 +81,11 @@ export class KyselyTelemetryStore implements TelemetryStore {
 
   async write(batch: Omit<DigestRecords, "outcomes">): Promise<void> {
     const { trx } = this;
-    const events = batch.events.map((r) => ({ ...eventRow(r), issue_id: r.issueId }));
+    const events = batch.events.map((r) => {
+      const row = eventRow(r);
+      row.issue_id = r.issueId;
+      return row;
+    });
     await insertChunks(trx, "events", events, ["project_id", "event_id"]);
     const transactions = batch.transactions.map((t) => ({
       project_id: t.projectId,
