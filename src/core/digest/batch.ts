@@ -112,7 +112,7 @@ class BatchTakenError extends Error {}
  * leaves the queue as it was and the batch is done again. Returns how many it took.
  *
  * No envelope can hold the queue up: one whose processing throws, or whose rows the database
- * refuses, becomes a dead letter in that same transaction (see write.ts), and the rest of
+ * refuses, becomes a dead letter in that same transaction (see src/db/digest-write.ts), and the rest of
  * the batch is stored.
  *
  * PostgreSQL locks rows, not the database: the batch is claimed with SKIP LOCKED, digested
