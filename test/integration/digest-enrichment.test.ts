@@ -1,0 +1,64 @@
+import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { digestBatch } from "../../src/core/digest/batch";
+import type { Enricher } from "../../src/core/digest/enrich/enricher";
+import type { NormalizedEvent } from "../../src/core/normalize/types";
+import { DIGEST_OPTIONS, openDigestBench, type DigestBench } from "../support/digest";
+import { DIALECTS } from "../support/stores";
+
+/** An error @sentry/node 11 sent (test/fixtures/sdk-envelopes), with a fresh event id each time. */
+function nodeError(): Buffer {
+  const text = readFileSync(join(import.meta.dirname, "..", "fixtures", "sdk-envelopes", "node-error-1.envelope"), "utf8");
+  const id = randomUUID().replaceAll("-", "");
+  return Buffer.from(text.replace(/"event_id":"[0-9a-f]{32}"/g, `"event_id":"${id}"`));
+}
+
+const renaming: Enricher = {
+  name: "renaming",
+  enrich: async (event) => {
+    for (const value of event.exception?.values ?? []) {
+      for (const [i, frame] of (value.stacktrace?.frames ?? []).entries()) {
+        frame.function = `original_${i}`;
+        frame.context_line = `original source line ${i}`;
+      }
+    }
+    return event;
+  },
+};
+const hanging: Enricher = { name: "hanging", enrich: () => new Promise<NormalizedEvent | null>(() => {}) };
+
+describe.each(DIALECTS)("enrichment in the digest on %s", (dialect) => {
+  let bench: DigestBench;
+  beforeAll(async () => {
+    bench = await openDigestBench(dialect);
+  });
+  afterAll(() => bench.store.cleanup());
+
+  async function digestOne(enrichers: readonly Enricher[]) {
+    const body = nodeError();
+    await bench.enqueue(body);
+    for (;;) if ((await digestBatch(bench.ctx, { ...DIGEST_OPTIONS, enrichers, enrichmentBudget: { perEventMs: 50, perBatchMs: 5000 } })) === 0) break;
+    const id = /"event_id":"([0-9a-f]{32})"/.exec(body.toString("utf8"))?.[1] ?? "";
+    const row = await bench.store.db.selectFrom("events").select(["grouping_hash", "issue_id", "data"]).where("event_id", "=", id).executeTakeFirstOrThrow();
+    return { ...row, event: JSON.parse(row.data) as NormalizedEvent };
+  }
+
+  it("groups and stores the event as the enricher left it, in an issue of its own", async () => {
+    const plain = await digestOne([]);
+    const again = await digestOne([]);
+    const enriched = await digestOne([renaming]);
+    expect(again.issue_id).toBe(plain.issue_id);
+    expect(enriched.grouping_hash).not.toBe(plain.grouping_hash);
+    expect(enriched.issue_id).not.toBe(plain.issue_id);
+    expect(enriched.event.exception?.values[0]?.stacktrace?.frames[0]?.function).toBe("original_0");
+  });
+
+  it("stores an event whose enricher never answers, as it came, in its usual issue, saying why", async () => {
+    const plain = await digestOne([]);
+    const late = await digestOne([hanging]);
+    expect(late.issue_id).toBe(plain.issue_id);
+    expect(late.event.errors).toEqual([expect.objectContaining({ type: "enrichment_timeout", name: "hanging" })]);
+  });
+});
