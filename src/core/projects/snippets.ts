@@ -5,7 +5,8 @@ import { serverGuides } from "./guides/server";
 /**
  * How far a guide was checked on this machine, said on its page:
  * - `run`: the snippet, run as written with a DSN filled in, delivers an event
- *   (test/integration/snippets.test.ts: browser in Chromium, Node, Python);
+ *   (test/integration/snippets.test.ts: browser in Chromium, Node, Python;
+ *   test/integration/guide-go.test.ts: Go; test/e2e/guide-nextjs.test.ts: Next.js);
  * - `sdk`: the same SDK and options are driven by a real client in the tests (Next.js: Telltale's
  *   own @sentry/nextjs set-up with `tunnel`; the guide's tunnel route is run as written), the snippet
  *   itself is not run verbatim;
@@ -21,6 +22,11 @@ export interface Snippet {
   install: string;
   files: { name: string; code: string }[];
   verified: Verified;
+  /**
+   * The SDK release the tests ran, when it is older than the one the install line fetches (only
+   * Debian's packages are reachable where Telltale is tested); the snippet then keeps to API both share.
+   */
+  verifiedWith?: string;
   /** The SDK's own set-up page, for what a snippet leaves out. */
   docs: string;
 }

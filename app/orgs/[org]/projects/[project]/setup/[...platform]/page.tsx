@@ -57,8 +57,13 @@ export default async function SetupSnippetPage({ params }: { params: Params }) {
       </nav>
       <div className="panel">
         <p data-testid="verified">
-          <span className={`badge ${verified.badge}`}>{snippet.verified === "no" ? "not verified here" : "verified here"}</span>{" "}
-          <span className="muted-small">{verified.text}</span>
+          <span className={`badge ${verified.badge}`}>
+            {snippet.verified === "no" ? "not verified here" : snippet.verifiedWith ? `verified here with ${snippet.verifiedWith}` : "verified here"}
+          </span>{" "}
+          <span className="muted-small">
+            {verified.text}
+            {snippet.verifiedWith ? ` Run here with ${snippet.verifiedWith}, the newest release this machine can install; the snippet uses only API it shares with the current SDK.` : ""}
+          </span>
         </p>
         <div className="snippet-head">
           <h2>Install</h2>
