@@ -48,7 +48,9 @@ describe.skipIf(!RAVEN).each(DIALECTS)("the legacy Raven client (Debian's ruby-s
 
   it("stores Raven's exception, with its Ruby stack, and its message as issues at Raven's own timestamps", async () => {
     const { projectId, dsn, guide } = await projectGuide(ctx, front.base, "raven", "ruby", "ruby");
+    // The Ruby page says this test's scope: sentry-ruby not verified, Raven's events stored.
     expect(guide.verified).toBe("no");
+    expect(guide.note).toContain("legacy Raven client (sentry-raven 3.1)");
     // Raven's defaults: base64 of zlib-deflated JSON, X-Sentry-Auth, a timestamp without a zone (UTC).
     const { stdout } = await run("ruby", [CLIENT, dsn], { timeout: 60_000 });
     const sent = stdout.trim().split("\n").map((line) => line.split(" "));

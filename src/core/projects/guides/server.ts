@@ -51,7 +51,8 @@ import (
 func main() {
 	err := sentry.Init(sentry.ClientOptions{
 		Dsn: ${q(dsn)},
-		// For tracing, sentry-go 0.22 and later also take EnableTracing: true, TracesSampleRate: 1.0.
+		// For tracing (sentry-go 0.22 and later):
+		// EnableTracing: true, TracesSampleRate: 1.0,
 	})
 	if err != nil {
 		log.Fatalf("sentry.Init: %s", err)
@@ -70,6 +71,7 @@ func main() {
       title: "Ruby",
       install: "bundle add sentry-ruby",
       verified: "no",
+      note: "The tests drive only the legacy Raven client (sentry-raven 3.1), whose events Telltale stores.",
       docs: "https://docs.sentry.io/platforms/ruby/",
       files: [
         {
