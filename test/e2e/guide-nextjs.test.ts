@@ -60,10 +60,16 @@ describe("the Next.js guide's files, built with `next build` and served by `next
   let nextOutput = "";
   let browser: Browser;
   const timings: string[] = [];
+  /**
+   * Closed last: a closing page still flushes envelopes through the tunnel, and a request the
+   * front took before it closed must not find its database gone.
+   */
+  const stores: TestStore[] = [];
 
   beforeAll(async () => {
     setLogLevel("warn");
     first = await nextjsProject(DIALECTS[0]!);
+    stores.push(first.store);
     dsnPort = await freePort();
     dsn = buildDsn(`http://127.0.0.1:${dsnPort}`, PUBLIC_KEY, first.projectId);
     guide = snippets(dsn).find((s) => s.path === "javascript/nextjs")!;
@@ -112,7 +118,7 @@ describe("the Next.js guide's files, built with `next build` and served by `next
       await exited;
     }
     if (appDir) rmSync(appDir, { recursive: true, force: true });
-    await first?.store.cleanup();
+    for (const store of stores) await store.cleanup();
   });
 
   it("shows next.config with withSentryConfig, client and server init with the DSN, and a tunnel (not tunnelRoute)", () => {
@@ -130,6 +136,7 @@ describe("the Next.js guide's files, built with `next build` and served by `next
     "delivers a client error (through the tunnel route) and a server error (through onRequestError) as issues, on %s",
     async (dialect) => {
       const project = dialect === DIALECTS[0] ? first : await nextjsProject(dialect);
+      if (project !== first) stores.push(project.store);
       // Same DSN for every database: the app was built with it.
       expect(project.projectId).toBe(first.projectId);
       const front = await startFront(project.ctx, {}, dsnPort);
@@ -165,7 +172,6 @@ describe("the Next.js guide's files, built with `next build` and served by `next
       } finally {
         await page.close();
         await front.close();
-        if (project !== first) await project.store.cleanup();
       }
     },
     90_000,
