@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import type { Browser } from "playwright-core";
@@ -75,11 +75,14 @@ describe("the Next.js guide's files, built with `next build` and served by `next
     guide = snippets(dsn).find((s) => s.path === "javascript/nextjs")!;
 
     // The fixture app (a layout, a page that throws on click, a route that throws), then the
-    // guide's files exactly as the page shows them, then this repository's packages.
-    // Inside this repository (test-results/ is ignored by git): Turbopack compiles nothing outside
-    // its workspace root, the directory of the nearest lockfile, so an app in /tmp could not reach
-    // the linked node_modules.
+    // guide's files exactly as the page shows them, then this repository's packages. It lives in
+    // this repository (test-results/, ignored by git): Turbopack compiles nothing outside its
+    // workspace root, the nearest lockfile's directory, so an app in /tmp could not reach the
+    // linked node_modules. An app left by a run that died before its clean-up goes first.
     mkdirSync(join(ROOT, "test-results"), { recursive: true });
+    for (const stale of readdirSync(join(ROOT, "test-results")).filter((n) => n.startsWith("guide-nextjs-app-"))) {
+      rmSync(join(ROOT, "test-results", stale), { recursive: true, force: true });
+    }
     appDir = mkdtempSync(join(ROOT, "test-results", "guide-nextjs-app-"));
     cpSync(FIXTURE, appDir, { recursive: true });
     writeGuide(guide, appDir);
