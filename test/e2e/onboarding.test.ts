@@ -112,14 +112,23 @@ describe.each(DIALECTS)("a newcomer's first event on %s", (dialect) => {
   }, 120_000);
 
   it("offers a guide for every platform, each saying whether it was verified here", async () => {
+    // The badge says "verified here" only where a test runs the guide (src/core/projects/snippets.ts `Verified`).
+    const badge = page.locator("[data-testid=verified] .badge");
     await page.goto(`${server.url}/orgs/acme/projects/api/setup/go`);
-    await expect(page.locator("[data-testid=verified]").textContent()).resolves.toContain("not verified here");
+    await expect(badge.textContent()).resolves.toBe("verified here with sentry-go 0.11");
+    await expect(page.locator("[data-testid=verified]").textContent()).resolves.toContain("the snippet uses only API it shares with the current SDK");
+    await shoot(page, "setup-go");
+    await page.goto(`${server.url}/orgs/acme/projects/api/setup/ruby`);
+    await expect(badge.textContent()).resolves.toBe("not verified here");
+    await expect(page.locator("[data-testid=verified]").textContent()).resolves.toContain("The tests drive only the legacy Raven client");
+    await shoot(page, "setup-ruby");
     const tabs = await page.locator("nav.guide-tabs a").allTextContents();
     expect(tabs).toEqual(["Browser JavaScript", "Next.js", "Node.js", "Python", "Go", "Ruby", "Java", ".NET", "PHP", "Android", "iOS", "React Native"]);
     await page.goto(`${server.url}/orgs/acme/projects/api/setup/javascript/nextjs`);
     const code = (await page.locator("[data-testid=snippet]").allTextContents()).join("\n");
     expect(code).toContain('tunnel: "/monitoring"');
     expect(code).not.toContain("tunnelRoute");
+    await expect(badge.textContent()).resolves.toBe("verified here");
     await shoot(page, "setup-nextjs");
   });
 

@@ -14,23 +14,17 @@ import type { Ctx } from "../../src/core/context";
 import { digestBatch } from "../../src/core/digest/batch";
 import { createOrganization } from "../../src/core/orgs/create-org";
 import { createProject } from "../../src/core/projects/create-project";
-import { snippets, type Snippet } from "../../src/core/projects/snippets";
+import { snippets } from "../../src/core/projects/snippets";
 import { envelopeLimits } from "../../src/server/ingest/runtime";
 import { setLogLevel } from "../../src/server/log";
 import { launchBrowser } from "../support/browser";
+import { writeGuide } from "../support/guides";
 import { errorEnvelope, newEventId } from "../support/envelopes";
 import { startFront, type TestFront } from "../support/front";
 import { DIALECTS, openTestStore, testCtx, type TestStore } from "../support/stores";
 
 const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, "..", "..");
-
-/** Writes a guide's files, exactly as the page shows them, into a fresh directory. */
-function writeGuide(guide: Snippet): string {
-  const dir = mkdtempSync(join(tmpdir(), `telltale-guide-${guide.path.replace("/", "-")}-`));
-  for (const f of guide.files) writeFileSync(join(dir, f.name), f.code);
-  return dir;
-}
 
 /** Runs a program that is meant to die of its first error; the SDK reports it on the way out. */
 async function runToFailure(file: string, args: string[], env: Record<string, string> = {}): Promise<string> {
@@ -81,7 +75,6 @@ describe.each(DIALECTS)("the browser, Node and Python guides, run as written, on
   async function guideFor(platform: "javascript" | "node" | "python" | "javascript-nextjs", path: string = platform) {
     const { project, key } = await createProject({ ctx, input: { org: "guides", slug: platform, platform } });
     const guide = snippets(buildDsn(front.base, key.public_key, project.id)).find((s) => s.path === path)!;
-    if (guide.verified === "sdk") return { projectId: project.id, dir: "", guide };
     // The page tells the reader this guide was run as written: this test is what makes that true.
     expect(guide.verified).toBe("run");
     const dir = writeGuide(guide);

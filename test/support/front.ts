@@ -19,17 +19,18 @@ export interface TestFront {
   close(): Promise<void>;
 }
 
-const listen = async (server: Server): Promise<number> => {
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+const listen = async (server: Server, port = 0): Promise<number> => {
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
   return (server.address() as AddressInfo).port;
 };
 
 /**
  * The front server as serve.ts builds it, on loopback: ingest on `ctx`, the tunnel to a
  * local upstream that answers 200, and pages answered by a stub that reads the whole body
- * (as the Next.js worker's proxy does) and answers `page <bytes>`.
+ * (as the Next.js worker's proxy does) and answers `page <bytes>`. `port` 0 picks a free one;
+ * a fixed one lets a program built with a DSN in it meet each database's front in turn.
  */
-export async function startFront(ctx: Ctx, env: Record<string, string> = {}): Promise<TestFront> {
+export async function startFront(ctx: Ctx, env: Record<string, string> = {}, port = 0): Promise<TestFront> {
   const settings = parseSettings(env);
   const runtime = createIngestRuntime(ctx, settings, 0, { keyCacheMs: 0 });
   const upstreamBodies: string[] = [];
@@ -57,10 +58,10 @@ export async function startFront(ctx: Ctx, env: Record<string, string> = {}): Pr
       });
     },
   });
-  const port = await listen(front);
+  const frontPort = await listen(front, port);
   return {
-    base: `http://127.0.0.1:${port}`,
-    port,
+    base: `http://127.0.0.1:${frontPort}`,
+    port: frontPort,
     runtime,
     upstreamBodies,
     tunnelDsn,

@@ -39,9 +39,23 @@ setTimeout(() => {
       path: "javascript/nextjs",
       title: "Next.js",
       install: "npm install @sentry/nextjs",
-      verified: "sdk",
+      verified: "run",
       docs: "https://docs.sentry.io/platforms/javascript/guides/nextjs/manual-setup/",
       files: [
+        {
+          name: "next.config.ts",
+          // @sentry/nextjs 11 exports withSentryConfig from its `config` entry point only.
+          code: `import type { NextConfig } from "next";
+import { withSentryConfig } from "@sentry/nextjs/config";
+
+const nextConfig: NextConfig = {};
+
+export default withSentryConfig(nextConfig, {
+  // Nothing goes to sentry.io at build time: no telemetry, no source map upload.
+  telemetry: false,
+  sourcemaps: { disable: true },
+});`,
+        },
         {
           name: "instrumentation-client.ts",
           // `tunnel`, not `tunnelRoute`: withSentryConfig's tunnelRoute only works with the hosted

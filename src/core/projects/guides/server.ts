@@ -2,7 +2,7 @@ import type { Snippet } from "../snippets";
 
 const q = (s: string) => JSON.stringify(s);
 
-/** Server languages. Python runs here (Debian's sentry-python); Go, Ruby, Java, .NET and PHP SDKs do not. */
+/** Server languages. Python and Go run here (Debian's sentry-python and sentry-go); the Ruby, Java, .NET and PHP SDKs do not. */
 export function serverGuides(dsn: string): Snippet[] {
   return [
     {
@@ -30,7 +30,10 @@ division_by_zero = 1 / 0`,
       path: "go",
       title: "Go",
       install: "go get github.com/getsentry/sentry-go",
-      verified: "no",
+      verified: "run",
+      // Debian's sentry-go is 0.11; the snippet keeps to API that 0.11 and the current SDK share
+      // (https://github.com/getsentry/sentry-go/blob/master/_examples/basic/main.go).
+      verifiedWith: "sentry-go 0.11",
       docs: "https://docs.sentry.io/platforms/go/",
       files: [
         {
@@ -38,6 +41,7 @@ division_by_zero = 1 / 0`,
           code: `package main
 
 import (
+	"errors"
 	"log"
 	"time"
 
@@ -46,9 +50,9 @@ import (
 
 func main() {
 	err := sentry.Init(sentry.ClientOptions{
-		Dsn:              ${q(dsn)},
-		EnableTracing:    true,
-		TracesSampleRate: 1.0,
+		Dsn: ${q(dsn)},
+		// For tracing (sentry-go 0.22 and later):
+		// EnableTracing: true, TracesSampleRate: 1.0,
 	})
 	if err != nil {
 		log.Fatalf("sentry.Init: %s", err)
@@ -56,7 +60,8 @@ func main() {
 	// Events are sent in the background: wait for them before the program exits.
 	defer sentry.Flush(2 * time.Second)
 
-	sentry.CaptureMessage("My first Telltale event")
+	// A first error to check the set-up; remove it afterwards.
+	sentry.CaptureException(errors.New("My first Telltale error"))
 }`,
         },
       ],
@@ -66,6 +71,7 @@ func main() {
       title: "Ruby",
       install: "bundle add sentry-ruby",
       verified: "no",
+      note: "The tests drive only the legacy Raven client (sentry-raven 3.1), whose events Telltale stores.",
       docs: "https://docs.sentry.io/platforms/ruby/",
       files: [
         {

@@ -17,7 +17,6 @@ export async function generateMetadata({ params }: { params: Params }) {
 
 const VERIFIED: Record<Verified, { badge: string; text: string }> = {
   run: { badge: "on", text: "Verified here: the tests run this snippet as written and see its event arrive." },
-  sdk: { badge: "on", text: "Verified here with this SDK and these options; the snippet itself is not run verbatim." },
   no: { badge: "off", text: "Not verified here: this SDK cannot run on the machine Telltale is tested on." },
 };
 
@@ -57,8 +56,14 @@ export default async function SetupSnippetPage({ params }: { params: Params }) {
       </nav>
       <div className="panel">
         <p data-testid="verified">
-          <span className={`badge ${verified.badge}`}>{snippet.verified === "no" ? "not verified here" : "verified here"}</span>{" "}
-          <span className="muted-small">{verified.text}</span>
+          <span className={`badge ${verified.badge}`}>
+            {snippet.verified === "no" ? "not verified here" : snippet.verifiedWith ? `verified here with ${snippet.verifiedWith}` : "verified here"}
+          </span>{" "}
+          <span className="muted-small">
+            {verified.text}
+            {snippet.verifiedWith ? ` Run here with ${snippet.verifiedWith}, the newest release this machine can install; the snippet uses only API it shares with the current SDK.` : ""}
+            {snippet.note ? ` ${snippet.note}` : ""}
+          </span>
         </p>
         <div className="snippet-head">
           <h2>Install</h2>
