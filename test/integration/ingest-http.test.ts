@@ -16,7 +16,7 @@ import { createOrganization } from "../../src/core/orgs/create-org";
 import { createProject } from "../../src/core/projects/create-project";
 import type { Project, ProjectKey } from "../../src/db/schema";
 import { handleIngest } from "../../src/server/ingest/handler";
-import { createIngestRuntime, envelopeLimits } from "../../src/server/ingest/runtime";
+import { createIngestRuntime, envelopeLimits } from "../../src/server/ingest/ingest-runtime";
 import { setLogLevel } from "../../src/server/log";
 import {
   buildEnvelope,
