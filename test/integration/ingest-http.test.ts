@@ -341,6 +341,15 @@ describe.each(DIALECTS)("ingest over HTTP on %s", (dialect) => {
       await expectRejected(await using(rt, () => post(withKey(envelopeUrl()), chunksOf(big, 8 * 1024))), 413, /TELLTALE_MAX_REQUEST_BYTES/);
     });
 
+    it("answers 413 past TELLTALE_MAX_REQUEST_BYTES on the wire to /store/ too, declared or chunked", async () => {
+      const rt = runtimeWith({ TELLTALE_MAX_REQUEST_BYTES: String(64 * 1024) });
+      const big = Buffer.from(JSON.stringify({ message: "a".repeat(100 * 1024) }));
+      const storeUrl = `${base}/api/${project.id}/store/?sentry_key=${key.public_key}`;
+      const headers = { "content-type": "application/json" };
+      await expectRejected(await using(rt, () => send(storeUrl, { body: big, headers })), 413, /TELLTALE_MAX_REQUEST_BYTES/);
+      await expectRejected(await using(rt, () => send(storeUrl, { body: chunksOf(big, 8 * 1024), headers })), 413, /TELLTALE_MAX_REQUEST_BYTES/);
+    });
+
     it("answers a GET with 405, Allow and an X-Sentry-Error, then still serves", async () => {
       const reply = await send(withKey(envelopeUrl()), { method: "GET" });
       expect(reply.headers.allow).toMatch(/POST/);
