@@ -9,7 +9,7 @@ export type OpenedBody = { ok: true; stream: Readable } | BodyRefusal;
 /** The decoder for a content-encoding; identity for the empty and "UTF-8" values some SDKs send. */
 export function decoderFor(encoding: string | undefined): Transform | null | "unsupported" {
   const value = (encoding ?? "").trim().toLowerCase();
-  // sentry-ruby 5 sends an empty value, sentry-java 2.0 sends "UTF-8": both mean identity (reference §2.5).
+  // sentry-ruby 5 sends an empty value, sentry-java 2.0 sends "UTF-8": both mean identity (docs/protocol.md#content-encoding).
   if (value === "" || value === "identity" || value === "utf-8") return null;
   if (value === "gzip" || value === "x-gzip") return createGunzip();
   if (value === "deflate") return createInflate();
