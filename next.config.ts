@@ -13,5 +13,5 @@ const config: NextConfig = {
   poweredByHeader: false,
 };
 
-// Offline builds: no telemetry, no source-map upload (toolchain.md).
+// Offline builds: no telemetry (https://nextjs.org/telemetry), no source-map upload (@sentry/nextjs build options).
 export default withSentryConfig(config, { telemetry: false, silent: true, sourcemaps: { disable: true } });

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { currentUser } from "./lib/auth";
-import { runtime } from "./lib/runtime";
+import { runtime } from "./lib/app-runtime";
 import { SignOut } from "./components/sign-out";
 import "./globals.css";
 

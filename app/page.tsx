@@ -2,7 +2,7 @@ import { redirect } from "next/navigation";
 import { countUsers } from "@/src/core/accounts/create-user";
 import { listOrganizations } from "@/src/core/orgs/access";
 import { currentUser } from "./lib/auth";
-import { ctx } from "./lib/runtime";
+import { ctx } from "./lib/app-runtime";
 
 export const dynamic = "force-dynamic";
 

@@ -6,7 +6,7 @@ import { retryDeadLetter } from "@/src/core/deadletters/retry";
 import type { OrgAccess } from "@/src/core/orgs/access";
 import { action } from "../lib/action";
 import { field, type FormState } from "../lib/forms";
-import { ctx } from "../lib/runtime";
+import { ctx } from "../lib/app-runtime";
 
 /** The dead letter a form names, or the typed answer for an id that cannot exist. */
 async function onDeadLetter(access: OrgAccess, form: FormData, work: (organizationId: number, id: number) => Promise<void>, notice: string): Promise<FormState> {

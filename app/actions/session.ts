@@ -8,7 +8,7 @@ import { setupFirstAdmin } from "@/src/core/accounts/setup-first-admin";
 import { isTelltaleError } from "@/src/core/errors";
 import { SESSION_COOKIE } from "@/src/server/cookies";
 import { clientIp, safeNext, setSessionCookie } from "../lib/auth";
-import { ctx } from "../lib/runtime";
+import { ctx } from "../lib/app-runtime";
 import { publicAction } from "../lib/action";
 import { field, type FormState } from "../lib/forms";
 import { headers } from "next/headers";

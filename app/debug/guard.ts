@@ -1,5 +1,5 @@
 import { notFound } from "next/navigation";
-import { runtime } from "../lib/runtime";
+import { runtime } from "../lib/app-runtime";
 
 /**
  * The /debug pages throw on purpose. They answer 404 unless TELLTALE_DEBUG_PAGES is set (the

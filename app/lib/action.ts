@@ -7,7 +7,7 @@ import type { OrgPermission, PublicPermission } from "@/src/core/permissions/tab
 import type { User } from "@/src/db/schema";
 import { requireUser } from "./auth";
 import { field, type FormState } from "./forms";
-import { ctx } from "./runtime";
+import { ctx } from "./app-runtime";
 
 /** The signature of every server action: React's `useActionState` calls it with the last state. */
 export type ServerAction = (prev: FormState, form: FormData) => Promise<FormState>;

@@ -6,7 +6,7 @@ import { userForSession } from "@/src/core/accounts/sessions";
 import type { User } from "@/src/db/schema";
 import { SESSION_COOKIE } from "@/src/server/cookies";
 import { CLIENT_IP_HEADER } from "@/src/server/headers";
-import { ctx, runtime } from "./runtime";
+import { ctx, runtime } from "./app-runtime";
 
 /** The signed-in user of this request, or null. Cached per request. */
 export const currentUser = cache(async (): Promise<User | null> => {

@@ -6,7 +6,7 @@ import type { OrgPermission, SignedInPermission } from "@/src/core/permissions/t
 import { projectInOrg } from "@/src/core/projects/queries";
 import type { Project, User } from "@/src/db/schema";
 import { requireUser } from "./auth";
-import { ctx } from "./runtime";
+import { ctx } from "./app-runtime";
 
 /**
  * The page guards: every page.tsx starts with one of these (or is listed as public in

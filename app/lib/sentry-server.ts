@@ -1,6 +1,6 @@
 import * as Sentry from "@sentry/nextjs";
 import type { Instrumentation } from "next";
-import { getRuntime } from "@/src/server/runtime";
+import { getRuntime } from "@/src/server/app-handoff";
 import { IGNORE_ERRORS } from "./sentry-shared";
 
 /** Starts the server SDK with the target src/server/next-worker.ts resolved; does nothing when self-monitoring is off. */

@@ -1,7 +1,7 @@
 import { redirect } from "next/navigation";
 import { countUsers } from "@/src/core/accounts/create-user";
 import { currentUser, safeNext } from "../lib/auth";
-import { ctx } from "../lib/runtime";
+import { ctx } from "../lib/app-runtime";
 import { LoginForm } from "./login-form";
 
 export const dynamic = "force-dynamic";

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { listOrganizations } from "@/src/core/orgs/access";
 import { loadUser } from "../lib/loaders";
-import { ctx } from "../lib/runtime";
+import { ctx } from "../lib/app-runtime";
 
 export const metadata = { title: "Organizations" };
 

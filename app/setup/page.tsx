@@ -1,6 +1,6 @@
 import { redirect } from "next/navigation";
 import { countUsers } from "@/src/core/accounts/create-user";
-import { ctx } from "../lib/runtime";
+import { ctx } from "../lib/app-runtime";
 import { SetupForm } from "./setup-form";
 
 export const dynamic = "force-dynamic";

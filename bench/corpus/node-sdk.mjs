@@ -31,7 +31,7 @@ function recordingTransport(options) {
     captured.push({
       sdk: "node",
       path: url.pathname + url.search,
-      // @sentry/node posts without content-type, chunked, gzip above the threshold (toolchain.md).
+      // @sentry/node posts without content-type, chunked, gzip above the threshold (docs/protocol.md#what-real-sdks-send).
       headers: {},
       chunked: true,
       encoding: request.body.length > GZIP_THRESHOLD ? "gzip" : null,

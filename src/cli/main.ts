@@ -7,7 +7,7 @@ import type { Ctx } from "../core/context";
 import { isTelltaleError } from "../core/errors";
 import { createOrganization } from "../core/orgs/create-org";
 import { createProject } from "../core/projects/create-project";
-import { createCtx } from "../core/runtime";
+import { createCtx } from "../core/create-ctx";
 import { createToken } from "../core/tokens/tokens";
 import { listKeys } from "../core/keys/manage";
 import { setKeyRateLimit } from "../core/keys/rate-limit";

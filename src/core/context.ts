@@ -18,7 +18,3 @@ export interface Ctx {
     loginWindowSeconds: number;
   };
 }
-
-export interface Action<I, O> {
-  (args: { ctx: Ctx; input: I }): Promise<O>;
-}

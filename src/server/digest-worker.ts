@@ -6,9 +6,9 @@ import { settings } from "../config/settings";
 import { digestedUpTo } from "../db/queue";
 import { digestBatch } from "../core/digest/batch";
 import { runRetention } from "../core/retention/run";
-import { createCtx } from "../core/runtime";
+import { createCtx } from "../core/create-ctx";
 import { connect } from "../db/connect";
-import { envelopeLimits } from "./ingest/runtime";
+import { envelopeLimits } from "./ingest/ingest-runtime";
 import { log, setLogLevel } from "./log";
 
 /**

@@ -20,7 +20,7 @@ export interface FrontOptions {
 /**
  * The public HTTP server. Ingest and the tunnel are answered here, on the main thread,
  * by the framework-free core: no Next.js and no self-monitoring instrumentation on that
- * path (toolchain.md: either costs ingest half its throughput). Everything else goes to
+ * path (decision 0001 measured each costing ingest half its throughput). Everything else goes to
  * the Next.js worker. Every request, proxied ones included, is held to the slow-client
  * time-outs (./client-timeouts.ts).
  */

@@ -3,13 +3,13 @@ import { createServer } from "node:http";
 import { parentPort, workerData } from "node:worker_threads";
 import next from "next";
 import { settings } from "../config/settings";
-import { createCtx } from "../core/runtime";
+import { createCtx } from "../core/create-ctx";
 import { resolveSelfMonitoring } from "../core/selfmon/resolve";
 import { connect } from "../db/connect";
 import { handleApi } from "./api/router";
 import { sendJson } from "./http";
 import { log, setLogLevel } from "./log";
-import { getRuntime, setRuntime } from "./runtime";
+import { getRuntime, setRuntime } from "./app-handoff";
 import { TUNNEL_PATH } from "./tunnel";
 
 /**

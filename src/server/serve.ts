@@ -9,7 +9,7 @@ import type { Settings } from "../config/settings";
 import { parseDsn } from "../core/auth/dsn";
 import { conflict } from "../core/errors";
 import { digestedUpTo, queuedCount } from "../db/queue";
-import { createCtx } from "../core/runtime";
+import { createCtx } from "../core/create-ctx";
 import { connect } from "../db/connect";
 import { migrate } from "../db/migrate";
 import { createFront } from "./front";
@@ -18,7 +18,7 @@ import { createProxy } from "./proxy";
 import { NOSNIFF } from "./security-headers";
 import type { TunnelTarget } from "./tunnel";
 import type { QueueGauge } from "../core/ingest/accept";
-import { createIngestRuntime } from "./ingest/runtime";
+import { createIngestRuntime } from "./ingest/ingest-runtime";
 
 /** The digest worker thread: woken when envelopes arrive, reporting how many it digested. */
 function startDigestWorker(file: string, queue: QueueGauge, digested: (upTo: number) => void) {

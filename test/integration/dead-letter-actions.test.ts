@@ -16,7 +16,7 @@ vi.mock("../../app/lib/auth", () => ({
     return Promise.resolve(request.user);
   },
 }));
-vi.mock("../../app/lib/runtime", () => ({
+vi.mock("../../app/lib/app-runtime", () => ({
   ctx: () => {
     if (!request.ctx) throw new Error("test: no store");
     return request.ctx;

@@ -16,7 +16,7 @@ import { createOrganization } from "../../src/core/orgs/create-org";
 import { createProject } from "../../src/core/projects/create-project";
 import type { Project, ProjectKey } from "../../src/db/schema";
 import { handleIngest } from "../../src/server/ingest/handler";
-import { createIngestRuntime, envelopeLimits } from "../../src/server/ingest/runtime";
+import { createIngestRuntime, envelopeLimits } from "../../src/server/ingest/ingest-runtime";
 import { setLogLevel } from "../../src/server/log";
 import {
   buildEnvelope,
@@ -339,6 +339,15 @@ describe.each(DIALECTS)("ingest over HTTP on %s", (dialect) => {
       const big = buildEnvelope({}, [{ type: "x_blob", payload: Buffer.alloc(100 * 1024, 0x61) }]);
       await expectRejected(await using(rt, () => post(withKey(envelopeUrl()), big)), 413, /TELLTALE_MAX_REQUEST_BYTES/);
       await expectRejected(await using(rt, () => post(withKey(envelopeUrl()), chunksOf(big, 8 * 1024))), 413, /TELLTALE_MAX_REQUEST_BYTES/);
+    });
+
+    it("answers 413 past TELLTALE_MAX_REQUEST_BYTES on the wire to /store/ too, declared or chunked", async () => {
+      const rt = runtimeWith({ TELLTALE_MAX_REQUEST_BYTES: String(64 * 1024) });
+      const big = Buffer.from(JSON.stringify({ message: "a".repeat(100 * 1024) }));
+      const storeUrl = `${base}/api/${project.id}/store/?sentry_key=${key.public_key}`;
+      const headers = { "content-type": "application/json" };
+      await expectRejected(await using(rt, () => send(storeUrl, { body: big, headers })), 413, /TELLTALE_MAX_REQUEST_BYTES/);
+      await expectRejected(await using(rt, () => send(storeUrl, { body: chunksOf(big, 8 * 1024), headers })), 413, /TELLTALE_MAX_REQUEST_BYTES/);
     });
 
     it("answers a GET with 405, Allow and an X-Sentry-Error, then still serves", async () => {

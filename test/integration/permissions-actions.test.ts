@@ -20,7 +20,7 @@ vi.mock("../../app/lib/auth", () => ({
     return session.user;
   },
 }));
-vi.mock("../../app/lib/runtime", () => ({ ctx: () => session.ctx }));
+vi.mock("../../app/lib/app-runtime", () => ({ ctx: () => session.ctx }));
 
 const { rotateKeyAction, removeQuotaAction, setKeyActiveAction, saveFiltersAction, setQuotaAction } = await import("../../app/actions/projects");
 const { triageAction } = await import("../../app/actions/issues");

@@ -6,7 +6,7 @@ import { digestBatch } from "../../src/core/digest/batch";
 import { createOrganization } from "../../src/core/orgs/create-org";
 import { createProject } from "../../src/core/projects/create-project";
 import { updateScrubbing } from "../../src/core/projects/options";
-import { envelopeLimits } from "../../src/server/ingest/runtime";
+import { envelopeLimits } from "../../src/server/ingest/ingest-runtime";
 import { setLogLevel } from "../../src/server/log";
 import { runNodeClient } from "../support/clients";
 import { buildEnvelope, newEventId, send } from "../support/envelopes";

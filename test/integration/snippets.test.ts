@@ -15,7 +15,7 @@ import { digestBatch } from "../../src/core/digest/batch";
 import { createOrganization } from "../../src/core/orgs/create-org";
 import { createProject } from "../../src/core/projects/create-project";
 import { snippets } from "../../src/core/projects/snippets";
-import { envelopeLimits } from "../../src/server/ingest/runtime";
+import { envelopeLimits } from "../../src/server/ingest/ingest-runtime";
 import { setLogLevel } from "../../src/server/log";
 import { launchBrowser } from "../support/browser";
 import { writeGuide } from "../support/guides";

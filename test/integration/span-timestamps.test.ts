@@ -5,7 +5,7 @@ import type { Ctx } from "../../src/core/context";
 import { digestBatch } from "../../src/core/digest/batch";
 import { createOrganization } from "../../src/core/orgs/create-org";
 import { createProject } from "../../src/core/projects/create-project";
-import { envelopeLimits } from "../../src/server/ingest/runtime";
+import { envelopeLimits } from "../../src/server/ingest/ingest-runtime";
 import { setLogLevel } from "../../src/server/log";
 import { runNodeClient } from "../support/clients";
 import { buildEnvelope, newEventId, send } from "../support/envelopes";

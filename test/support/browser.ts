@@ -1,6 +1,6 @@
 import { chromium, type Browser, type Page } from "playwright-core";
 
-/** Debian's Chromium (toolchain.md); flags keep it off the closed network at start. */
+/** Debian's Chromium (README, "Set up": CHROMIUM_PATH); flags keep it off the closed network at start. */
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",

@@ -14,7 +14,7 @@ export async function runNodeClient(dsn: string, scenario: "basic" | "ratelimit"
   return stdout;
 }
 
-/** Runs Debian's sentry-python (it imports only under /usr/bin/python3, toolchain.md). */
+/** Runs Debian's python3-sentry-sdk: it is installed for /usr/bin/python3 only, not for a python3 earlier on PATH. */
 export async function runPythonClient(dsn: string): Promise<string> {
   const { stdout } = await run("/usr/bin/python3", [join(ROOT, "test/fixtures/clients/python_client.py"), dsn], { timeout: 60_000 });
   return stdout;

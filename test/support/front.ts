@@ -6,7 +6,7 @@ import { parseDsn } from "../../src/core/auth/dsn";
 import type { Ctx } from "../../src/core/context";
 import type { IngestRuntime } from "../../src/core/ingest/accept";
 import { createFront } from "../../src/server/front";
-import { createIngestRuntime } from "../../src/server/ingest/runtime";
+import { createIngestRuntime } from "../../src/server/ingest/ingest-runtime";
 
 export interface TestFront {
   base: string;

@@ -7,7 +7,7 @@ import type { Ctx } from "../../src/core/context";
 import { digestBatch } from "../../src/core/digest/batch";
 import { createProject } from "../../src/core/projects/create-project";
 import { snippets, type Snippet } from "../../src/core/projects/snippets";
-import { envelopeLimits } from "../../src/server/ingest/runtime";
+import { envelopeLimits } from "../../src/server/ingest/ingest-runtime";
 import type { TestStore } from "./stores";
 
 /** One frame of a stored exception, as the issue page shows it. */

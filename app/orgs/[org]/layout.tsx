@@ -8,7 +8,7 @@ import { Palette } from "../../components/palette/palette";
 import { Sidebar } from "../../components/shell/sidebar";
 import "../../components/shell/shell.css";
 import { currentUser } from "../../lib/auth";
-import { ctx } from "../../lib/runtime";
+import { ctx } from "../../lib/app-runtime";
 
 const TOGGLE_ID = "shell-nav";
 

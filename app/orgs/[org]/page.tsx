@@ -3,7 +3,7 @@ import { roleAllows } from "@/src/core/permissions/table";
 import { listProjects } from "@/src/core/projects/queries";
 import { PLATFORMS } from "@/src/core/projects/platforms";
 import { loadOrg } from "../../lib/loaders";
-import { ctx } from "../../lib/runtime";
+import { ctx } from "../../lib/app-runtime";
 import { When } from "../../components/when";
 import { PageCrumbs } from "../../components/shell/page-crumbs";
 

@@ -3,7 +3,7 @@ import { parseDsn } from "./dsn";
 /**
  * Where an ingest request says who it is: `X-Sentry-Auth`, `Authorization: Sentry …`,
  * `sentry_key` in the query, or the `dsn` of the envelope header (tunnels).
- * (develop.sentry.dev sdk/foundations/transport/authentication; reference §2.2.)
+ * (develop.sentry.dev sdk/foundations/transport/authentication; docs/protocol.md#authentication)
  */
 export type KeyLookup = { ok: true; publicKey: string; projectId?: string } | { ok: false; reason: string };
 

@@ -3,7 +3,7 @@ import { type ItemType } from "./item-types";
 
 /**
  * Data categories used for rate limits and outcomes (client reports), named as Relay names
- * them (reference §1.5). Only the ones an envelope item can count towards are listed.
+ * them (docs/protocol.md#data-categories). Only the ones an envelope item can count towards are listed.
  */
 export type DataCategory =
   | "error"
@@ -30,7 +30,7 @@ export interface Quantity {
 
 /**
  * The main category of each item type, or null for items that are not counted (client
- * reports, statsd, form data: Relay's `quantities` gives them none). Follows reference §1.5;
+ * reports, statsd, form data: Relay's `quantities` gives them none). Follows docs/protocol.md#data-categories;
  * entries marked "assumed" are not stated there.
  */
 export const ITEM_CATEGORIES: Readonly<Record<ItemType, DataCategory | null>> = Object.freeze({
@@ -55,7 +55,7 @@ export const ITEM_CATEGORIES: Readonly<Record<ItemType, DataCategory | null>> = 
   otel_span: "span", // assumed: one span per item
   trace_metric: "trace_metric",
   unreal_report: "error", // assumed: an Unreal crash report becomes one error event
-  nel: null, // assumed: not listed in §1.5
+  nel: null, // assumed: not listed in docs/protocol.md#data-categories
   client_report: null,
   statsd: null,
   metric_buckets: null,

@@ -3,7 +3,7 @@ import { type LimitName } from "./limits";
 
 /**
  * Why an envelope was rejected. The framing reasons follow Relay's `EnvelopeError`
- * (reference §1.1); the size reasons are Relay's 413 "Overflow" (reference §3.1, §4.1).
+ * (docs/protocol.md#envelope-format); the size reasons are Relay's 413 "Overflow" (docs/protocol.md#status-codes, #size-limits).
  */
 export type EnvelopeErrorReason =
   | "invalid_envelope_header"

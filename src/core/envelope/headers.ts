@@ -3,7 +3,7 @@ import { knownItemType, type ItemType } from "./item-types";
 
 export type JsonObject = Readonly<Record<string, unknown>>;
 
-/** Dynamic Sampling Context, the envelope header `trace` (reference §1.2). Values are strings on the wire. */
+/** Dynamic Sampling Context, the envelope header `trace` (docs/protocol.md#envelope-headers). Values are strings on the wire. */
 export interface DynamicSamplingContext {
   readonly trace_id?: string;
   readonly public_key?: string;
@@ -54,7 +54,7 @@ const CLOSE_BRACE = 0x7d;
 /**
  * Reads one header line (without its `\n`). The spec wants UTF-8 JSON on one line with no
  * padding, so a `\r` left over from `\r\n` is rejected here rather than silently trimmed by
- * JSON.parse (a `\r` before `\n` belongs to the line; reference §1.1).
+ * JSON.parse (a `\r` before `\n` belongs to the line; docs/protocol.md#envelope-format).
  */
 export function parseHeaderLine(line: Buffer): HeaderLine {
   if (line.length === 0) return { ok: false, problem: "is an empty line" };
@@ -85,7 +85,7 @@ export type Checked<T> = { ok: true; value: T } | { ok: false; problem: string }
 const HEX32 = /^[0-9a-fA-F]{32}$/;
 const DASHED_UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 
-/** UUIDs come as 32 hex characters or 36 with dashes (reference §1.1); we store the first form, lowercase. */
+/** UUIDs come as 32 hex characters or 36 with dashes (docs/protocol.md#envelope-format); we store the first form, lowercase. */
 export function normalizeEventId(value: string): string | null {
   if (HEX32.test(value)) return value.toLowerCase();
   if (DASHED_UUID.test(value)) return value.replaceAll("-", "").toLowerCase();

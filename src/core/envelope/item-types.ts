@@ -1,5 +1,5 @@
 /**
- * Envelope item types Telltale knows (reference §1.4: Relay's `ItemType`, plus `otel_log` and
+ * Envelope item types Telltale knows (docs/protocol.md#item-types: Relay's `ItemType`, plus `otel_log` and
  * `otel_span` from earlier Relay versions). Anything else is an unknown type: the spec says to
  * skip and retain it, so the parser passes it through and never fails on it.
  */

@@ -5,7 +5,7 @@ const MiB = 1024 * KiB;
 
 /**
  * Byte and count caps the parser enforces while it reads. Defaults follow Relay's `limits`
- * (reference §4.1, relay-config `config.rs` and the per-class table of `utils/sizes.rs`);
+ * (docs/protocol.md#size-limits, relay-config `config.rs` and the per-class table of `utils/sizes.rs`);
  * the settings table may lower them. "Bytes" are payload bytes after decompression.
  */
 export interface EnvelopeLimits {
@@ -115,7 +115,7 @@ function container(limits: EnvelopeLimits, perItem: LimitName, itemCount: number
   return fixed(limits, "maxContainerBytes");
 }
 
-/** The budget for one item, from its header (the class table of Relay's `utils/sizes.rs`, reference §4.1). */
+/** The budget for one item, from its header (the class table of Relay's `utils/sizes.rs`, docs/protocol.md#size-limits). */
 export function itemBudget(header: ItemHeader, limits: EnvelopeLimits): ItemBudget {
   const count = header.itemCount;
   switch (header.knownType) {

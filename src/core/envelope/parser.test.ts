@@ -30,7 +30,7 @@ const EVENT_ID = "9ec79c33ec9942ab8353589fcb2e04dc";
 
 type Expected = Array<Pick<SeenItem, "type" | "payload"> & { streamed?: boolean }>;
 
-/** Valid envelopes, most taken from the spec's own examples (develop.sentry.dev "Envelopes", reference §1.1). */
+/** Valid envelopes, most taken from the spec's own examples (develop.sentry.dev "Envelopes", docs/protocol.md#envelope-format). */
 const valid: Array<[string, string | Buffer, Record<string, unknown>, Expected]> = [
   ["an empty envelope without a trailing newline", "{}", {}, []],
   ["an empty envelope with a trailing newline", "{}\n", {}, []],

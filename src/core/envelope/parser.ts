@@ -1,5 +1,5 @@
 /**
- * Streaming envelope parser (spec: develop.sentry.dev "Envelopes", reference §1.1).
+ * Streaming envelope parser (spec: develop.sentry.dev "Envelopes", docs/protocol.md#envelope-format).
  *
  *   const parser = new EnvelopeParser(visitor, limits);
  *   for await (const chunk of decompressed) parser.push(chunk);   // throws EnvelopeError

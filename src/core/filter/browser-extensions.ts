@@ -11,7 +11,7 @@
  * Sources of the lists: Sentry's "Decluttering Sentry" ignore lists for raven-js
  * (docs.sentry.io/platforms/javascript/legacy-sdk/tips/, after
  * blog.errorception.com/2012/03/tale-of-unfindable-js-error.html), and the markers
- * Sentry's browser-extension filter is documented to use (sentry-protocol.md §7.1).
+ * Sentry's browser-extension filter is documented to use (docs/protocol.md#inbound-filters).
  * `ms-browser-extension://` (EdgeHTML) is our addition.
  */
 import { crashFrameUrl, eventMessages, exceptions } from "./read";

@@ -5,7 +5,7 @@
  */
 import { type FilterableEvent } from "./types";
 
-/** Longest text a filter examines: Relay trims messages to 8192 characters (sentry-protocol.md §5). */
+/** Longest text a filter examines: Relay trims messages to 8192 characters (docs/protocol.md#event-payload). */
 export const MAX_TEXT_LENGTH = 8192;
 /** Exceptions of a chain read per event; the browser SDK's linked-errors default is 5. */
 export const MAX_EXCEPTIONS = 64;

@@ -1,6 +1,6 @@
 /**
  * The event fields inbound filters read, shaped as the SDKs send them
- * (sentry-protocol.md §5; develop.sentry.dev "event payloads").
+ * (docs/protocol.md#event-payload; develop.sentry.dev "event payloads").
  *
  * Nothing here is validated: an event is attacker-controlled JSON, so any field may be
  * missing, null, a number, an array or a huge string. The types document the expected

@@ -6,7 +6,7 @@
  * The list is our own, from the user agents these services publish (Google, Bing,
  * Yahoo Slurp, DuckDuckGo, Baidu, Yandex, Facebook, X/Twitter, Slack, Ahrefs, Semrush,
  * Pingdom, UptimeRobot…) plus the generic `…bot/`, `…spider/`, `…crawler` forms Sentry's
- * filter also uses (sentry-protocol.md §7.1).
+ * filter also uses (docs/protocol.md#inbound-filters).
  *
  * Deliberately not matched: `HeadlessChrome`. Headless Chromium is how people test
  * their apps — our own end-to-end tests among them — and an error it reports is usually

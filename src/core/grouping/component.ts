@@ -34,7 +34,7 @@ export function contributingValues(node: GroupingComponent): string[] {
 
 /**
  * md5 over the values, NUL-separated so `["ab", "c"]` and `["a", "bc"]` differ. Sentry hashes
- * the contributing values with md5 too (reference §6); the separator is Telltale's.
+ * the contributing values with md5 too (docs/protocol.md#grouping); the separator is Telltale's.
  */
 export function hashValues(values: readonly string[]): string {
   const md5 = createHash("md5");

@@ -1,5 +1,5 @@
 /**
- * One stack frame's part of the hash (Sentry newstyle `frame`, reference §6, and the develop
+ * One stack frame's part of the hash (Sentry newstyle `frame`, docs/protocol.md#grouping, and the develop
  * docs' "Stack Traces"): module, else normalized file name; function; and the source line for
  * platforms whose SDKs send it. Line and column numbers move with every unrelated edit, so they
  * count only when a frame has neither a function nor a source line (minified anonymous code).
@@ -17,7 +17,7 @@ export type Family = "javascript" | "native" | "other";
 
 const JS_PLATFORMS = new Set(["javascript", "node"]);
 const NATIVE_PLATFORMS = new Set(["native", "c", "cocoa", "objc", "swift"]);
-/** Sentry's `contextline_platforms`: SDKs that send the source line (reference §6). */
+/** Sentry's `contextline_platforms`: SDKs that send the source line (docs/protocol.md#grouping). */
 const CONTEXT_LINE_PLATFORMS = new Set(["javascript", "node", "python", "php", "ruby"]);
 
 export function familyOf(platform: string | undefined): Family {

@@ -1,5 +1,5 @@
 /**
- * Message normalization for grouping (reference §6; develop docs "Fallback Grouping"): keep the
+ * Message normalization for grouping (docs/protocol.md#grouping; develop docs "Fallback Grouping"): keep the
  * first two non-empty lines, then replace the parts that vary between occurrences of the same
  * problem with placeholders, so "User 123 not found" and "User 456 not found" group together.
  *

@@ -1,6 +1,6 @@
 /**
  * The default grouping of `telltale:2026-11-22`, after Sentry's documented order (docs.sentry.io
- * "Issue Grouping"; reference §6): the exception chain (each exception's type and in-app stack,
+ * "Issue Grouping"; docs/protocol.md#grouping): the exception chain (each exception's type and in-app stack,
  * its value only where no stack contributes), else the crashed thread's stack, else a top-level
  * stack trace, else the message (its template when it has parameters) with variable parts
  * stripped.

@@ -1,5 +1,5 @@
 /**
- * Recognizers for the variable parts of messages (Sentry's parameterization list, reference §6:
+ * Recognizers for the variable parts of messages (Sentry's parameterization list, docs/protocol.md#grouping:
  * url, email, hostname, ip, traceparent, uuid, sha1, md5, date, duration, hex, float, int).
  * Each takes one whole token and answers in one pass over it: no regular expressions, so no
  * backtracking on hostile input.

@@ -20,7 +20,7 @@ import type { MemoryBudget } from "./memory";
 import type { KeyCache, KeyConfig } from "./project-config";
 import { serializeEnvelope, type KeptItem } from "./serialize";
 
-/** Everything the request path needs, built once per process (src/server/ingest/runtime.ts). */
+/** Everything the request path needs, built once per process (src/server/ingest/ingest-runtime.ts). */
 export interface IngestRuntime {
   ctx: Ctx;
   keys: KeyCache;

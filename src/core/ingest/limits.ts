@@ -1,6 +1,6 @@
 /**
  * Byte limits on the ingest path (Relay's `limits` defaults for reference: envelope 100 MiB
- * decompressed, request 100 MiB; reference §4.1). Until attachments stream to storage the
+ * decompressed, request 100 MiB; docs/protocol.md#size-limits). Until attachments stream to storage the
  * whole body is held in memory, so the envelope limit is smaller than Relay's.
  */
 export const INGEST_LIMITS = {

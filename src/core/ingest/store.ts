@@ -4,7 +4,7 @@ import { acceptEnvelope, type AcceptResult, type EnvelopeRequest, type IngestRun
 
 /**
  * The legacy `/store/` body: event JSON, or (old SDKs) base64 of it, possibly zlib-deflated
- * (reference §2.1). Returns the JSON text's bytes, or null when it is none of these.
+ * (docs/protocol.md#endpoints). Returns the JSON text's bytes, or null when it is none of these.
  */
 export function decodeStoreBody(body: Buffer, maxBytes: number): Buffer | null {
   let i = 0;
@@ -50,7 +50,7 @@ function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
-    // Old sentry-python sent NaN and Infinity, which JSON cannot hold (reference §2.1);
+    // Old sentry-python sent NaN and Infinity, which JSON cannot hold (docs/protocol.md#endpoints);
     // only when the plain parse fails are they read as null.
     try {
       return JSON.parse(text.replace(/(?<=[:,[]\s*)-?(?:NaN|Infinity)(?=\s*[,}\]])/g, "null"));

@@ -1,6 +1,6 @@
 /**
  * Normalizers for the event's smaller fields: level, platform, release, environment, tags,
- * fingerprint, contexts, modules, SDK info, measurements and debug images (reference §5).
+ * fingerprint, contexts, modules, SDK info, measurements and debug images (docs/protocol.md#event-payload).
  */
 import { BAGS, MAX_CHARS, MAX_COUNT } from "./limits";
 import { Budget, trimObject } from "./databag";

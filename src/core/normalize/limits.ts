@@ -1,7 +1,7 @@
 /**
  * Limits applied while normalizing an event. Each names its source: Relay's trimming and
- * `MaxChars`/`BagSize` presets (reference §4.2), the develop docs' "Variable Size" list, the
- * JS SDK defaults (§4.3) that PRODUCT.md fact 9 says the server honours too, or "Telltale"
+ * `MaxChars`/`BagSize` presets (docs/protocol.md#trimming), the develop docs' "Variable Size" list, the
+ * JS SDK defaults (docs/protocol.md#sdk-defaults) that PRODUCT.md fact 9 says the server honours too, or "Telltale"
  * where no upstream value was found and we chose one. Lengths count UTF-16 code units
  * (Relay counts chars), and a cut string ends in "…" within the limit.
  */
@@ -12,7 +12,7 @@ export interface BagSize {
   readonly bytes: number;
 }
 
-/** Relay `BagSize` presets (reference §4.2). */
+/** Relay `BagSize` presets (docs/protocol.md#trimming). */
 export const BAG = {
   small: { depth: 3, bytes: 1024 },
   medium: { depth: 5, bytes: 2048 },

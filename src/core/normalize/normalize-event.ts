@@ -2,7 +2,7 @@
  * Turns one parsed event payload (attacker-controlled JSON) into a bounded, typed
  * `NormalizedEvent`: every field is read defensively, cut to the limits in `limits.ts`,
  * timestamps are corrected for clock drift and clamped, and default data scrubbing runs last
- * (reference §4, §5, §7.2). The payload is copied once, field by field; nothing is cloned twice.
+ * (docs/protocol.md#trimming, #event-payload, #data-scrubbing). The payload is copied once, field by field; nothing is cloned twice.
  */
 import { randomUUID } from "node:crypto";
 import { normalizeBreadcrumbs } from "./breadcrumbs";

@@ -1,5 +1,5 @@
 /**
- * Server-side data scrubbing, on by default like Sentry's (reference §7.2; docs.sentry.io
+ * Server-side data scrubbing, on by default like Sentry's (docs/protocol.md#data-scrubbing; docs.sentry.io
  * "Server-Side Data Scrubbing"). Runs in place on a normalized event, which the normalizer
  * owns, so no copy is made.
  *

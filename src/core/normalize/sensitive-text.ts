@@ -2,7 +2,7 @@
  * Finds secrets inside free text and replaces just the secret with "[Filtered]": credit-card
  * numbers (Luhn-checked), PEM private-key bodies, bearer tokens, passwords in URLs and values
  * of sensitive `key=value` pairs. These follow the rules of Relay's default PII config
- * (reference §7.2: @creditcard, @pemkey, @bearer, @urlauth, @password) but are hand-written
+ * (docs/protocol.md#data-scrubbing: @creditcard, @pemkey, @bearer, @urlauth, @password) but are hand-written
  * scanners, so each runs in one linear pass with no backtracking on any input.
  */
 import { FILTERED } from "./limits";

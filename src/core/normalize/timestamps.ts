@@ -1,6 +1,6 @@
 /**
  * Event time: parsing, clock-drift correction and clamping, after Relay's `ClockDriftProcessor`
- * and `validate_event_timestamps` (reference §4; relay-event-normalization docs).
+ * and `validate_event_timestamps` (docs/protocol.md#trimming; relay-event-normalization docs).
  *
  * - A number is seconds since the epoch, as in Sentry. A millisecond value therefore lands
  *   ~50 000 years ahead and is clamped to the received time like any other future date.

@@ -1,6 +1,6 @@
 /**
  * The typed view of an event that the rest of Telltale reads after normalization. Field names
- * follow the Sentry event payload (reference §5) so stored events and API responses keep
+ * follow the Sentry event payload (docs/protocol.md#event-payload) so stored events and API responses keep
  * Sentry's shape; every string, list and databag in it is bounded by `limits.ts`.
  */
 

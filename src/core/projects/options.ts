@@ -18,7 +18,7 @@ const StoredFilters = z
   .partial();
 export type StoredFilters = z.infer<typeof StoredFilters>;
 
-/** Server-side scrubbing options of a project (reference §7.2): defaults scrub, these refine it. */
+/** Server-side scrubbing options of a project (docs/protocol.md#data-scrubbing): defaults scrub, these refine it. */
 export const Scrubbing = z.object({
   extraSensitiveFields: z.array(z.string().trim().min(1).max(100)).max(100).default([]),
   safeFields: z.array(z.string().trim().min(1).max(100)).max(100).default([]),

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { Ctx } from "../context";
 import { validate } from "../validate";
 
-/** Categories a project quota can name (reference §1.5), `*` for all of them together. */
+/** Categories a project quota can name (docs/protocol.md#data-categories), `*` for all of them together. */
 export const QUOTA_CATEGORIES = ["*", "error", "default", "transaction", "span", "attachment", "session", "log_item", "feedback", "monitor", "profile", "replay", "security"] as const;
 
 export const ProjectQuota = z.object({

@@ -1,6 +1,6 @@
 /**
  * Quotas and the `X-Sentry-Rate-Limits` header (develop.sentry.dev
- * sdk/foundations/transport/rate-limiting; reference §3.2):
+ * sdk/foundations/transport/rate-limiting; docs/protocol.md#rate-limits):
  * `retry_after:categories:scope:reason_code`, entries joined by ", ", categories by ";",
  * empty categories meaning all of them.
  */

@@ -1,6 +1,6 @@
 import type { ServerResponse } from "node:http";
 
-/** Browser SDKs post from any origin (reference §2.4, Relay's CORS layer). */
+/** Browser SDKs post from any origin (docs/protocol.md#cors, Relay's CORS layer). */
 export const INGEST_CORS: Record<string, string> = {
   "access-control-allow-origin": "*",
   "access-control-expose-headers": "x-sentry-error, x-sentry-rate-limits, retry-after",

@@ -13,7 +13,7 @@ import type { Project, ProjectKey } from "../../db/schema";
 import { setLogLevel } from "../log";
 import { headerSafe } from "../http";
 import { handleIngest } from "./handler";
-import { createIngestRuntime } from "./runtime";
+import { createIngestRuntime } from "./ingest-runtime";
 
 const INGEST_PATH = /^\/api\/(\d+)\/(envelope|store)\/?$/;
 const MiB = 1024 * 1024;

@@ -1,12 +1,14 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { PassThrough, type Readable } from "node:stream";
 import { acceptEnvelope, type AcceptResult, type IngestRuntime } from "../../core/ingest/accept";
 import { acceptStore } from "../../core/ingest/store";
 import { formatRateLimits, retryAfterOf } from "../../core/ratelimit/quota";
 import { headerSafe, sendJson } from "../http";
 import { log } from "../log";
-import { decoderFor, readIngestBody } from "./body";
+import { bodyRefusal, openIngestBody, readIngestBody, releaseIngestBody } from "./body";
 import { answerPreflight, INGEST_CORS } from "./cors";
+
+/** The setting a 413 for the bytes on the wire names. */
+const MAX_REQUEST_SETTING = "TELLTALE_MAX_REQUEST_BYTES";
 
 export interface IngestRoute {
   projectId: number;
@@ -18,39 +20,8 @@ const firstHeader = (req: IncomingMessage, name: string): string | undefined => 
   return Array.isArray(value) ? value[0] : value;
 };
 
-class WireLimitError extends Error {}
-class ClientGoneError extends Error {}
-
-/** Errors the content decoder raised: a corrupt gzip, deflate or br body (brotli's codes are not `Z_*`). */
-const decodeErrors = new WeakSet<Error>();
-
 /** An answer of the handler's own, beside what the core answers. */
 type Answer = AcceptResult | { status: 405 | 415; reason: string };
-
-/**
- * The request body, decompressed as it streams, with the bytes on the wire counted
- * against `maxWire`. The envelope parser caps the decompressed bytes.
- */
-function bodyStream(req: IncomingMessage, maxWire: number): Readable | "unsupported" {
-  const decode = decoderFor(req.headers["content-encoding"]);
-  if (decode === "unsupported") return decode;
-  let wire = 0;
-  const counted = new PassThrough();
-  req.on("data", (chunk: Buffer) => {
-    wire += chunk.length;
-    if (wire > maxWire) counted.destroy(new WireLimitError(`request body exceeds ${maxWire} bytes (TELLTALE_MAX_REQUEST_BYTES)`));
-  });
-  req.on("aborted", () => counted.destroy(new ClientGoneError("the request was aborted")));
-  req.pipe(counted);
-  if (decode) decode.on("error", (e) => decodeErrors.add(e)); // first listener: tagged before the parser sees it
-  const out: Readable = decode ? counted.pipe(decode) : counted;
-  if (decode) counted.on("error", (e) => decode.destroy(e));
-  // The core may answer (e.g. 401) before it reads the body, or wait on the database first:
-  // an error of the unread body (bad gzip, a client hanging up) must not be an unhandled
-  // 'error' event, which would end the process. Reading the stream still sees the error.
-  out.on("error", () => {});
-  return out;
-}
 
 function answer(res: ServerResponse, result: Answer, route: IngestRoute): void {
   const headers: Record<string, string> = { ...INGEST_CORS };
@@ -72,41 +43,27 @@ export async function handleIngest(rt: IngestRuntime, req: IncomingMessage, res:
     const reason = `method ${req.method} not allowed; SDKs POST here`;
     return sendJson(res, 405, { detail: reason }, { ...INGEST_CORS, allow: "POST, OPTIONS", "x-sentry-error": headerSafe(reason) });
   }
-  const maxWire = rt.maxRequestBytes;
-  const declared = Number(req.headers["content-length"] ?? "0");
-  if (declared > maxWire) {
-    req.resume();
-    return answer(res, { status: 413, reason: `request body of ${declared} bytes exceeds ${maxWire} (TELLTALE_MAX_REQUEST_BYTES)` }, route);
-  }
   const url = new URL(req.url ?? "/", "http://localhost");
   const auth = { xSentryAuth: firstHeader(req, "x-sentry-auth"), authorization: req.headers.authorization, query: url.searchParams };
   const receivedAt = rt.ctx.now();
 
   let result: Answer;
   if (route.endpoint === "store") {
-    const read = await readIngestBody(req, maxWire, rt.limits.maxEventBytes);
+    const read = await readIngestBody(req, rt.maxRequestBytes, rt.limits.maxEventBytes, MAX_REQUEST_SETTING);
     if (!read.ok) return answer(res, read, route);
     result = await acceptStore(rt, { projectId: route.projectId, auth, body: read.body, receivedAt, maxBytes: rt.limits.maxEventBytes });
   } else {
-    const body = bodyStream(req, maxWire);
-    if (body === "unsupported") {
-      req.resume();
-      // RFC 9110 §15.5.16: 415 for a content coding the server does not understand.
-      return answer(res, { status: 415, reason: `unsupported content-encoding '${req.headers["content-encoding"]}'` }, route);
-    }
+    // The envelope parser caps the decompressed bytes as it reads them.
+    const opened = openIngestBody(req, rt.maxRequestBytes, MAX_REQUEST_SETTING);
+    if (!opened.ok) return answer(res, opened, route);
     try {
-      result = await acceptEnvelope(rt, { projectId: route.projectId, auth, body, receivedAt });
+      result = await acceptEnvelope(rt, { projectId: route.projectId, auth, body: opened.stream, receivedAt });
     } catch (error) {
-      if (error instanceof WireLimitError) result = { status: 413, reason: error.message };
-      else if (error instanceof ClientGoneError) result = { status: 400, reason: "the request body was cut off" };
-      else if (error instanceof Error && decodeErrors.has(error)) {
-        result = { status: 400, reason: `invalid ${req.headers["content-encoding"]} body: ${error.message}` };
-      } else throw error;
+      const refusal = bodyRefusal(error, req);
+      if (!refusal) throw error;
+      result = refusal;
     } finally {
-      // Whatever the core did not read is drained, not buffered, so the client sees the answer.
-      req.unpipe();
-      req.resume();
-      body.destroy();
+      releaseIngestBody(req, opened.stream);
     }
   }
   answer(res, result, route);

@@ -1,6 +1,6 @@
 import { listDeadLetters } from "@/src/core/deadletters/list";
 import { loadOrg } from "../../../lib/loaders";
-import { ctx } from "../../../lib/runtime";
+import { ctx } from "../../../lib/app-runtime";
 import { DeadLetterButtons } from "./dead-letter-buttons";
 import { PageCrumbs } from "../../../components/shell/page-crumbs";
 

@@ -13,7 +13,7 @@ import { LevelDot } from "../../../components/level-dot";
 import { StreamKeys } from "../../../components/issue/stream-keys";
 import { TriageForm } from "../../../components/issue/triage-form";
 import { loadOrg } from "../../../lib/loaders";
-import { ctx } from "../../../lib/runtime";
+import { ctx } from "../../../lib/app-runtime";
 import { PageCrumbs } from "../../../components/shell/page-crumbs";
 
 export const metadata = { title: "Issues" };

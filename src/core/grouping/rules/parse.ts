@@ -1,6 +1,6 @@
 /**
  * The parser for a project's fingerprint rules, in Sentry's syntax (docs.sentry.io "Fingerprint
- * Rules"; reference §6):
+ * Rules"; docs/protocol.md#grouping):
  *
  *   # a comment
  *   error.type:DatabaseUnavailable -> system-down

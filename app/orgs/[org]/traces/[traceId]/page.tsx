@@ -4,7 +4,7 @@ import { isTelltaleError } from "@/src/core/errors";
 import { traceInOrg, type TraceView } from "@/src/core/traces/trace";
 import { LevelDot } from "../../../../components/level-dot";
 import { loadOrg } from "../../../../lib/loaders";
-import { ctx } from "../../../../lib/runtime";
+import { ctx } from "../../../../lib/app-runtime";
 import { PageCrumbs } from "../../../../components/shell/page-crumbs";
 
 type Params = Promise<{ org: string; traceId: string }>;

@@ -15,7 +15,7 @@ import { KeyValues } from "../../../../../components/issue/key-values";
 import { TagBars } from "../../../../../components/issue/tag-bars";
 import { TriageForm } from "../../../../../components/issue/triage-form";
 import { loadOrg } from "../../../../../lib/loaders";
-import { ctx } from "../../../../../lib/runtime";
+import { ctx } from "../../../../../lib/app-runtime";
 import { GroupingExplanation } from "../../../../../components/issue/grouping";
 import { PageCrumbs } from "../../../../../components/shell/page-crumbs";
 import { When } from "../../../../../components/when";

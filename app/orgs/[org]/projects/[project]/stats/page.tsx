@@ -3,7 +3,7 @@ import { projectOutcomes } from "@/src/core/outcomes/query";
 import { OutcomeChart, type ChartSeries } from "../../../../../components/outcome-chart";
 import { ProjectNav } from "../../../../../components/project-nav";
 import { loadProject } from "../../../../../lib/loaders";
-import { ctx } from "../../../../../lib/runtime";
+import { ctx } from "../../../../../lib/app-runtime";
 import { PageCrumbs } from "../../../../../components/shell/page-crumbs";
 
 const RANGES = { "24h": 24, "7d": 24 * 7, "30d": 24 * 30 } as const;

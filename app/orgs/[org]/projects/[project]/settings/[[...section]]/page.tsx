@@ -6,7 +6,7 @@ import { roleAllows } from "@/src/core/permissions/table";
 import { PLATFORMS } from "@/src/core/projects/platforms";
 import { snippets } from "@/src/core/projects/snippets";
 import { loadProject } from "../../../../../../lib/loaders";
-import { ctx } from "../../../../../../lib/runtime";
+import { ctx } from "../../../../../../lib/app-runtime";
 import { ProjectNav } from "../../../../../../components/project-nav";
 import { When } from "../../../../../../components/when";
 import { KeyActiveForm, NewKeyForm, RotateKeyForm } from "./keys-forms";

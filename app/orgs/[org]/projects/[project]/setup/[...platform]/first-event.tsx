@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { firstIssue } from "@/src/core/projects/first-issue";
 import { RefreshEvery } from "../../../../../../components/refresh-every";
-import { ctx } from "../../../../../../lib/runtime";
+import { ctx } from "../../../../../../lib/app-runtime";
 
 /** How often the waiting panel asks again; the digest usually stores an event within a second. */
 const POLL_MS = 2000;

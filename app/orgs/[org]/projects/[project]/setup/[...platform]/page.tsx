@@ -5,7 +5,7 @@ import { listKeys } from "@/src/core/keys/manage";
 import { snippets, type Verified } from "@/src/core/projects/snippets";
 import { CopyButton } from "../../../../../../components/copy-button";
 import { loadProject } from "../../../../../../lib/loaders";
-import { ctx } from "../../../../../../lib/runtime";
+import { ctx } from "../../../../../../lib/app-runtime";
 import { PageCrumbs } from "../../../../../../components/shell/page-crumbs";
 import { FirstEvent } from "./first-event";
 

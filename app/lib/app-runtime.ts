@@ -1,8 +1,8 @@
 import { settings } from "@/src/config/settings";
 import type { Ctx } from "@/src/core/context";
-import { createCtx } from "@/src/core/runtime";
+import { createCtx } from "@/src/core/create-ctx";
 import { connect } from "@/src/db/connect";
-import { getRuntime, setRuntime, type TelltaleRuntime } from "@/src/server/runtime";
+import { getRuntime, setRuntime, type TelltaleRuntime } from "@/src/server/app-handoff";
 
 /**
  * The runtime the server (src/server/next-worker.ts) set up for this thread. Running the
