@@ -11,6 +11,7 @@ import { buildEnvelope, newEventId, send } from "../support/envelopes";
 import { queueDrained } from "../support/ingest-db";
 import { startServer, type TestServer } from "../support/server";
 import { openTestStore, testCtx, type TestStore } from "../support/stores";
+import { waitFor } from "../support/wait";
 
 /**
  * The application shell: the sidebar (sections, switchers, drawer), the layout at 390 px and the
@@ -97,6 +98,36 @@ describe("the application shell in Chromium", () => {
     await page.click("[data-testid=org-switcher] a:text-is('Zoo')");
     await page.waitForURL(/\/orgs\/zoo$/);
     await expect(page.textContent("h1")).resolves.toContain("Zoo");
+    await page.close();
+  });
+
+  it("names the page's project in the switcher on issue and trace pages, whose URLs do not say it", async () => {
+    const page = await signedIn(1280);
+    const switcherName = () => page.locator("[data-testid=project-switcher] .switcher-name").textContent();
+    await page.goto(`${server.url}/orgs/shop/traces/${traceId}`);
+    await waitFor(async () => (await switcherName()) === "API", 10_000, "the trace's project in the switcher");
+    // Project sections follow the named project, so Stats is one click away from the trace.
+    expect(await sectionNames(page)).toEqual(["Projects", "Issues", "Stats", "Settings", "Dead letters"]);
+    await page.click("a[href*='/issues/']");
+    await page.waitForURL(/\/orgs\/shop\/issues\/\d+/);
+    await waitFor(async () => (await switcherName()) === "API", 10_000, "the issue's project in the switcher");
+    await page.click("[data-testid=project-switcher] summary");
+    await page.click("[data-testid=project-switcher] a:text-is('Web')");
+    await page.waitForURL(/\/orgs\/shop\/issues\?project=web$/);
+    expect(await switcherName()).toBe("Web");
+    // Leaving the issue for a page about no project forgets it.
+    await page.goto(`${server.url}/orgs/shop`);
+    await waitFor(async () => (await switcherName()) === "All projects", 10_000, "no project on the organization page");
+    await page.close();
+  });
+
+  it("has one navigation: project pages repeat no section of the sidebar", async () => {
+    const page = await signedIn(1280);
+    for (const path of ["/orgs/shop/projects/api/stats", "/orgs/shop/projects/api/settings"]) {
+      await page.goto(`${server.url}${path}`);
+      const outside = await page.locator(".shell-main a").evaluateAll((links) => links.map((a) => (a.textContent ?? "").trim()));
+      for (const section of ["Issues", "Stats", "Settings"]) expect(outside, `${path} repeats "${section}"`).not.toContain(section);
+    }
     await page.close();
   });
 

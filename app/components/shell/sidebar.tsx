@@ -5,6 +5,7 @@ import { usePathname, useSearchParams } from "next/navigation";
 import { useEffect } from "react";
 import type { Role } from "@/src/db/schema";
 import { PaletteButton } from "../palette/palette";
+import { useCurrentProject } from "./current-project";
 import { projectInUrl, shownSections, switchProjectHref } from "./sections";
 
 export interface SidebarProps {
@@ -24,7 +25,8 @@ export interface SidebarProps {
 export function Sidebar({ org, role, orgs, projects, toggleId }: SidebarProps) {
   const pathname = usePathname();
   const search = useSearchParams();
-  const projectSlug = projectInUrl(pathname, search.get("project"));
+  const named = useCurrentProject();
+  const projectSlug = projectInUrl(pathname, search.get("project")) ?? named;
   const project = projects.find((p) => p.slug === projectSlug) ?? null;
   const sections = shownSections({ org: org.slug, project: project?.slug ?? null, role }, pathname);
 

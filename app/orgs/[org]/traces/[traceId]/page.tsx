@@ -5,6 +5,7 @@ import { traceInOrg, type TraceView } from "@/src/core/traces/trace";
 import { LevelDot } from "../../../../components/level-dot";
 import { loadOrg } from "../../../../lib/loaders";
 import { ctx } from "../../../../lib/app-runtime";
+import { CurrentProject } from "../../../../components/shell/current-project";
 import { PageCrumbs } from "../../../../components/shell/page-crumbs";
 
 type Params = Promise<{ org: string; traceId: string }>;
@@ -66,8 +67,12 @@ export default async function TracePage({ params }: { params: Params }) {
   const pct = (t: number) => `${((t - t0) / span) * 100}%`;
   // A 2 px marker at the trace's last instant would start at 100 % and stick out of its track.
   const markerLeft = (t: number) => `calc(${pct(t)} - ${((t - t0) / span) * 2}px)`;
+  // The project the trace started in (its earliest transaction), else that of its first error.
+  const root = [...trace.transactions].sort((a, b) => a.start_timestamp - b.start_timestamp)[0];
+  const traceProject = root?.project_slug ?? trace.errors[0]?.project_slug ?? null;
   return (
     <main style={{ maxWidth: 1200 }}>
+      {traceProject ? <CurrentProject slug={traceProject} /> : null}
       <PageCrumbs items={[{ label: org.name, href: `/orgs/${org.slug}` }, { label: "Issues", href: `/orgs/${org.slug}/issues` }, { label: "Trace" }]} />
       <h1>Trace <span className="culprit">{trace.traceId}</span></h1>
       {all.length === 0 && trace.errors.length === 0 ? (

@@ -18,6 +18,7 @@ import { loadOrg } from "../../../../../lib/loaders";
 import { ctx } from "../../../../../lib/app-runtime";
 import { GroupingExplanation } from "../../../../../components/issue/grouping";
 import { PageCrumbs } from "../../../../../components/shell/page-crumbs";
+import { CurrentProject } from "../../../../../components/shell/current-project";
 import { When } from "../../../../../components/when";
 
 type Params = Promise<{ org: string; issueId: string; event?: string[] }>;
@@ -92,6 +93,7 @@ export default async function IssuePage({ params, searchParams }: { params: Para
 
   return (
     <main style={{ maxWidth: 1200 }}>
+      <CurrentProject slug={project.slug} />
       <OneBanner>
       <PageCrumbs
         items={[

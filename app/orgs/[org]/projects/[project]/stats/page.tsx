@@ -1,7 +1,6 @@
 import Link from "next/link";
 import { projectOutcomes } from "@/src/core/outcomes/query";
 import { OutcomeChart, type ChartSeries } from "../../../../../components/outcome-chart";
-import { ProjectNav } from "../../../../../components/project-nav";
 import { loadProject } from "../../../../../lib/loaders";
 import { ctx } from "../../../../../lib/app-runtime";
 import { PageCrumbs } from "../../../../../components/shell/page-crumbs";
@@ -66,7 +65,6 @@ export default async function StatsPage({
     <main>
       <PageCrumbs items={[{ label: org.name, href: `/orgs/${org.slug}` }, { label: project.name, href: `/orgs/${org.slug}/issues?project=${project.slug}` }, { label: "Stats" }]} />
       <h1>{project.name} · Stats</h1>
-      <ProjectNav org={org.slug} project={project.slug} current="stats" />
       <div className="row" style={{ justifyContent: "space-between", marginBottom: "0.75rem" }}>
         <div className="row">
           {(Object.keys(RANGES) as Range[]).map((r) => (

@@ -7,7 +7,6 @@ import { PLATFORMS } from "@/src/core/projects/platforms";
 import { snippets } from "@/src/core/projects/snippets";
 import { loadProject } from "../../../../../../lib/loaders";
 import { ctx } from "../../../../../../lib/app-runtime";
-import { ProjectNav } from "../../../../../../components/project-nav";
 import { When } from "../../../../../../components/when";
 import { KeyActiveForm, NewKeyForm, RotateKeyForm } from "./keys-forms";
 import { KeyLimitForm, QuotaForm, RemoveQuotaForm } from "./quota-forms";
@@ -59,7 +58,6 @@ export default async function ProjectSettingsPage({ params }: { params: Params }
     <main>
       <PageCrumbs items={[{ label: org.name, href: `/orgs/${org.slug}` }, { label: project.name, href: `/orgs/${org.slug}/issues?project=${project.slug}` }, { label: "Settings" }]} />
       <h1>{project.name} · Settings</h1>
-      <ProjectNav org={org.slug} project={project.slug} current="settings" />
       <nav className="tabs">
         {SECTIONS.map((s) => (
           <Link key={s.id} href={s.id ? `${base}/${s.id}` : base} aria-current={s.id === current ? "page" : undefined}>
