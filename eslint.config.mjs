@@ -33,7 +33,10 @@ export default tseslint.config(
         {
           patterns: [
             { group: ["next", "next/*", "react", "react-dom", "@sentry/*"], message: "the core stays framework-free" },
-            { group: ["kysely", "kysely/*", "**/db", "**/db/*"], message: "storage goes through a port (src/core/ports); its Kysely side lives in src/db" },
+            {
+              group: ["kysely", "kysely/*", "**/db", "**/db/*"],
+              message: "storage goes through a port (src/core/ports); its Kysely side lives in src/db",
+            },
           ],
         },
       ],
@@ -49,7 +52,15 @@ export default tseslint.config(
   {
     files: ["scripts/**/*.mjs", "scripts/**/*.cjs", "bin/**/*.mjs", "test/fixtures/**/*.mjs"],
     languageOptions: {
-      globals: { process: "readonly", console: "readonly", require: "readonly", setTimeout: "readonly", Buffer: "readonly", URL: "readonly", window: "readonly" },
+      globals: {
+        process: "readonly",
+        console: "readonly",
+        require: "readonly",
+        setTimeout: "readonly",
+        Buffer: "readonly",
+        URL: "readonly",
+        window: "readonly",
+      },
     },
     rules: { "@typescript-eslint/no-require-imports": "off" },
   },

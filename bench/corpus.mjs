@@ -65,7 +65,15 @@ export function classify(body, endpoint) {
     } else if (type === "session" || type === "sessions") counts.sessions++;
     else if (type === "client_report") counts.clientReports++;
   }
-  const kind = counts.errors ? "error" : counts.transactions || counts.spans ? "transaction" : counts.sessions ? "session" : counts.clientReports ? "client_report" : "other";
+  const kind = counts.errors
+    ? "error"
+    : counts.transactions || counts.spans
+      ? "transaction"
+      : counts.sessions
+        ? "session"
+        : counts.clientReports
+          ? "client_report"
+          : "other";
   return { kind, counts };
 }
 
@@ -79,7 +87,14 @@ async function captureServer(captured) {
       const encoding = req.headers["content-encoding"] ?? null;
       const headers = {};
       for (const name of ["content-type", "x-sentry-auth", "user-agent"]) if (req.headers[name]) headers[name] = req.headers[name];
-      captured.push({ sdk: "python", path: req.url, headers, chunked: false, encoding, body: (encoding === "gzip" ? gunzipSync(raw) : raw).toString("base64") });
+      captured.push({
+        sdk: "python",
+        path: req.url,
+        headers,
+        chunked: false,
+        encoding,
+        body: (encoding === "gzip" ? gunzipSync(raw) : raw).toString("base64"),
+      });
       res.writeHead(200, { "content-type": "application/json" });
       res.end("{}");
     });
@@ -100,7 +115,15 @@ async function capturePython(dir) {
     writeFileSync(file, pyModule(spec));
     for (const [round, v] of [0, 1 + (k % 3)].entries()) {
       const target = errorTargetBytes(r);
-      rounds[round].push({ file, name: `bench_${spec.module.replaceAll("-", "_")}`, id: 1000 + k * 31 + v, region: ["eu", "us", "ap"][v % 3], quantity: 3 + v, target, breadcrumbs: Math.max(0, Math.min(100, Math.round((target - 3000) / 250))) });
+      rounds[round].push({
+        file,
+        name: `bench_${spec.module.replaceAll("-", "_")}`,
+        id: 1000 + k * 31 + v,
+        region: ["eu", "us", "ap"][v % 3],
+        quantity: 3 + v,
+        target,
+        breadcrumbs: Math.max(0, Math.min(100, Math.round((target - 3000) / 250))),
+      });
     }
   }
   const errors = rounds.flat();
@@ -120,7 +143,9 @@ async function capturePython(dir) {
 
 async function captureNode(dir) {
   const out = join(dir, "node.jsonl");
-  await run(process.execPath, [join(ROOT, "bench/corpus/node-sdk.mjs"), out, join(dir, "app", "node"), String(TEMPLATES.node), "1"], { timeoutMs: 180_000 });
+  await run(process.execPath, [join(ROOT, "bench/corpus/node-sdk.mjs"), out, join(dir, "app", "node"), String(TEMPLATES.node), "1"], {
+    timeoutMs: 180_000,
+  });
   return readJsonl(out);
 }
 
@@ -155,7 +180,12 @@ export async function buildCorpus() {
     }
   }
   writeFileSync(FILE, entries.map((e) => JSON.stringify(e)).join("\n") + "\n");
-  const meta = { version: CORPUS_VERSION, createdAt: new Date().toISOString(), seconds: (Date.now() - t0) / 1000, summary: summarize(entries) };
+  const meta = {
+    version: CORPUS_VERSION,
+    createdAt: new Date().toISOString(),
+    seconds: (Date.now() - t0) / 1000,
+    summary: summarize(entries),
+  };
   writeFileSync(META, JSON.stringify(meta, null, 2));
   log(`corpus: ${entries.length} envelopes in ${meta.seconds.toFixed(1)} s → ${FILE}`);
   return entries;
@@ -172,7 +202,12 @@ export function summarize(entries) {
     s.max = Math.max(s.max, e.bytes);
     if (e.encoding === "gzip") s.gzip++;
   }
-  return Object.fromEntries(Object.entries(by).map(([k, s]) => [k, { count: s.n, avgBytes: Math.round(s.bytes / s.n), minBytes: s.min, maxBytes: s.max, gzip: s.gzip }]));
+  return Object.fromEntries(
+    Object.entries(by).map(([k, s]) => [
+      k,
+      { count: s.n, avgBytes: Math.round(s.bytes / s.n), minBytes: s.min, maxBytes: s.max, gzip: s.gzip },
+    ]),
+  );
 }
 
 /** The cached corpus, built first when missing or of another version. */

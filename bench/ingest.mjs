@@ -64,18 +64,25 @@ async function phase(server, load, { name, db, drainMs, ids, seq, postgres }) {
  * Measures one server. Returns { full, half } (each with digest figures when `db` is given)
  * plus the process's peak RSS.
  */
-export async function measureIngest(server, { templates, order, ids, seq, db = null, postgres = false, connections, durationMs, warmupMs, drainMs }) {
+export async function measureIngest(
+  server,
+  { templates, order, ids, seq, db = null, postgres = false, connections, durationMs, warmupMs, drainMs },
+) {
   const base = { templates, order, connections };
   log(`${server.name}: warm-up ${warmupMs / 1000} s`);
   await phase(server, { ...base, durationMs: warmupMs }, { name: "warm-up", db, drainMs, ids, seq, postgres });
   await sleep(500);
   log(`${server.name}: full load, ${connections} connections, ${durationMs / 1000} s`);
   const full = await phase(server, { ...base, durationMs }, { name: "full", db, drainMs, ids, seq, postgres });
-  log(`${server.name}: full → ${full.requestsPerSecond.toFixed(0)} envelopes/s accepted, p99 ${full.p99.toFixed(1)} ms${full.digest ? `, digested ${full.digest.requestsPerSecond.toFixed(0)}/s` : ""}`);
+  log(
+    `${server.name}: full → ${full.requestsPerSecond.toFixed(0)} envelopes/s accepted, p99 ${full.p99.toFixed(1)} ms${full.digest ? `, digested ${full.digest.requestsPerSecond.toFixed(0)}/s` : ""}`,
+  );
   await sleep(500);
   const rate = Math.max(1, full.requestsPerSecond / 2);
   log(`${server.name}: half load, ${rate.toFixed(0)} envelopes/s for ${durationMs / 1000} s`);
   const half = await phase(server, { ...base, durationMs, rate }, { name: "half", db, drainMs, ids, seq, postgres });
-  log(`${server.name}: half → ${half.requestsPerSecond.toFixed(0)} envelopes/s, p50 ${half.p50.toFixed(1)} ms, p99 ${half.p99.toFixed(1)} ms`);
+  log(
+    `${server.name}: half → ${half.requestsPerSecond.toFixed(0)} envelopes/s, p50 ${half.p50.toFixed(1)} ms, p99 ${half.p99.toFixed(1)} ms`,
+  );
   return { full, half, hwmMb: procStats(server.pid)?.hwmMb ?? NaN };
 }

@@ -68,7 +68,21 @@ class ResponseReader {
  * Retry-After would — the bulk loader of the read path uses it to load an exact count.
  */
 export function runLoad(options) {
-  const { host = "127.0.0.1", port, templates, order, ids, connections = 64, durationMs, rate = null, startN = 0, variantOf = null, drainMs = 15_000, onProgress, untilAccepted = false } = options;
+  const {
+    host = "127.0.0.1",
+    port,
+    templates,
+    order,
+    ids,
+    connections = 64,
+    durationMs,
+    rate = null,
+    startN = 0,
+    variantOf = null,
+    drainMs = 15_000,
+    onProgress,
+    untilAccepted = false,
+  } = options;
   const BACK_OFF_MS = 250;
   // Bounded by count as well as by time: at most 100,000 requests per second of the phase.
   const maxRequests = Math.min(options.maxRequests ?? Infinity, Math.ceil((durationMs / 1000) * 100_000));
@@ -92,7 +106,9 @@ export function runLoad(options) {
     const live = new Set();
 
     const counted = (t) => t.counts.errors + t.counts.transactions;
-    const progress = onProgress ? setInterval(() => onProgress({ sent, completed, okRequests, seconds: (performance.now() - t0) / 1000 }), 1000) : null;
+    const progress = onProgress
+      ? setInterval(() => onProgress({ sent, completed, okRequests, seconds: (performance.now() - t0) / 1000 }), 1000)
+      : null;
 
     const finish = () => {
       if (finished) return;

@@ -33,7 +33,8 @@ export function summarizeProfiles(dir, top = 15) {
   for (const { f, total, top: list } of threads) {
     const idle = list.find(([k]) => k.startsWith("(idle)"))?.[1] ?? 0;
     out.push(`${f}: ${(total / 1e6).toFixed(1)} s sampled, ${((total - idle) / 1e6).toFixed(1)} s busy`);
-    for (const [name, us] of list.filter(([k]) => !k.startsWith("(idle)")).slice(0, top)) out.push(`  ${((us / Math.max(1, total - idle)) * 100).toFixed(1).padStart(5)} %  ${(us / 1e3).toFixed(0).padStart(7)} ms  ${name}`);
+    for (const [name, us] of list.filter(([k]) => !k.startsWith("(idle)")).slice(0, top))
+      out.push(`  ${((us / Math.max(1, total - idle)) * 100).toFixed(1).padStart(5)} %  ${(us / 1e3).toFixed(0).padStart(7)} ms  ${name}`);
   }
   return out.join("\n");
 }

@@ -27,7 +27,10 @@ function timedGet(agent, port, path, headers) {
 export async function bulkLoad({ server, target, corpus, ids, seq, events, issues, connections, maxMs, drainMs }) {
   const t = { host: "127.0.0.1", port: server.port, projectId: target.projectId, publicKey: target.publicKey };
   // Uncompressed: bulk loading measures nothing about gzip, and the variation changes lengths.
-  const templates = corpus.filter((e) => e.kind === "error").map((e) => prepare(e, t, { identity: true, vary: true })).filter(Boolean);
+  const templates = corpus
+    .filter((e) => e.kind === "error")
+    .map((e) => prepare(e, t, { identity: true, vary: true }))
+    .filter(Boolean);
   const order = schedule(templates, prng(11).next, 50_000);
   // Issue variants per group, so that groups × variants ≈ the issue target (the two captures
   // of a template share a crashing function, hence a group); low variants get more events —
@@ -131,8 +134,20 @@ export async function measureEndpoints({ server, target, repeat }) {
       }
       times.sort((a, b) => a - b);
       const ok = Object.keys(statuses).every((s) => s === "200");
-      results.push({ name: e.name, path: e.path(0), available: true, ok, statuses, p50: percentile(times, 50), p95: percentile(times, 95), avgBytes: Math.round(bytes / repeat), n: repeat });
-      log(`  ${e.name}: p50 ${percentile(times, 50).toFixed(1)} ms, p95 ${percentile(times, 95).toFixed(1)} ms ${ok ? "" : JSON.stringify(statuses)}`);
+      results.push({
+        name: e.name,
+        path: e.path(0),
+        available: true,
+        ok,
+        statuses,
+        p50: percentile(times, 50),
+        p95: percentile(times, 95),
+        avgBytes: Math.round(bytes / repeat),
+        n: repeat,
+      });
+      log(
+        `  ${e.name}: p50 ${percentile(times, 50).toFixed(1)} ms, p95 ${percentile(times, 95).toFixed(1)} ms ${ok ? "" : JSON.stringify(statuses)}`,
+      );
       await sleep(100);
     }
   } finally {

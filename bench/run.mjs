@@ -77,7 +77,9 @@ function logNotes(name, logs, results) {
     const key = l.replace(/^\S+ /, "").replace(/ .*$/, "") + " " + (/ (?:warn|error)\s+([^=]+?)(?: \w+=|$)/.exec(l)?.[1] ?? "");
     kinds.set(key, (kinds.get(key) ?? 0) + 1);
   }
-  results.notes.push(`${name} logged ${lines.length} warn/error lines: ${[...kinds].map(([k, c]) => `${c}× "${k.trim()}"`).join(", ")}; first: \`${lines[0].slice(0, 300)}\``);
+  results.notes.push(
+    `${name} logged ${lines.length} warn/error lines: ${[...kinds].map(([k, c]) => `${c}× "${k.trim()}"`).join(", ")}; first: \`${lines[0].slice(0, 300)}\``,
+  );
 }
 
 async function ingestTelltale(target, corpus, results) {
@@ -87,11 +89,15 @@ async function ingestTelltale(target, corpus, results) {
   let db = null;
   try {
     server = await startTelltale(target, { cpuProfDir: profDir });
-    log(`telltale on ${dialect}: ready in ${(server.startup.firstLoginMs / 1000).toFixed(2)} s (ingest after ${(server.startup.listeningMs / 1000).toFixed(2)} s)`);
+    log(
+      `telltale on ${dialect}: ready in ${(server.startup.firstLoginMs / 1000).toFixed(2)} s (ingest after ${(server.startup.listeningMs / 1000).toFixed(2)} s)`,
+    );
     await sleep(settings.idleMs);
     const idleRssMb = procStats(server.pid)?.rssMb ?? NaN;
     db = await openDb(target);
-    const templates = corpus.map((e) => prepare(e, { host: "127.0.0.1", port: server.port, projectId: target.projectId, publicKey: target.publicKey }));
+    const templates = corpus.map((e) =>
+      prepare(e, { host: "127.0.0.1", port: server.port, projectId: target.projectId, publicKey: target.publicKey }),
+    );
     const order = schedule(templates, prng(7).next);
     const measured = await measureIngest(server, {
       templates,
@@ -136,7 +142,10 @@ async function readPath(target, corpus, results) {
     log(`read path: ${bulk.storedEvents} events stored, ${bulk.groupedEvents} grouped, ${bulk.issues} issues`);
     const endpoints = await measureEndpoints({ server, target, repeat: settings.readRepeat });
     results.read = { bulk, endpoints };
-    if (bulk.issues === 0) results.notes.push("The read path found no issues: the digest step stored the events without grouping them (grouping is not wired into digest at this commit), so the issue pages list nothing and the issue page could not be opened.");
+    if (bulk.issues === 0)
+      results.notes.push(
+        "The read path found no issues: the digest step stored the events without grouping them (grouping is not wired into digest at this commit), so the issue pages list nothing and the issue page could not be opened.",
+      );
   } finally {
     await server?.stop();
     if (server) logNotes("Telltale (read path)", server.logs(), results);
@@ -155,7 +164,11 @@ async function main() {
 
   // Every data set is set up first (through the CLI, concurrently), so that no set-up runs
   // while another server is measured.
-  const pgState = has("--no-postgres") ? "--no-postgres" : (await postgresReachable()) ? "ok" : `PostgreSQL not reachable at ${PG_ADMIN_URL}`;
+  const pgState = has("--no-postgres")
+    ? "--no-postgres"
+    : (await postgresReachable())
+      ? "ok"
+      : `PostgreSQL not reachable at ${PG_ADMIN_URL}`;
   log("setting up users, organizations, projects and tokens through the CLI…");
   const targets = await Promise.allSettled([
     createTarget("sqlite", "ingest-sqlite"),
@@ -170,12 +183,28 @@ async function main() {
     // The floor first: the same corpus, mix, connections and durations as Telltale.
     const floor = await startFloor();
     try {
-      const templates = corpus.map((e) => prepare(e, { host: "127.0.0.1", port: floor.port, projectId: 1, publicKey: "0123456789abcdef0123456789abcdef" }));
+      const templates = corpus.map((e) =>
+        prepare(e, { host: "127.0.0.1", port: floor.port, projectId: 1, publicKey: "0123456789abcdef0123456789abcdef" }),
+      );
       const order = schedule(templates, prng(7).next);
       const ids = idSource();
       const mix = mixStats(templates, order, ids);
-      results.corpus = { entries: corpus.length, ...mix, mix: Object.entries(MIX).map(([k, v]) => `${Math.round(v * 100)} % ${k.replace("_", " ")}s`).join(", ") };
-      results.floor = await measureIngest(floor, { templates, order, ids, seq: counter(), connections: settings.connections, durationMs: settings.durationS * 1000, warmupMs: settings.warmupS * 1000 });
+      results.corpus = {
+        entries: corpus.length,
+        ...mix,
+        mix: Object.entries(MIX)
+          .map(([k, v]) => `${Math.round(v * 100)} % ${k.replace("_", " ")}s`)
+          .join(", "),
+      };
+      results.floor = await measureIngest(floor, {
+        templates,
+        order,
+        ids,
+        seq: counter(),
+        connections: settings.connections,
+        durationMs: settings.durationS * 1000,
+        warmupMs: settings.warmupS * 1000,
+      });
     } finally {
       await floor.stop();
     }
@@ -193,16 +222,25 @@ async function main() {
     for (const t of [sqliteTarget, pgTarget, readTarget]) await t?.destroy().catch(() => {});
   }
 
-  const busy = [["floor", results.floor], ["Telltale on SQLite", results.sqlite], ["Telltale on PostgreSQL", results.postgres]]
+  const busy = [
+    ["floor", results.floor],
+    ["Telltale on SQLite", results.sqlite],
+    ["Telltale on PostgreSQL", results.postgres],
+  ]
     .filter(([, r]) => r?.full)
     .map(([name, r]) => [name, Math.max(r.full.otherCores, r.half.otherCores)])
     .filter(([, cores]) => cores > 0.2);
-  if (busy.length) results.notes.push(`Other processes on the machine used CPU during the measurements (${busy.map(([n, c]) => `${c.toFixed(1)} cores beside ${n}`).join(", ")}): those figures are noisy.`);
-  if (results.loadAverage[0] > 0.5) results.notes.push(`Load average at the start: ${results.loadAverage.map((l) => l.toFixed(2)).join(" / ")}.`);
+  if (busy.length)
+    results.notes.push(
+      `Other processes on the machine used CPU during the measurements (${busy.map(([n, c]) => `${c.toFixed(1)} cores beside ${n}`).join(", ")}): those figures are noisy.`,
+    );
+  if (results.loadAverage[0] > 0.5)
+    results.notes.push(`Load average at the start: ${results.loadAverage.map((l) => l.toFixed(2)).join(" / ")}.`);
   results.seconds = (Date.now() - t0) / 1000;
   const out = text(results);
   process.stdout.write("\n" + out);
-  for (const [dialect, top] of Object.entries(results.profiles)) process.stdout.write(`\nhot functions (self time), telltale on ${dialect}:\n${top}\n`);
+  for (const [dialect, top] of Object.entries(results.profiles))
+    process.stdout.write(`\nhot functions (self time), telltale on ${dialect}:\n${top}\n`);
   mkdirSync(CACHE, { recursive: true });
   // Only a full run that writes the doc replaces results-full.json; the doc's figures come from it.
   const kind = QUICK ? "quick" : has("--no-doc") ? "partial" : "full";

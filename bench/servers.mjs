@@ -70,12 +70,23 @@ export async function createTarget(dialect, label) {
     url.pathname = `/${pgName}`;
     env.DATABASE_URL = url.toString();
   }
-  const cli = async (...args) => JSON.parse((await run(process.execPath, [join(serverRoot(), "bin/telltale.mjs"), ...args, "--json"], { env, timeoutMs: 60_000, cwd: serverRoot() })).stdout);
+  const cli = async (...args) =>
+    JSON.parse(
+      (
+        await run(process.execPath, [join(serverRoot(), "bin/telltale.mjs"), ...args, "--json"], {
+          env,
+          timeoutMs: 60_000,
+          cwd: serverRoot(),
+        })
+      ).stdout,
+    );
   const email = "bench@example.com";
   await cli("user", "create", "--email", email, "--password", "bench-password-123", "--superuser");
   const [{ token }, project] = await Promise.all([
     cli("token", "create", "--user", email),
-    cli("org", "create", "--slug", "bench", "--name", "Bench", "--owner", email).then(() => cli("project", "create", "--org", "bench", "--slug", "shop", "--platform", "javascript")),
+    cli("org", "create", "--slug", "bench", "--name", "Bench", "--owner", email).then(() =>
+      cli("project", "create", "--org", "bench", "--slug", "shop", "--platform", "javascript"),
+    ),
   ]);
   const dsn = new URL(project.dsn);
   return {
@@ -190,7 +201,14 @@ export async function openDb(target) {
         rw.pragma("busy_timeout = 5000");
         const user = rw.prepare("SELECT id FROM users WHERE email = ?").get(email);
         const now = Date.now();
-        rw.prepare("INSERT INTO sessions (id, user_id, created_at, expires_at, ip, user_agent) VALUES (?, ?, ?, ?, ?, ?)").run(createHash("sha256").update(token).digest("hex"), user.id, now, now + 86_400_000, "127.0.0.1", "telltale-bench");
+        rw.prepare("INSERT INTO sessions (id, user_id, created_at, expires_at, ip, user_agent) VALUES (?, ?, ?, ?, ?, ?)").run(
+          createHash("sha256").update(token).digest("hex"),
+          user.id,
+          now,
+          now + 86_400_000,
+          "127.0.0.1",
+          "telltale-bench",
+        );
         rw.close();
         return token;
       },
@@ -216,7 +234,14 @@ export async function openDb(target) {
       const token = randomBytes(32).toString("base64url");
       const { rows } = await client.query("SELECT id FROM users WHERE email = $1", [email]);
       const now = Date.now();
-      await client.query("INSERT INTO sessions (id, user_id, created_at, expires_at, ip, user_agent) VALUES ($1, $2, $3, $4, $5, $6)", [createHash("sha256").update(token).digest("hex"), rows[0].id, now, now + 86_400_000, "127.0.0.1", "telltale-bench"]);
+      await client.query("INSERT INTO sessions (id, user_id, created_at, expires_at, ip, user_agent) VALUES ($1, $2, $3, $4, $5, $6)", [
+        createHash("sha256").update(token).digest("hex"),
+        rows[0].id,
+        now,
+        now + 86_400_000,
+        "127.0.0.1",
+        "telltale-bench",
+      ]);
       return token;
     },
     async queued() {

@@ -65,7 +65,8 @@ function uniqueTokens(entry, text, gzip) {
   if (entry.kind === "transaction") {
     for (const item of envelopeItems(entry.body, entry.endpoint).items) {
       if (item.header.type !== "span") continue;
-      for (const span of JSON.parse(item.payload.toString()).items ?? []) if (span.is_segment === true && span.span_id) values.set(span.span_id, "segment");
+      for (const span of JSON.parse(item.payload.toString()).items ?? [])
+        if (span.is_segment === true && span.span_id) values.set(span.span_id, "segment");
     }
   }
   const tokens = [];
@@ -114,7 +115,8 @@ function variationNeedle(entry, text) {
       if (text.includes(needle)) return { needle, replace: (w) => `"function":"${frame.function}_${w}"` };
     }
   }
-  const message = typeof event.message === "string" ? event.message : (event.message?.formatted ?? event.logentry?.formatted ?? event.logentry?.message);
+  const message =
+    typeof event.message === "string" ? event.message : (event.message?.formatted ?? event.logentry?.formatted ?? event.logentry?.message);
   if (typeof message === "string" && message) {
     const needle = JSON.stringify(message);
     if (text.includes(needle)) return { needle, replace: (w) => JSON.stringify(`${message} (${w})`) };
@@ -153,7 +155,8 @@ export function prepare(entry, target, { identity = false, vary = false } = {}) 
 
   const url = entry.path.replace(`/api/${PLACEHOLDER_PROJECT}/`, `/api/${target.projectId}/`).replace(PLACEHOLDER_KEY, target.publicKey);
   const headers = [`POST ${url} HTTP/1.1`, `Host: ${target.host}:${target.port}`];
-  for (const [name, value] of Object.entries(entry.headers)) headers.push(`${name}: ${String(value).replace(PLACEHOLDER_KEY, target.publicKey)}`);
+  for (const [name, value] of Object.entries(entry.headers))
+    headers.push(`${name}: ${String(value).replace(PLACEHOLDER_KEY, target.publicKey)}`);
   if (gzip) headers.push("Content-Encoding: gzip");
   return {
     sdk: entry.sdk,
@@ -198,7 +201,11 @@ export function build(t, n, ids, variant = 0) {
   }
   if (t.chunked) {
     // One chunk, as a streaming client that has the whole body at hand sends it.
-    return Buffer.concat([Buffer.from(`${t.head}Transfer-Encoding: chunked\r\n\r\n${length.toString(16)}\r\n`, "latin1"), ...parts, Buffer.from("\r\n0\r\n\r\n")]);
+    return Buffer.concat([
+      Buffer.from(`${t.head}Transfer-Encoding: chunked\r\n\r\n${length.toString(16)}\r\n`, "latin1"),
+      ...parts,
+      Buffer.from("\r\n0\r\n\r\n"),
+    ]);
   }
   return Buffer.concat([Buffer.from(`${t.head}Content-Length: ${length}\r\n\r\n`, "latin1"), ...parts]);
 }

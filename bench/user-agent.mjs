@@ -12,18 +12,30 @@ import { build } from "esbuild";
 
 const dir = mkdtempSync(join(tmpdir(), "telltale-ua-bench-"));
 const out = join(dir, "user-agent.mjs");
-const entry = 'export { parseUserAgent } from "./src/core/normalize/user-agent"; export { normalizeEvent } from "./src/core/normalize/normalize-event"; export { browserEvent } from "./src/core/normalize/sdk-events.fixture";';
-await build({ stdin: { contents: entry, resolveDir: process.cwd(), loader: "ts" }, bundle: true, platform: "node", format: "esm", outfile: out, logLevel: "silent" });
+const entry =
+  'export { parseUserAgent } from "./src/core/normalize/user-agent"; export { normalizeEvent } from "./src/core/normalize/normalize-event"; export { browserEvent } from "./src/core/normalize/sdk-events.fixture";';
+await build({
+  stdin: { contents: entry, resolveDir: process.cwd(), loader: "ts" },
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  outfile: out,
+  logLevel: "silent",
+});
 const { parseUserAgent, normalizeEvent, browserEvent } = await import(pathToFileURL(out).href);
 rmSync(dir, { recursive: true, force: true });
 
 const TEMPLATES = [
   (v, m) => `Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${v}.0.${m}.0 Safari/537.36`,
-  (v, m) => `Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_${m % 8}) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/${v % 20}.${m % 7} Safari/605.1.15`,
+  (v, m) =>
+    `Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_${m % 8}) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/${v % 20}.${m % 7} Safari/605.1.15`,
   (v, m) => `Mozilla/5.0 (X11; Linux x86_64; rv:${v}.0) Gecko/20100101 Firefox/${v}.${m}`,
-  (v, m) => `Mozilla/5.0 (iPhone; CPU iPhone OS 17_${m % 9} like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.${v % 9} Mobile/15E${m} Safari/604.1`,
-  (v, m) => `Mozilla/5.0 (Linux; Android ${10 + (m % 5)}; SM-S${900 + (v % 99)}B) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${v}.0.${m}.39 Mobile Safari/537.36`,
-  (v, m) => `Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${v}.0.0.0 Safari/537.36 Edg/${v}.0.${m}.86`,
+  (v, m) =>
+    `Mozilla/5.0 (iPhone; CPU iPhone OS 17_${m % 9} like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.${v % 9} Mobile/15E${m} Safari/604.1`,
+  (v, m) =>
+    `Mozilla/5.0 (Linux; Android ${10 + (m % 5)}; SM-S${900 + (v % 99)}B) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${v}.0.${m}.39 Mobile Safari/537.36`,
+  (v, m) =>
+    `Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${v}.0.0.0 Safari/537.36 Edg/${v}.0.${m}.86`,
   (v, m) => `Mozilla/5.0 (compatible; Googlebot/2.${v % 10}; +http://www.google.com/bot.html) ${m}`,
   (v, m) => `python-requests/2.${v}.${m}`,
 ];
@@ -55,7 +67,9 @@ function normalizeAll(raws) {
 }
 normalizeAll(events.slice(0, 1000).map((raw) => ({ ...raw, request: { ...raw.request, headers: { "User-Agent": "warm" } } })));
 const whole = normalizeAll(events);
-const wholeCached = normalizeAll(events.map((raw, i) => ({ ...raw, request: { ...raw.request, headers: { "User-Agent": pool[i % pool.length] } } })));
+const wholeCached = normalizeAll(
+  events.map((raw, i) => ({ ...raw, request: { ...raw.request, headers: { "User-Agent": pool[i % pool.length] } } })),
+);
 process.stdout.write(`10,000 distinct UAs (cache misses): ${misses.toFixed(1)} µs/event\n`);
 process.stdout.write(`10,000 events from 200 UAs (cache hits): ${hits.toFixed(2)} µs/event\n`);
 process.stdout.write(`normalizeEvent of a @sentry/browser error, a new UA each: ${whole.toFixed(1)} µs/event\n`);

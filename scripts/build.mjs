@@ -9,7 +9,15 @@ import { fileURLToPath } from "node:url";
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const SERVER_INPUTS = ["src", "package-lock.json", "scripts/build.mjs"];
-const APP_INPUTS = [...SERVER_INPUTS, "app", "public", "next.config.ts", "instrumentation.ts", "instrumentation-client.ts", "tsconfig.json"];
+const APP_INPUTS = [
+  ...SERVER_INPUTS,
+  "app",
+  "public",
+  "next.config.ts",
+  "instrumentation.ts",
+  "instrumentation-client.ts",
+  "tsconfig.json",
+];
 
 function files(path) {
   const full = join(root, path);
@@ -22,7 +30,12 @@ function files(path) {
 
 function stamp(inputs) {
   const hash = createHash("sha256");
-  for (const file of inputs.flatMap(files)) hash.update(file).update("\0").update(readFileSync(join(root, file))).update("\0");
+  for (const file of inputs.flatMap(files))
+    hash
+      .update(file)
+      .update("\0")
+      .update(readFileSync(join(root, file)))
+      .update("\0");
   return hash.digest("hex");
 }
 
@@ -81,7 +94,10 @@ function runForwardingSignals(args, env) {
 export async function buildApp({ force = false } = {}) {
   const value = stamp(APP_INPUTS);
   if (!force && upToDate(APP_STAMP, value)) return false;
-  const status = await runForwardingSignals([join(root, "node_modules/next/dist/bin/next"), "build"], { ...process.env, NEXT_TELEMETRY_DISABLED: "1" });
+  const status = await runForwardingSignals([join(root, "node_modules/next/dist/bin/next"), "build"], {
+    ...process.env,
+    NEXT_TELEMETRY_DISABLED: "1",
+  });
   if (status !== 0) throw new Error(`next build failed (exit ${status})`);
   writeFileSync(APP_STAMP, value);
   return true;

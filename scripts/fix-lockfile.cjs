@@ -10,11 +10,27 @@ for (const [path, entry] of Object.entries(pk)) {
     const base = path ? path + "/node_modules/" : "node_modules/";
     if (pk[base + name] || pk["node_modules/" + name]) continue;
     const parts = name.split("/").pop().split("-");
-    const osMap = { darwin: "darwin", win32: "win32", linux: "linux", android: "android", freebsd: "freebsd", openbsd: "openbsd", openharmony: "openharmony", sunos: "sunos", netbsd: "netbsd", aix: "aix" };
+    const osMap = {
+      darwin: "darwin",
+      win32: "win32",
+      linux: "linux",
+      android: "android",
+      freebsd: "freebsd",
+      openbsd: "openbsd",
+      openharmony: "openharmony",
+      sunos: "sunos",
+      netbsd: "netbsd",
+      aix: "aix",
+    };
     const cpus = ["arm64", "x64", "ia32", "arm", "loong64", "ppc64", "riscv64", "s390x", "mips64el"];
     const os = parts.find((p) => osMap[p]);
-    const cpu = parts.find((p) => cpus.includes(p)) || (parts.includes("eabi") || parts.includes("gnueabihf") || parts.includes("musleabihf") ? "arm" : undefined);
-    if (!os || !cpu) { console.error("skip", name); continue; }
+    const cpu =
+      parts.find((p) => cpus.includes(p)) ||
+      (parts.includes("eabi") || parts.includes("gnueabihf") || parts.includes("musleabihf") ? "arm" : undefined);
+    if (!os || !cpu) {
+      console.error("skip", name);
+      continue;
+    }
     const e = { version: spec.replace(/^[\^~=]/, ""), cpu: [cpu], os: [os], optional: true };
     if (parts.some((p) => p.startsWith("musl"))) e.libc = ["musl"];
     else if (os === "linux" && parts.some((p) => p.startsWith("gnu"))) e.libc = ["glibc"];

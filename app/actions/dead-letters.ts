@@ -9,7 +9,12 @@ import { field, type FormState } from "../lib/forms";
 import { ctx } from "../lib/app-runtime";
 
 /** The dead letter a form names, or the typed answer for an id that cannot exist. */
-async function onDeadLetter(access: OrgAccess, form: FormData, work: (organizationId: number, id: number) => Promise<void>, notice: string): Promise<FormState> {
+async function onDeadLetter(
+  access: OrgAccess,
+  form: FormData,
+  work: (organizationId: number, id: number) => Promise<void>,
+  notice: string,
+): Promise<FormState> {
   const id = Number(field(form, "id"));
   if (!Number.isSafeInteger(id) || id <= 0) return { error: "That dead letter does not exist.", code: "not_found" };
   await work(access.org.id, id);
@@ -18,7 +23,12 @@ async function onDeadLetter(access: OrgAccess, form: FormData, work: (organizati
 }
 
 export const retryDeadLetterAction = action("dead-letter:write", ({ access, form }) =>
-  onDeadLetter(access, form, (organizationId, id) => retryDeadLetter({ ctx: ctx(), input: { organizationId, id } }), "Queued again: the digest takes it within seconds."),
+  onDeadLetter(
+    access,
+    form,
+    (organizationId, id) => retryDeadLetter({ ctx: ctx(), input: { organizationId, id } }),
+    "Queued again: the digest takes it within seconds.",
+  ),
 );
 
 export const deleteDeadLetterAction = action("dead-letter:write", ({ access, form }) =>

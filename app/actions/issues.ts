@@ -47,7 +47,10 @@ export const triageAction = action("issue:triage", async ({ ctx, user, access, f
   const { org } = access;
   const projects = await listProjects(ctx, org);
   const projectIds = projects.map((p) => p.id);
-  const issueIds = form.getAll("issue").map(Number).filter((n) => Number.isInteger(n) && n > 0);
+  const issueIds = form
+    .getAll("issue")
+    .map(Number)
+    .filter((n) => Number.isInteger(n) && n > 0);
   const change = changeFrom(form);
   if (change === "merge") {
     const merged = await mergeIssues({ ctx, input: { projectIds, issueIds, user } });

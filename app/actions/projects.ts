@@ -33,7 +33,12 @@ export const createProjectAction = action(
   async ({ ctx, access, form }) => {
     const { project } = await createProject({
       ctx,
-      input: { org: access.org.slug, slug: field(form, "slug"), name: field(form, "name") || undefined, platform: field(form, "platform") || undefined },
+      input: {
+        org: access.org.slug,
+        slug: field(form, "slug"),
+        name: field(form, "name") || undefined,
+        platform: field(form, "platform") || undefined,
+      },
     });
     // Straight to its guide, DSN filled in, with the panel that waits for the first event.
     // Straight to its platform's guide, DSN filled in, with the panel that waits for the first event.

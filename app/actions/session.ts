@@ -38,7 +38,12 @@ async function setUp(_prev: FormState, form: FormData): Promise<FormState> {
     await setupFirstAdmin({ ctx: ctx(), input: { ...values, password: field(form, "password") } });
     const session = await login({
       ctx: ctx(),
-      input: { email: values.email, password: field(form, "password"), ip: await clientIp(), userAgent: (await headers()).get("user-agent") ?? "" },
+      input: {
+        email: values.email,
+        password: field(form, "password"),
+        ip: await clientIp(),
+        userAgent: (await headers()).get("user-agent") ?? "",
+      },
     });
     await setSessionCookie(session.token, session.expiresAt);
   } catch (error) {

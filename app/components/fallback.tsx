@@ -6,7 +6,10 @@ export function ErrorFallback({ digest, onRetry }: { digest?: string | undefined
       <p className="muted">An unexpected error occurred. It has been reported.</p>
       {digest && (
         <p>
-          Error digest: <span className="digest" data-testid="digest">{digest}</span>
+          Error digest:{" "}
+          <span className="digest" data-testid="digest">
+            {digest}
+          </span>
         </p>
       )}
       {onRetry && (

@@ -48,7 +48,14 @@ export function OutcomeChart({ buckets, series, label }: { buckets: number[]; se
                 if (v === 0) return null;
                 const top = y(base + v);
                 const rect = (
-                  <rect key={s.name} x={PAD_LEFT + i * barW + 1} width={Math.max(1, barW - 2)} y={top} height={y(base) - top} fill={s.color}>
+                  <rect
+                    key={s.name}
+                    x={PAD_LEFT + i * barW + 1}
+                    width={Math.max(1, barW - 2)}
+                    y={top}
+                    height={y(base) - top}
+                    fill={s.color}
+                  >
                     <title>{`${label(t)}: ${v} ${s.name}`}</title>
                   </rect>
                 );

@@ -9,7 +9,15 @@ import { suggest, type Suggestion } from "@/src/core/search/suggest";
  * chooses, Escape closes; with the list closed Enter submits the form as before. The tag
  * values come with the page (topTagValues), so typing makes no requests.
  */
-export function SearchBox({ defaultValue, tagValues, placeholder }: { defaultValue: string; tagValues: Record<string, string[]>; placeholder: string }) {
+export function SearchBox({
+  defaultValue,
+  tagValues,
+  placeholder,
+}: {
+  defaultValue: string;
+  tagValues: Record<string, string[]>;
+  placeholder: string;
+}) {
   const [value, setValue] = useState(defaultValue);
   const [items, setItems] = useState<Suggestion[]>([]);
   const [active, setActive] = useState(-1);

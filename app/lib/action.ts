@@ -27,7 +27,8 @@ async function settle(work: () => Promise<FormState>, form: FormData, options: O
     return await work();
   } catch (error) {
     const kept = options.keep ? { values: Object.fromEntries(options.keep.map((name) => [name, field(form, name)])) } : {};
-    if (isTelltaleError(error)) return { error: error.message, code: error.code, ...(error.details.fields ? { fieldErrors: error.details.fields } : {}), ...kept };
+    if (isTelltaleError(error))
+      return { error: error.message, code: error.code, ...(error.details.fields ? { fieldErrors: error.details.fields } : {}), ...kept };
     if (error instanceof ZodError) return { error: error.issues[0]?.message ?? "invalid input", code: "invalid_input", ...kept };
     throw error;
   }

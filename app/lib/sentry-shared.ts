@@ -3,4 +3,7 @@
  * "Script error." and the benign "ResizeObserver loop" notices. The same defaults are
  * inbound filters for every project.
  */
-export const IGNORE_ERRORS: RegExp[] = [/^Script error\.?$/, /ResizeObserver loop (limit exceeded|completed with undelivered notifications)/];
+export const IGNORE_ERRORS: RegExp[] = [
+  /^Script error\.?$/,
+  /ResizeObserver loop (limit exceeded|completed with undelivered notifications)/,
+];

@@ -5,10 +5,94 @@
 // come from word lists and a seed, so the same corpus is generated on every machine.
 import { prng } from "../util.mjs";
 
-const VERBS = ["load", "fetch", "parse", "validate", "apply", "compute", "render", "build", "resolve", "sync", "charge", "refund", "serialize", "normalize", "persist", "enqueue", "dispatch", "schedule", "reconcile", "authorize", "lookup", "transform", "merge", "publish", "hydrate", "prefetch", "encode", "decode", "import", "export"];
-const NOUNS = ["Order", "Invoice", "Cart", "Customer", "Payment", "Shipment", "Coupon", "Session", "Token", "Profile", "Inventory", "Price", "Tax", "Report", "Webhook", "Subscription", "Account", "Address", "Catalog", "Review", "Notification", "Refund", "Ledger", "Plan", "Quote", "Warehouse", "Carrier", "Settings", "Feature", "Metric"];
-const AREAS = ["api/routes", "services/billing", "services/orders", "lib/db", "lib/cache", "workers/queue", "integrations/stripe", "integrations/shipping", "domain/catalog", "jobs/reports", "lib/auth", "services/search"];
-const CUSTOM = ["ValidationError", "NotFoundError", "PaymentDeclinedError", "UpstreamTimeoutError", "ConflictError", "QuotaExceededError", "DatabaseError", "PermissionDeniedError"];
+const VERBS = [
+  "load",
+  "fetch",
+  "parse",
+  "validate",
+  "apply",
+  "compute",
+  "render",
+  "build",
+  "resolve",
+  "sync",
+  "charge",
+  "refund",
+  "serialize",
+  "normalize",
+  "persist",
+  "enqueue",
+  "dispatch",
+  "schedule",
+  "reconcile",
+  "authorize",
+  "lookup",
+  "transform",
+  "merge",
+  "publish",
+  "hydrate",
+  "prefetch",
+  "encode",
+  "decode",
+  "import",
+  "export",
+];
+const NOUNS = [
+  "Order",
+  "Invoice",
+  "Cart",
+  "Customer",
+  "Payment",
+  "Shipment",
+  "Coupon",
+  "Session",
+  "Token",
+  "Profile",
+  "Inventory",
+  "Price",
+  "Tax",
+  "Report",
+  "Webhook",
+  "Subscription",
+  "Account",
+  "Address",
+  "Catalog",
+  "Review",
+  "Notification",
+  "Refund",
+  "Ledger",
+  "Plan",
+  "Quote",
+  "Warehouse",
+  "Carrier",
+  "Settings",
+  "Feature",
+  "Metric",
+];
+const AREAS = [
+  "api/routes",
+  "services/billing",
+  "services/orders",
+  "lib/db",
+  "lib/cache",
+  "workers/queue",
+  "integrations/stripe",
+  "integrations/shipping",
+  "domain/catalog",
+  "jobs/reports",
+  "lib/auth",
+  "services/search",
+];
+const CUSTOM = [
+  "ValidationError",
+  "NotFoundError",
+  "PaymentDeclinedError",
+  "UpstreamTimeoutError",
+  "ConflictError",
+  "QuotaExceededError",
+  "DatabaseError",
+  "PermissionDeniedError",
+];
 const FIELDS = ["limit", "currency", "address", "total", "owner", "items", "region", "status", "plan", "email"];
 const SERVICES = ["payments-api", "inventory-svc", "search-cluster", "mailer", "tax-service", "geo-api", "pricing-engine"];
 
@@ -48,7 +132,14 @@ export function jsModule(spec, { browser }) {
   const lines = [];
   lines.push(`// ${spec.area}/${spec.module} (generated for the Telltale benchmark corpus)`);
   if (browser) lines.push("(function () {");
-  lines.push(`class ${spec.custom} extends Error {`, `  constructor(message, options) {`, `    super(message, options);`, `    this.name = "${spec.custom}";`, `  }`, `}`);
+  lines.push(
+    `class ${spec.custom} extends Error {`,
+    `  constructor(message, options) {`,
+    `    super(message, options);`,
+    `    this.name = "${spec.custom}";`,
+    `  }`,
+    `}`,
+  );
   fns.forEach((name, i) => {
     const next = fns[i + 1];
     lines.push("", `function ${name}(input) {`);
@@ -102,18 +193,39 @@ function jsFailure(spec) {
 
 /** Input that makes the template fail; `v` varies ids and numbers between captures. */
 export function jsInput(spec, v) {
-  return { id: 1000 + spec.k * 31 + v, region: ["eu", "us", "ap"][v % 3], quantity: 3 + v, key: `k${v}`, config: {}, cache: new Map(), lines: { length: 2 }, payload: "{oops" };
+  return {
+    id: 1000 + spec.k * 31 + v,
+    region: ["eu", "us", "ap"][v % 3],
+    quantity: 3 + v,
+    key: `k${v}`,
+    config: {},
+    cache: new Map(),
+    lines: { length: 2 },
+    payload: "{oops",
+  };
 }
 
 /** A Python module for one template; its last function fails, or returns for "message". */
 export function pyModule(spec) {
   const fns = spec.chain.map(([v, n]) => snake(v, n));
-  const lines = [`# ${spec.area}/${spec.module} (generated for the Telltale benchmark corpus)`, "import json", "", "", `class ${spec.custom}(Exception):`, "    pass", ""];
+  const lines = [
+    `# ${spec.area}/${spec.module} (generated for the Telltale benchmark corpus)`,
+    "import json",
+    "",
+    "",
+    `class ${spec.custom}(Exception):`,
+    "    pass",
+    "",
+  ];
   fns.forEach((name, i) => {
     const next = fns[i + 1];
     lines.push("", `def ${name}(payload):`);
     if (next) {
-      lines.push(`    step = dict(payload, depth=payload.get("depth", 0) + 1)`, `    step["trail"] = payload.get("trail", []) + ["${name}"]`, `    return ${next}(step)`);
+      lines.push(
+        `    step = dict(payload, depth=payload.get("depth", 0) + 1)`,
+        `    step["trail"] = payload.get("trail", []) + ["${name}"]`,
+        `    return ${next}(step)`,
+      );
     } else {
       lines.push(...pyFailure(spec));
     }
@@ -141,7 +253,12 @@ function pyFailure(spec) {
     case "custom":
       return [`    raise ${spec.custom}("${f} of order %s is not valid for region %s" % (payload["id"], payload["region"]))`];
     case "chained":
-      return [`    try:`, `        return json.loads(payload["body"])`, `    except ValueError as exc:`, `        raise ${spec.custom}("request to ${spec.service} failed for order %s" % payload["id"]) from exc`];
+      return [
+        `    try:`,
+        `        return json.loads(payload["body"])`,
+        `    except ValueError as exc:`,
+        `        raise ${spec.custom}("request to ${spec.service} failed for order %s" % payload["id"]) from exc`,
+      ];
     case "json":
       return [`    return json.loads(payload["body"])`];
     default:
@@ -150,16 +267,36 @@ function pyFailure(spec) {
 }
 
 export const ROUTES = [
-  "GET /api/orders/:id", "POST /api/orders", "GET /api/catalog/search", "PUT /api/cart/items/:id", "POST /api/payments/charge",
-  "GET /api/customers/:id/invoices", "POST /webhooks/stripe", "GET /api/shipments/:id/track", "DELETE /api/sessions/:id", "GET /healthz",
-  "POST /api/reports/export", "GET /api/inventory/:sku", "PATCH /api/profile", "GET /api/plans", "POST /api/coupons/redeem",
+  "GET /api/orders/:id",
+  "POST /api/orders",
+  "GET /api/catalog/search",
+  "PUT /api/cart/items/:id",
+  "POST /api/payments/charge",
+  "GET /api/customers/:id/invoices",
+  "POST /webhooks/stripe",
+  "GET /api/shipments/:id/track",
+  "DELETE /api/sessions/:id",
+  "GET /healthz",
+  "POST /api/reports/export",
+  "GET /api/inventory/:sku",
+  "PATCH /api/profile",
+  "GET /api/plans",
+  "POST /api/coupons/redeem",
 ];
 export const QUERIES = [
-  "SELECT * FROM orders WHERE id = $1", "SELECT id, total FROM invoices WHERE customer_id = $1 ORDER BY created_at DESC LIMIT 20",
-  "UPDATE carts SET updated_at = now() WHERE id = $1", "INSERT INTO events (type, payload) VALUES ($1, $2)",
-  "SELECT sku, quantity FROM inventory WHERE sku = ANY($1)", "SELECT * FROM customers WHERE email = $1",
+  "SELECT * FROM orders WHERE id = $1",
+  "SELECT id, total FROM invoices WHERE customer_id = $1 ORDER BY created_at DESC LIMIT 20",
+  "UPDATE carts SET updated_at = now() WHERE id = $1",
+  "INSERT INTO events (type, payload) VALUES ($1, $2)",
+  "SELECT sku, quantity FROM inventory WHERE sku = ANY($1)",
+  "SELECT * FROM customers WHERE email = $1",
 ];
-export const HTTP_CALLS = ["GET https://payments.internal/v1/charges/:id", "POST https://tax.internal/quote", "GET https://geo.internal/lookup", "POST https://mailer.internal/send"];
+export const HTTP_CALLS = [
+  "GET https://payments.internal/v1/charges/:id",
+  "POST https://tax.internal/quote",
+  "GET https://geo.internal/lookup",
+  "POST https://mailer.internal/send",
+];
 
 /** Span counts from 10 to 1000: most transactions are small, a few hit the SDK's 1000-span cap. */
 export function spanCount(r) {
@@ -183,14 +320,41 @@ export function errorTargetBytes(r) {
 export function breadcrumb(r, i) {
   const kind = r.int(0, 4);
   const ts = 1_700_000_000 + i;
-  if (kind === 0) return { type: "http", category: "http", data: { method: r.pick(["GET", "POST", "PUT"]), url: `https://api.example.com${r.pick(ROUTES).split(" ")[1].replace(":id", String(r.int(1, 99999)))}`, status_code: r.pick([200, 200, 201, 204, 404, 500]) }, timestamp: ts };
-  if (kind === 1) return { category: "query", message: r.pick(QUERIES), data: { duration_ms: r.int(1, 900), rows: r.int(0, 50) }, timestamp: ts };
-  if (kind === 2) return { category: "navigation", data: { from: `/orders/${r.int(1, 9999)}`, to: `/checkout/${r.int(1, 9999)}` }, timestamp: ts };
+  if (kind === 0)
+    return {
+      type: "http",
+      category: "http",
+      data: {
+        method: r.pick(["GET", "POST", "PUT"]),
+        url: `https://api.example.com${r
+          .pick(ROUTES)
+          .split(" ")[1]
+          .replace(":id", String(r.int(1, 99999)))}`,
+        status_code: r.pick([200, 200, 201, 204, 404, 500]),
+      },
+      timestamp: ts,
+    };
+  if (kind === 1)
+    return { category: "query", message: r.pick(QUERIES), data: { duration_ms: r.int(1, 900), rows: r.int(0, 50) }, timestamp: ts };
+  if (kind === 2)
+    return { category: "navigation", data: { from: `/orders/${r.int(1, 9999)}`, to: `/checkout/${r.int(1, 9999)}` }, timestamp: ts };
   if (kind === 3) return { category: "ui.click", message: `div.checkout > button#pay-${r.int(1, 20)}.btn.btn-primary`, timestamp: ts };
-  return { category: "console", level: r.pick(["info", "warning", "log"]), message: `cart ${r.int(1, 99999)} recalculated in ${r.int(1, 400)} ms (${r.int(1, 30)} items, coupon ${r.pick(["none", "SPRING", "VIP10"])})`, timestamp: ts };
+  return {
+    category: "console",
+    level: r.pick(["info", "warning", "log"]),
+    message: `cart ${r.int(1, 99999)} recalculated in ${r.int(1, 400)} ms (${r.int(1, 30)} items, coupon ${r.pick(["none", "SPRING", "VIP10"])})`,
+    timestamp: ts,
+  };
 }
 
 /** Application state a developer attaches as extra data, used to bring an event to its target size. */
 export function stateChunk(r, i) {
-  return { line: i, sku: `SKU-${r.int(10000, 99999)}`, name: `${r.pick(NOUNS)} ${r.pick(VERBS)} bundle`, quantity: r.int(1, 9), unit_price: r.int(100, 99999) / 100, note: "x".repeat(r.int(10, 120)) };
+  return {
+    line: i,
+    sku: `SKU-${r.int(10000, 99999)}`,
+    name: `${r.pick(NOUNS)} ${r.pick(VERBS)} bundle`,
+    quantity: r.int(1, 9),
+    unit_price: r.int(100, 99999) / 100,
+    note: "x".repeat(r.int(10, 120)),
+  };
 }

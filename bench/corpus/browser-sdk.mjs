@@ -39,7 +39,8 @@ for (let k = 0; k < TEMPLATES; k++) {
   const spec = templateSpec(k, JS_FAILURES, SEED);
   let code = jsModule(spec, { browser: true });
   const hash = ((k * 2654435761) >>> 0).toString(16).padStart(8, "0");
-  if (k % 2 === 1) code = (await build({ stdin: { contents: code, loader: "js" }, minify: true, write: false, logLevel: "silent" })).outputFiles[0].text;
+  if (k % 2 === 1)
+    code = (await build({ stdin: { contents: code, loader: "js" }, minify: true, write: false, logLevel: "silent" })).outputFiles[0].text;
   scripts.set(`/static/js/${spec.module}.${hash}.js`, { code, spec });
 }
 
@@ -116,12 +117,22 @@ ${[...scripts.keys()].map((p) => `<script src="${p}"></script>`).join("\n")}
 const captured = [];
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-quic", "--no-first-run", "--disable-component-update", "--disable-sync"],
+  args: [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-component-update",
+    "--disable-sync",
+  ],
 });
 try {
   const version = browser.version();
   // A desktop Chrome user agent (HeadlessChrome is what tests look like, not users).
-  const context = await browser.newContext({ userAgent: `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${version} Safari/537.36` });
+  const context = await browser.newContext({
+    userAgent: `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${version} Safari/537.36`,
+  });
   await context.route("**/*", async (route) => {
     const request = route.request();
     const url = new URL(request.url());
@@ -129,7 +140,14 @@ try {
       const headers = await request.allHeaders();
       const keep = {};
       for (const name of ["content-type", "origin"]) if (headers[name]) keep[name] = headers[name];
-      captured.push({ sdk: "browser", path: url.pathname + url.search, headers: keep, chunked: false, encoding: headers["content-encoding"] ?? null, body: (request.postDataBuffer() ?? Buffer.alloc(0)).toString("base64") });
+      captured.push({
+        sdk: "browser",
+        path: url.pathname + url.search,
+        headers: keep,
+        chunked: false,
+        encoding: headers["content-encoding"] ?? null,
+        body: (request.postDataBuffer() ?? Buffer.alloc(0)).toString("base64"),
+      });
       return route.fulfill({ status: 200, contentType: "application/json", headers: { "access-control-allow-origin": "*" }, body: "{}" });
     }
     if (url.origin !== ORIGIN) return route.abort();
@@ -137,7 +155,8 @@ try {
     if (url.pathname === "/static/js/app.js") return route.fulfill({ status: 200, contentType: "application/javascript", body: appJs });
     const script = scripts.get(url.pathname);
     if (script) return route.fulfill({ status: 200, contentType: "application/javascript", body: script.code });
-    if (url.pathname.startsWith("/api/")) return route.fulfill({ status: 200, contentType: "application/json", body: JSON.stringify({ ok: true, items: [1, 2, 3] }) });
+    if (url.pathname.startsWith("/api/"))
+      return route.fulfill({ status: 200, contentType: "application/json", body: JSON.stringify({ ok: true, items: [1, 2, 3] }) });
     return route.fulfill({ status: 200, contentType: "text/html", body: html });
   });
 
@@ -153,7 +172,12 @@ try {
       const seed = k * 13 + v * 7;
       const target = [2500, 3000, 4000, 5000, 6000, 8000, 10000, 14000, 24000, 48000][seed % 10];
       // One request in flight at a time (the runner flushes before it resolves).
-      await page.evaluate(({ k, v, target, failure }) => window.__benchCapture(k, v, target, failure), { k, v, target, failure: templateSpec(k, JS_FAILURES, SEED).failure });
+      await page.evaluate(({ k, v, target, failure }) => window.__benchCapture(k, v, target, failure), {
+        k,
+        v,
+        target,
+        failure: templateSpec(k, JS_FAILURES, SEED).failure,
+      });
     }
   }
   await page.evaluate(() => window.Sentry.flush(5000));
@@ -164,13 +188,20 @@ try {
     const n = spanCounts[t % spanCounts.length];
     await page.evaluate(async (n) => {
       const S = window.Sentry;
-      await S.startSpan({ name: `/checkout/${["cart", "address", "payment", "review"][n % 4]}`, op: "navigation", forceTransaction: true }, async (root) => {
-        for (let i = 1; i < n; i++) {
-          const op = ["resource.script", "http.client", "ui.long-task", "browser.paint", "resource.img"][i % 5];
-          S.startInactiveSpan({ name: op === "http.client" ? `GET https://shop.example.com/api/cart/${i}` : `${op} ${i}`, op, parentSpan: root }).end();
-        }
-        await new Promise((r) => setTimeout(r, 5));
-      });
+      await S.startSpan(
+        { name: `/checkout/${["cart", "address", "payment", "review"][n % 4]}`, op: "navigation", forceTransaction: true },
+        async (root) => {
+          for (let i = 1; i < n; i++) {
+            const op = ["resource.script", "http.client", "ui.long-task", "browser.paint", "resource.img"][i % 5];
+            S.startInactiveSpan({
+              name: op === "http.client" ? `GET https://shop.example.com/api/cart/${i}` : `${op} ${i}`,
+              op,
+              parentSpan: root,
+            }).end();
+          }
+          await new Promise((r) => setTimeout(r, 5));
+        },
+      );
       await S.flush(5000);
     }, n);
   }

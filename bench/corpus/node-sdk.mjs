@@ -10,7 +10,19 @@ import process from "node:process";
 import { pathToFileURL, URL } from "node:url";
 import * as Sentry from "@sentry/node";
 import { prng } from "../util.mjs";
-import { breadcrumb, errorTargetBytes, HTTP_CALLS, jsInput, jsModule, JS_FAILURES, QUERIES, ROUTES, spanCount, stateChunk, templateSpec } from "./app-code.mjs";
+import {
+  breadcrumb,
+  errorTargetBytes,
+  HTTP_CALLS,
+  jsInput,
+  jsModule,
+  JS_FAILURES,
+  QUERIES,
+  ROUTES,
+  spanCount,
+  stateChunk,
+  templateSpec,
+} from "./app-code.mjs";
 import { PLACEHOLDER_KEY, PLACEHOLDER_PROJECT } from "./placeholder.mjs";
 import { setTimeout } from "node:timers";
 import { Buffer } from "node:buffer";
@@ -110,23 +122,36 @@ async function captureTransaction(t) {
   // The first one hits the SDK's cap of 1000 spans per transaction.
   const n = t === 0 ? 1000 : spanCount(r);
   const route = ROUTES[t % ROUTES.length];
-  await Sentry.startSpan({ name: route, op: "http.server", attributes: { "http.request.method": route.split(" ")[0], "http.response.status_code": 200 } }, async (root) => {
-    let parent = root;
-    for (let i = 1; i < n; i++) {
-      // Mostly flat, with some nesting: a handler span every 20 spans holds the ones after it.
-      if (i % 20 === 1 && i > 1) {
-        parent.end();
-        parent = Sentry.startInactiveSpan({ name: `handler step ${i / 20}`, op: "function", parentSpan: root });
-        continue;
+  await Sentry.startSpan(
+    { name: route, op: "http.server", attributes: { "http.request.method": route.split(" ")[0], "http.response.status_code": 200 } },
+    async (root) => {
+      let parent = root;
+      for (let i = 1; i < n; i++) {
+        // Mostly flat, with some nesting: a handler span every 20 spans holds the ones after it.
+        if (i % 20 === 1 && i > 1) {
+          parent.end();
+          parent = Sentry.startInactiveSpan({ name: `handler step ${i / 20}`, op: "function", parentSpan: root });
+          continue;
+        }
+        const kind = i % 3;
+        const attrs =
+          kind === 0
+            ? { "db.system": "postgresql", "db.statement": QUERIES[i % QUERIES.length] }
+            : kind === 1
+              ? { "http.request.method": "GET", "server.address": "payments.internal" }
+              : { "cache.hit": i % 2 === 0 };
+        const name = kind === 0 ? QUERIES[i % QUERIES.length] : kind === 1 ? HTTP_CALLS[i % HTTP_CALLS.length] : `cache.get order:${i}`;
+        const span = Sentry.startInactiveSpan({
+          name,
+          op: kind === 0 ? "db" : kind === 1 ? "http.client" : "cache.get",
+          parentSpan: parent,
+          attributes: attrs,
+        });
+        span.end();
       }
-      const kind = i % 3;
-      const attrs = kind === 0 ? { "db.system": "postgresql", "db.statement": QUERIES[i % QUERIES.length] } : kind === 1 ? { "http.request.method": "GET", "server.address": "payments.internal" } : { "cache.hit": i % 2 === 0 };
-      const name = kind === 0 ? QUERIES[i % QUERIES.length] : kind === 1 ? HTTP_CALLS[i % HTTP_CALLS.length] : `cache.get order:${i}`;
-      const span = Sentry.startInactiveSpan({ name, op: kind === 0 ? "db" : kind === 1 ? "http.client" : "cache.get", parentSpan: parent, attributes: attrs });
-      span.end();
-    }
-    if (parent !== root) parent.end();
-  });
+      if (parent !== root) parent.end();
+    },
+  );
 }
 
 for (const [i, m] of modules.entries()) {

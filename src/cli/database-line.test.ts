@@ -16,7 +16,9 @@ describe("databaseLine", () => {
 
   it("says when the SQLite file does not exist yet and how to point elsewhere", () => {
     const file = join(dir, "absent", "telltale.sqlite");
-    expect(databaseLine({ kind: "sqlite", file })).toBe(`telltale: database ${file} (new: none there yet; set TELLTALE_DATA_DIR or DATABASE_URL to use another)`);
+    expect(databaseLine({ kind: "sqlite", file })).toBe(
+      `telltale: database ${file} (new: none there yet; set TELLTALE_DATA_DIR or DATABASE_URL to use another)`,
+    );
   });
 
   it("shows a PostgreSQL URL without its credentials", () => {

@@ -96,13 +96,25 @@ const COMMANDS: Record<string, Command> = {
     withCtx(config, async (ctx) => {
       const user = await createUser({
         ctx,
-        input: { email: flag(args, "email", true), password: flag(args, "password", true), name: flag(args, "name") ?? "", superuser: args.flags.get("superuser") === true },
+        input: {
+          email: flag(args, "email", true),
+          password: flag(args, "password", true),
+          name: flag(args, "name") ?? "",
+          superuser: args.flags.get("superuser") === true,
+        },
       });
-      out.print(`created user ${user.email}${user.is_superuser ? " (superuser)" : ""}`, { id: String(user.id), email: user.email, isSuperuser: user.is_superuser === 1 });
+      out.print(`created user ${user.email}${user.is_superuser ? " (superuser)" : ""}`, {
+        id: String(user.id),
+        email: user.email,
+        isSuperuser: user.is_superuser === 1,
+      });
     }),
   "org create": (args, config, out) =>
     withCtx(config, async (ctx) => {
-      const org = await createOrganization({ ctx, input: { slug: flag(args, "slug", true), name: flag(args, "name"), owner: flag(args, "owner") } });
+      const org = await createOrganization({
+        ctx,
+        input: { slug: flag(args, "slug", true), name: flag(args, "name"), owner: flag(args, "owner") },
+      });
       out.print(`created organization ${org.slug}`, { id: String(org.id), slug: org.slug, name: org.name });
     }),
   "project create": (args, config, out) =>
@@ -123,7 +135,15 @@ const COMMANDS: Record<string, Command> = {
     withCtx(config, async (ctx) => {
       const project = await findProject(ctx, flag(args, "org", true), flag(args, "project", true));
       const keys = (await listKeys(ctx, project)).map((k) => serializeKey(k, ctx.publicUrl));
-      out.print(keys.map((k) => `${k.public}  ${k.isActive ? "active  " : "disabled"}  ${k.rateLimit ? `${k.rateLimit.count}/${k.rateLimit.window}s` : "no limit"}  ${k.name}  ${k.dsn.public}`).join("\n"), keys);
+      out.print(
+        keys
+          .map(
+            (k) =>
+              `${k.public}  ${k.isActive ? "active  " : "disabled"}  ${k.rateLimit ? `${k.rateLimit.count}/${k.rateLimit.window}s` : "no limit"}  ${k.name}  ${k.dsn.public}`,
+          )
+          .join("\n"),
+        keys,
+      );
     }),
   "key limit": (args, config, out) =>
     withCtx(config, async (ctx) => {
@@ -134,7 +154,12 @@ const COMMANDS: Record<string, Command> = {
       const off = args.flags.get("off") === true;
       const limit = off ? null : { count: flag(args, "count", true), windowSeconds: flag(args, "window", true) };
       await setKeyRateLimit({ ctx, input: { projectId: project.id, keyId: key.id, limit } });
-      out.print(off ? `removed the rate limit of key ${publicKey}` : `key ${publicKey}: at most ${limit?.count} events per ${limit?.windowSeconds} s`, { key: publicKey, rateLimit: limit && { count: Number(limit.count), window: Number(limit.windowSeconds) } });
+      out.print(
+        off
+          ? `removed the rate limit of key ${publicKey}`
+          : `key ${publicKey}: at most ${limit?.count} events per ${limit?.windowSeconds} s`,
+        { key: publicKey, rateLimit: limit && { count: Number(limit.count), window: Number(limit.windowSeconds) } },
+      );
     }),
   "project quota": (args, config, out) =>
     withCtx(config, async (ctx) => {
@@ -147,7 +172,11 @@ const COMMANDS: Record<string, Command> = {
       }
       const quota = { category, count: flag(args, "count", true), windowSeconds: flag(args, "window", true) };
       await setProjectQuota({ ctx, input: { projectId: project.id, quota } });
-      out.print(`${project.slug}: at most ${quota.count} ${category} per ${quota.windowSeconds} s`, { category, count: Number(quota.count), window: Number(quota.windowSeconds) });
+      out.print(`${project.slug}: at most ${quota.count} ${category} per ${quota.windowSeconds} s`, {
+        category,
+        count: Number(quota.count),
+        window: Number(quota.windowSeconds),
+      });
     }),
 };
 

@@ -65,7 +65,10 @@ describe("parseSettings", () => {
   });
 
   it("keeps the request time-out at least the headers time-out, as node requires", () => {
-    expect(parseSettings({ TELLTALE_HEADERS_TIMEOUT_MS: "5000", TELLTALE_REQUEST_TIMEOUT_MS: "1000" }).clients).toMatchObject({ headersMs: 5000, requestMs: 5000 });
+    expect(parseSettings({ TELLTALE_HEADERS_TIMEOUT_MS: "5000", TELLTALE_REQUEST_TIMEOUT_MS: "1000" }).clients).toMatchObject({
+      headersMs: 5000,
+      requestMs: 5000,
+    });
   });
 
   it("treats empty values as unset", () => {
@@ -113,7 +116,10 @@ describe("parseSettings", () => {
     });
     expect(parseSettings({ TELLTALE_TRUST_PROXY: "0" }).trustProxy).toEqual({ kind: "none" });
     expect(parseSettings({ TELLTALE_TRUST_PROXY: "2" }).trustProxy).toEqual({ kind: "hops", hops: 2 });
-    expect(parseSettings({ TELLTALE_TRUST_PROXY: "10.0.0.0/8, fd00::/8" }).trustProxy).toMatchObject({ kind: "ranges", ranges: [{ prefix: 8 }, { prefix: 8 }] });
+    expect(parseSettings({ TELLTALE_TRUST_PROXY: "10.0.0.0/8, fd00::/8" }).trustProxy).toMatchObject({
+      kind: "ranges",
+      ranges: [{ prefix: 8 }, { prefix: 8 }],
+    });
   });
 
   it.each([

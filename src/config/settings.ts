@@ -51,10 +51,19 @@ export const SETTINGS = {
     default: "(none)",
     doc: "Global quotas for all projects together, `category:count/seconds` separated by commas (`*` for every category), e.g. `error:5000/60,*:20000/60`.",
   },
-  TELLTALE_MAX_REQUEST_BYTES: { default: "104857600", doc: "Largest ingest request body on the wire (compressed), in bytes; larger answers 413." },
-  TELLTALE_MAX_ENVELOPE_BYTES: { default: "209715200", doc: "Largest envelope after decompression, in bytes (Relay: 200 MiB); a decompression bomb stops here." },
+  TELLTALE_MAX_REQUEST_BYTES: {
+    default: "104857600",
+    doc: "Largest ingest request body on the wire (compressed), in bytes; larger answers 413.",
+  },
+  TELLTALE_MAX_ENVELOPE_BYTES: {
+    default: "209715200",
+    doc: "Largest envelope after decompression, in bytes (Relay: 200 MiB); a decompression bomb stops here.",
+  },
   TELLTALE_MAX_EVENT_BYTES: { default: "1048576", doc: "Largest event or transaction item, and `/store/` body, in bytes (Relay: 1 MiB)." },
-  TELLTALE_MAX_ATTACHMENT_BYTES: { default: "104857600", doc: "Largest attachment, in bytes. Attachments stream to the database, never whole into memory." },
+  TELLTALE_MAX_ATTACHMENT_BYTES: {
+    default: "104857600",
+    doc: "Largest attachment, in bytes. Attachments stream to the database, never whole into memory.",
+  },
   TELLTALE_MAX_ATTACHMENTS: { default: "30", doc: "Attachments per envelope (Relay: 30)." },
   TELLTALE_MAX_SESSIONS: { default: "100", doc: "Session updates per envelope (Relay: 100)." },
   TELLTALE_MAX_ENVELOPE_ITEMS: { default: "1000", doc: "Items per envelope; more answers 413." },
@@ -66,12 +75,18 @@ export const SETTINGS = {
     default: "268435456",
     doc: "Bytes all ingest requests together may hold in memory; past it new requests answer 503 (back-pressure).",
   },
-  TELLTALE_MAX_QUEUE: { default: "200000", doc: "Accepted envelopes waiting to be digested; past it ingest answers 503 until digest catches up." },
+  TELLTALE_MAX_QUEUE: {
+    default: "200000",
+    doc: "Accepted envelopes waiting to be digested; past it ingest answers 503 until digest catches up.",
+  },
   TELLTALE_HEADERS_TIMEOUT_MS: {
     default: "20000",
     doc: "Time a client has to send a request's headers, in milliseconds; slower answers 408 and the connection is closed.",
   },
-  TELLTALE_IDLE_TIMEOUT_MS: { default: "60000", doc: "A connection on which nothing moves either way for this long, in milliseconds, is closed." },
+  TELLTALE_IDLE_TIMEOUT_MS: {
+    default: "60000",
+    doc: "A connection on which nothing moves either way for this long, in milliseconds, is closed.",
+  },
   TELLTALE_REQUEST_TIMEOUT_MS: {
     default: "600000",
     doc: "Time a client has to send a whole request, body included, in milliseconds (100 MiB at 175 KB/s fits); slower answers 408.",
@@ -83,7 +98,10 @@ export const SETTINGS = {
       "while the server is reading; slower answers 408 and the connection is closed.",
   },
   TELLTALE_BODY_RATE_WINDOW_MS: { default: "10000", doc: "Window over which `TELLTALE_MIN_BODY_RATE` is measured, in milliseconds." },
-  TELLTALE_RETENTION_DAYS: { default: "90", doc: "Events, traces, logs and other stored items older than this many days are deleted (issue counts stay)." },
+  TELLTALE_RETENTION_DAYS: {
+    default: "90",
+    doc: "Events, traces, logs and other stored items older than this many days are deleted (issue counts stay).",
+  },
   TELLTALE_INTERNAL_RETENTION_DAYS: {
     default: "7",
     doc: "Retention of the internal project (Telltale's own errors and traces), in days, in place of `TELLTALE_RETENTION_DAYS`.",

@@ -26,6 +26,10 @@ describe("validate", () => {
   });
 
   it("returns the parsed value when the input is valid", () => {
-    expect(validate(FirstAdmin, { email: " Ada@Example.com ", password: "long-enough", orgSlug: "acme" })).toMatchObject({ email: "ada@example.com", orgSlug: "acme", name: "" });
+    expect(validate(FirstAdmin, { email: " Ada@Example.com ", password: "long-enough", orgSlug: "acme" })).toMatchObject({
+      email: "ada@example.com",
+      orgSlug: "acme",
+      name: "",
+    });
   });
 });

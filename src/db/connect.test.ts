@@ -19,12 +19,19 @@ describe.each(DIALECTS)("a %s store", (dialect) => {
 
   it("enforces foreign keys", async () => {
     await expect(
-      store.db.insertInto("projects").values({ organization_id: 999_999, slug: "orphan", name: "orphan", platform: "node", created_at: 0 }).execute(),
+      store.db
+        .insertInto("projects")
+        .values({ organization_id: 999_999, slug: "orphan", name: "orphan", platform: "node", created_at: 0 })
+        .execute(),
     ).rejects.toThrow(/foreign key/i);
   });
 
   it("deletes a project's keys with the project", async () => {
-    const org = await store.db.insertInto("organizations").values({ slug: "fk", name: "fk", is_internal: 0, created_at: 0 }).returning("id").executeTakeFirstOrThrow();
+    const org = await store.db
+      .insertInto("organizations")
+      .values({ slug: "fk", name: "fk", is_internal: 0, created_at: 0 })
+      .returning("id")
+      .executeTakeFirstOrThrow();
     const project = await store.db
       .insertInto("projects")
       .values({ organization_id: org.id, slug: "p", name: "p", platform: "node", created_at: 0 })
@@ -73,7 +80,10 @@ describe("connect to SQLite", () => {
     // Another connection, as the other thread or a CLI process has; it does not wait for locks.
     const other = new SQLite(file);
     other.pragma("busy_timeout = 0");
-    const otherWrite = () => other.prepare("insert into organizations (slug, name, is_internal, created_at) values (?, 'x', 0, 0)").run(`o${Date.now()}${Math.random()}`);
+    const otherWrite = () =>
+      other
+        .prepare("insert into organizations (slug, name, is_internal, created_at) values (?, 'x', 0, 0)")
+        .run(`o${Date.now()}${Math.random()}`);
     try {
       await migrate(store);
       await store.db.transaction().execute(async (trx) => {

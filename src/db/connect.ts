@@ -145,7 +145,9 @@ function connectPostgres(url: string, max: number, schema: string | undefined): 
   });
   // An idle connection the server closes (a restart, a failover, DROP DATABASE … FORCE)
   // emits 'error' on the pool; unhandled, that would end the process. The pool replaces it.
-  pool.on("error", (error) => process.stderr.write(`${new Date().toISOString()} warn  idle PostgreSQL connection closed error=${JSON.stringify(error.message)}\n`));
+  pool.on("error", (error) =>
+    process.stderr.write(`${new Date().toISOString()} warn  idle PostgreSQL connection closed error=${JSON.stringify(error.message)}\n`),
+  );
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   return { db, queue: db, dialect: "postgres", ...(schema ? { schema } : {}), close: () => db.destroy() };
 }

@@ -11,7 +11,14 @@ import { eventRow, KyselyTelemetryStore } from "./telemetry";
 /** Writes a batch's records: the caller's transaction makes it all or nothing. */
 async function writeRecords(trx: Kysely<DB>, dialect: Dialect, records: DigestRecords, now: number): Promise<void> {
   // The issue step fills in each event's issue (on the row it shares with the telemetry store).
-  const grouped: GroupedEvent[] = records.events.map((r) => ({ projectId: r.projectId, event: r.event, row: eventRow(r), hashes: r.hashes, config: r.config, issue: r.issue }));
+  const grouped: GroupedEvent[] = records.events.map((r) => ({
+    projectId: r.projectId,
+    event: r.event,
+    row: eventRow(r),
+    hashes: r.hashes,
+    config: r.config,
+    issue: r.issue,
+  }));
   await assignIssues(trx, grouped, now, dialect === "postgres");
   for (const [i, g] of grouped.entries()) records.events[i]!.issueId = g.row.issue_id ?? null;
   await new KyselyTelemetryStore(trx).write(records);
@@ -52,7 +59,13 @@ async function inSavepoint(trx: Kysely<DB>, write: () => Promise<void>): Promise
  * each half again the same way, down to single envelopes, which are set aside. A batch with
  * no bad envelope costs one write, as before; one bad envelope among n costs about 2·log2(n).
  */
-async function writeOrBisect(trx: Kysely<DB>, dialect: Dialect, group: readonly Settled[], now: number, setAside: DeadLetter[]): Promise<void> {
+async function writeOrBisect(
+  trx: Kysely<DB>,
+  dialect: Dialect,
+  group: readonly Settled[],
+  now: number,
+  setAside: DeadLetter[],
+): Promise<void> {
   if (group.length === 0) return;
   try {
     await inSavepoint(trx, () => writeRecords(trx, dialect, mergeRecords(group.map((g) => g.records)), now));
@@ -72,7 +85,13 @@ async function writeOrBisect(trx: Kysely<DB>, dialect: Dialect, group: readonly 
  */
 export async function writeSettled(trx: Kysely<DB>, dialect: Dialect, settled: readonly Settled[], now: number): Promise<number> {
   const setAside: DeadLetter[] = settled.flatMap((s) => (s.failure === null ? [] : [{ ...s.letter, reason: s.failure }]));
-  await writeOrBisect(trx, dialect, settled.filter((s) => s.failure === null), now, setAside);
+  await writeOrBisect(
+    trx,
+    dialect,
+    settled.filter((s) => s.failure === null),
+    now,
+    setAside,
+  );
   for (const letter of setAside) {
     try {
       await inSavepoint(trx, () => recordDeadLetter(trx, letter, now));
@@ -80,7 +99,14 @@ export async function writeSettled(trx: Kysely<DB>, dialect: Dialect, settled: r
       if (!isRowFault(error)) throw error;
       // Even the dead letter is refused (its project was deleted while the envelope waited):
       // counted, so nothing vanishes silently, but not kept.
-      const lost = { projectId: letter.projectId, category: "default", outcome: "invalid" as const, reason: "dead_letter_refused", quantity: 1, at: letter.receivedAt };
+      const lost = {
+        projectId: letter.projectId,
+        category: "default",
+        outcome: "invalid" as const,
+        reason: "dead_letter_refused",
+        quantity: 1,
+        at: letter.receivedAt,
+      };
       await writeOutcomes(trx, [lost]);
     }
   }

@@ -45,5 +45,8 @@ export async function refundAttempt(db: Kysely<DB>, key: string, windowStart: nu
 
 /** Drops counters whose window has passed; they would start again at 1 anyway. */
 export async function forgetExpiredAttempts(db: Kysely<DB>, now: number, windowMs: number): Promise<void> {
-  await db.deleteFrom("login_attempts").where("window_start", "<=", now - windowMs).execute();
+  await db
+    .deleteFrom("login_attempts")
+    .where("window_start", "<=", now - windowMs)
+    .execute();
 }

@@ -10,8 +10,20 @@ const FOUNDATION = ["0001_foundation", "0002_internal_project", "0003_ingest_que
 
 async function counts(store: Store) {
   const count = async (table: "organizations" | "projects" | "project_keys" | "users") =>
-    Number((await store.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n);
-  return { users: await count("users"), organizations: await count("organizations"), projects: await count("projects"), keys: await count("project_keys") };
+    Number(
+      (
+        await store.db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll<number>().as("n"))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  return {
+    users: await count("users"),
+    organizations: await count("organizations"),
+    projects: await count("projects"),
+    keys: await count("project_keys"),
+  };
 }
 
 describe.each(DIALECTS)("migrate on %s", (dialect) => {
@@ -58,7 +70,13 @@ describe.each(DIALECTS)("migrate on %s", (dialect) => {
       .selectFrom("organizations")
       .innerJoin("projects", "projects.organization_id", "organizations.id")
       .innerJoin("project_keys", "project_keys.project_id", "projects.id")
-      .select(["organizations.is_internal", "projects.slug as project", "project_keys.public_key", "project_keys.secret_key", "project_keys.is_active"])
+      .select([
+        "organizations.is_internal",
+        "projects.slug as project",
+        "project_keys.public_key",
+        "project_keys.secret_key",
+        "project_keys.is_active",
+      ])
       .where("organizations.slug", "=", INTERNAL_ORG_SLUG)
       .execute();
     expect(rows).toHaveLength(1);

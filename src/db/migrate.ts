@@ -62,9 +62,7 @@ async function migrateWith(store: Store, db: Kysely<DB>): Promise<MigrateResult>
     provider: {
       getMigrations: () =>
         Promise.resolve(
-          Object.fromEntries(
-            Object.entries(MIGRATIONS).map(([name, m]) => [name, { up: (db: AnyDb) => m.up(db, store.dialect) }]),
-          ),
+          Object.fromEntries(Object.entries(MIGRATIONS).map(([name, m]) => [name, { up: (db: AnyDb) => m.up(db, store.dialect) }])),
         ),
     },
   });

@@ -72,9 +72,16 @@ export async function adoptQueue(store: Store): Promise<void> {
 /** Envelopes accepted and not yet digested. */
 export async function queuedCount(store: Store): Promise<number> {
   const done = store.dialect === "sqlite" ? await digestedUpTo(store.db) : 0;
-  const queued = await store.queue.selectFrom("ingest_queue").select((eb) => eb.fn.countAll<number>().as("n")).where("id", ">", done).executeTakeFirstOrThrow();
+  const queued = await store.queue
+    .selectFrom("ingest_queue")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("id", ">", done)
+    .executeTakeFirstOrThrow();
   if (store.dialect === "postgres") return Number(queued.n);
   // Envelopes an earlier version queued in the main file are digested first.
-  const legacy = await store.db.selectFrom("ingest_queue").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+  const legacy = await store.db
+    .selectFrom("ingest_queue")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow();
   return Number(queued.n) + Number(legacy.n);
 }

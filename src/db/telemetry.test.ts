@@ -13,7 +13,15 @@ const HOUR = 3_600_000;
 function batch(projectId: number): Omit<DigestRecords, "outcomes"> {
   const normalized = normalizeEvent(nodeHttpEvent(), { receivedAt: new Date() });
   if (!normalized.ok) throw new Error(normalized.reason);
-  const event = { projectId, eventId: normalized.event.event_id, receivedAt: Date.now(), event: normalized.event, hashes: ["a".repeat(32)], config: "test", issueId: null };
+  const event = {
+    projectId,
+    eventId: normalized.event.event_id,
+    receivedAt: Date.now(),
+    event: normalized.event,
+    hashes: ["a".repeat(32)],
+    config: "test",
+    issueId: null,
+  };
   const issue = { type: "error" as const, title: "SyntaxError", culprit: "", level: "error" as const, metadata: {} };
   const r = emptyRecords();
   r.events.push({ ...event, issue }, { ...event, issue, receivedAt: event.receivedAt + 1 });
@@ -28,7 +36,9 @@ describe("the in-memory TelemetryStore", () => {
     const store = new MemoryTelemetryStore();
     await store.write(batch(1));
     expect(store.stored.events).toHaveLength(1);
-    expect(store.stored.sessions).toEqual([{ projectId: 1, hour: 10 * HOUR, release: "shop@1", environment: "production", status: "exited", quantity: 5 }]);
+    expect(store.stored.sessions).toEqual([
+      { projectId: 1, hour: 10 * HOUR, release: "shop@1", environment: "production", status: "exited", quantity: 5 },
+    ]);
   });
 });
 
@@ -47,7 +57,12 @@ describe.each(DIALECTS)("the Kysely TelemetryStore on %s", (dialect) => {
     const logs = await db.selectFrom("logs").select("body").where("project_id", "=", bench.projectId).execute();
     expect(logs).toHaveLength(1);
     expect(logs[0]?.body).not.toContain("\u0000");
-    const exited = await db.selectFrom("session_counts").select("quantity").where("project_id", "=", bench.projectId).where("status", "=", "exited").execute();
+    const exited = await db
+      .selectFrom("session_counts")
+      .select("quantity")
+      .where("project_id", "=", bench.projectId)
+      .where("status", "=", "exited")
+      .execute();
     expect(exited.map((r) => Number(r.quantity))).toEqual([5]);
   });
 });

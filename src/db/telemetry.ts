@@ -39,7 +39,12 @@ export function eventRow(record: EventRecord): EventRow {
   return row;
 }
 
-async function insertChunks<T extends keyof DB>(trx: Kysely<DB>, table: T, rows: readonly Insertable<DB[T]>[], ignoreConflict?: readonly string[]): Promise<void> {
+async function insertChunks<T extends keyof DB>(
+  trx: Kysely<DB>,
+  table: T,
+  rows: readonly Insertable<DB[T]>[],
+  ignoreConflict?: readonly string[],
+): Promise<void> {
   for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
     const chunk = rows.slice(i, i + INSERT_CHUNK).map(storableRow);
     // Kysely cannot relate a generic table's row type to its `values` overloads; the rows are typed above.
@@ -53,7 +58,14 @@ async function insertChunks<T extends keyof DB>(trx: Kysely<DB>, table: T, rows:
 async function addSessions(trx: Kysely<DB>, records: readonly SessionCountRecord[]): Promise<void> {
   const merged = new Map<string, Insertable<DB["session_counts"]>>();
   for (const r of records) {
-    const row = storableRow({ project_id: r.projectId, hour: r.hour, release: r.release, environment: r.environment, status: r.status, quantity: r.quantity });
+    const row = storableRow({
+      project_id: r.projectId,
+      hour: r.hour,
+      release: r.release,
+      environment: r.environment,
+      status: r.status,
+      quantity: r.quantity,
+    });
     const key = `${row.project_id}\u0000${row.hour}\u0000${row.release}\u0000${row.environment}\u0000${row.status}`;
     const prev = merged.get(key);
     if (prev) prev.quantity += row.quantity;
@@ -65,7 +77,9 @@ async function addSessions(trx: Kysely<DB>, records: readonly SessionCountRecord
       .insertInto("session_counts")
       .values(all.slice(i, i + INSERT_CHUNK))
       .onConflict((oc) =>
-        oc.columns(["project_id", "hour", "release", "environment", "status"]).doUpdateSet({ quantity: sql`session_counts.quantity + excluded.quantity` }),
+        oc
+          .columns(["project_id", "hour", "release", "environment", "status"])
+          .doUpdateSet({ quantity: sql`session_counts.quantity + excluded.quantity` }),
       )
       .execute();
   }
@@ -115,7 +129,14 @@ export class KyselyTelemetryStore implements TelemetryStore {
       data: s.data,
     }));
     await insertChunks(trx, "spans", spans);
-    const logs = batch.logs.map((l) => ({ project_id: l.projectId, timestamp: l.timestamp, level: l.level, body: l.body, trace_id: l.traceId, data: l.attributes }));
+    const logs = batch.logs.map((l) => ({
+      project_id: l.projectId,
+      timestamp: l.timestamp,
+      level: l.level,
+      body: l.body,
+      trace_id: l.traceId,
+      data: l.attributes,
+    }));
     await insertChunks(trx, "logs", logs);
     const feedback = batch.feedback.map((f) => ({
       project_id: f.projectId,
@@ -138,7 +159,13 @@ export class KyselyTelemetryStore implements TelemetryStore {
       data: c.data,
     }));
     await insertChunks(trx, "check_ins", checkIns);
-    const raw = batch.rawItems.map((r) => ({ project_id: r.projectId, type: r.type, event_id: r.eventId, received_at: r.receivedAt, payload: Buffer.from(r.payload.buffer, r.payload.byteOffset, r.payload.byteLength) }));
+    const raw = batch.rawItems.map((r) => ({
+      project_id: r.projectId,
+      type: r.type,
+      event_id: r.eventId,
+      received_at: r.receivedAt,
+      payload: Buffer.from(r.payload.buffer, r.payload.byteOffset, r.payload.byteLength),
+    }));
     await insertChunks(trx, "raw_items", raw);
     await addSessions(trx, batch.sessions);
   }

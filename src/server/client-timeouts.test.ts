@@ -7,7 +7,8 @@ import { applyClientTimeouts, serverOptions, trackResponse, watchBodyRate } from
 import { setLogLevel } from "./log";
 
 const T: ClientTimeouts = { headersMs: 400, idleMs: 5000, requestMs: 20_000, minBodyBytesPerSecond: 50_000, bodyRateWindowMs: 300 };
-const head = (length: number, connection = "close") => `POST / HTTP/1.1\r\nHost: x\r\nConnection: ${connection}\r\nContent-Length: ${length}\r\n\r\n`;
+const head = (length: number, connection = "close") =>
+  `POST / HTTP/1.1\r\nHost: x\r\nConnection: ${connection}\r\nContent-Length: ${length}\r\n\r\n`;
 
 describe("client time-outs", () => {
   let server: Server | undefined;
@@ -58,7 +59,10 @@ describe("client time-outs", () => {
 
   it("cuts off a body below the minimum rate with 408 and closes the connection", async () => {
     const port = await listen(readAll);
-    const reply = await raw(port, [head(100_000), ...Array.from({ length: 40 }, () => Buffer.alloc(100, 0x61))], { gapMs: 50, waitMs: 10_000 });
+    const reply = await raw(port, [head(100_000), ...Array.from({ length: 40 }, () => Buffer.alloc(100, 0x61))], {
+      gapMs: 50,
+      waitMs: 10_000,
+    });
     expect(reply.status, reply.text).toBe(408);
     expect(reply.closed).toBe(true);
     expect(reply.ms).toBeLessThan(1500);
@@ -69,7 +73,10 @@ describe("client time-outs", () => {
       res.writeHead(401).end("no");
       req.resume();
     });
-    const reply = await raw(port, [head(100_000, "keep-alive"), ...Array.from({ length: 60 }, () => Buffer.alloc(100, 0x61))], { gapMs: 50, waitMs: 10_000 });
+    const reply = await raw(port, [head(100_000, "keep-alive"), ...Array.from({ length: 60 }, () => Buffer.alloc(100, 0x61))], {
+      gapMs: 50,
+      waitMs: 10_000,
+    });
     expect(reply.status).toBe(401);
     expect(reply.ms).toBeGreaterThan(T.bodyRateWindowMs);
     expect(reply.closed).toBe(true);

@@ -61,7 +61,8 @@ async function tidyQueue(idle: boolean): Promise<void> {
   if (!sqlite) return;
   if (idle) {
     const free = await sql<{ freelist_count: number }>`pragma freelist_count`.execute(ctx.queue);
-    if (Number(free.rows[0]?.freelist_count ?? 0) > 0) await sql`pragma incremental_vacuum(${sql.lit(IDLE_VACUUM_PAGES)})`.execute(ctx.queue);
+    if (Number(free.rows[0]?.freelist_count ?? 0) > 0)
+      await sql`pragma incremental_vacuum(${sql.lit(IDLE_VACUUM_PAGES)})`.execute(ctx.queue);
     await sql`pragma wal_checkpoint(TRUNCATE)`.execute(ctx.queue);
     return;
   }
@@ -69,7 +70,8 @@ async function tidyQueue(idle: boolean): Promise<void> {
   lastCheckpoint = Date.now();
   const result = await sql<{ log: number }>`pragma wal_checkpoint(PASSIVE)`.execute(ctx.queue);
   const page = await sql<{ page_size: number }>`pragma page_size`.execute(ctx.queue);
-  if (Number(result.rows[0]?.log ?? 0) * Number(page.rows[0]?.page_size ?? 4096) > WAL_RESTART_BYTES) await sql`pragma wal_checkpoint(RESTART)`.execute(ctx.queue);
+  if (Number(result.rows[0]?.log ?? 0) * Number(page.rows[0]?.page_size ?? 4096) > WAL_RESTART_BYTES)
+    await sql`pragma wal_checkpoint(RESTART)`.execute(ctx.queue);
 }
 
 const POLL_MS = 500;
@@ -111,7 +113,9 @@ async function loop(): Promise<void> {
       await tidyQueue(true);
     } catch (error) {
       failures++;
-      log("error", "digest batch failed; it stays queued and is retried", { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+      log("error", "digest batch failed; it stays queued and is retried", {
+        error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+      });
     }
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, failures ? Math.min(30_000, 500 * 2 ** failures) : POLL_MS);

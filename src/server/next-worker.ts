@@ -51,13 +51,13 @@ try {
 } catch {
   // no stale socket
 }
-server.listen(input.socketPath, () => parentPort?.postMessage({ type: "ready", selfMonitoring: selfMonitoring?.internal ? "self" : selfMonitoring ? "dsn" : "off" }));
+server.listen(input.socketPath, () =>
+  parentPort?.postMessage({ type: "ready", selfMonitoring: selfMonitoring?.internal ? "self" : selfMonitoring ? "dsn" : "off" }),
+);
 
 parentPort?.on("message", (message: unknown) => {
   if (message === "shutdown") {
     server.close();
-    void (getRuntime()?.monitor?.flush(2000) ?? Promise.resolve(true))
-      .then(() => store.close())
-      .finally(() => process.exit(0));
+    void (getRuntime()?.monitor?.flush(2000) ?? Promise.resolve(true)).then(() => store.close()).finally(() => process.exit(0));
   }
 });

@@ -33,7 +33,11 @@ async function front(trustProxy: TrustProxy, https = false): Promise<number> {
   return (server.address() as AddressInfo).port;
 }
 
-function get(port: number, path: string, headers: Record<string, string> = {}): Promise<{ headers: IncomingHttpHeaders; seen: IncomingHttpHeaders }> {
+function get(
+  port: number,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ headers: IncomingHttpHeaders; seen: IncomingHttpHeaders }> {
   return new Promise((resolve, reject) => {
     const req = request({ host: "127.0.0.1", port, path, headers }, (res) => {
       let body = "";
@@ -78,7 +82,11 @@ describe("the page proxy", () => {
     expect(csp.split("; ").find((d) => d.startsWith("script-src "))).not.toContain("'unsafe-");
     expect(csp).toContain("frame-ancestors 'none'");
     expect(second.headers["content-security-policy"]).not.toBe(csp);
-    expect(first.headers).toMatchObject({ "x-frame-options": "DENY", "x-content-type-options": "nosniff", "referrer-policy": "strict-origin-when-cross-origin" });
+    expect(first.headers).toMatchObject({
+      "x-frame-options": "DENY",
+      "x-content-type-options": "nosniff",
+      "referrer-policy": "strict-origin-when-cross-origin",
+    });
     expect(first.headers["strict-transport-security"]).toBeUndefined();
   });
 
@@ -89,7 +97,10 @@ describe("the page proxy", () => {
   });
 
   it("sends the web API no policy and no CORS, but nosniff and no framing", async () => {
-    const { headers, seen } = await get(await front(trust("false")), "/api/0/organizations/", { "content-security-policy": "script-src 'nonce-x'", origin: "https://evil.example" });
+    const { headers, seen } = await get(await front(trust("false")), "/api/0/organizations/", {
+      "content-security-policy": "script-src 'nonce-x'",
+      origin: "https://evil.example",
+    });
     expect(headers["content-security-policy"]).toBeUndefined();
     expect(seen["content-security-policy"]).toBeUndefined();
     expect(headers["access-control-allow-origin"]).toBeUndefined();

@@ -99,7 +99,9 @@ export async function serve(config: Settings, appDir: string): Promise<Running> 
 
   const queued = await queuedCount(store);
   const ingest = createIngestRuntime(ctx, config, queued);
-  const digest = startDigestWorker(join(dirname(fileURLToPath(import.meta.url)), "digest-worker.js"), ingest.queue, (upTo) => ingest.enqueue.forget(upTo));
+  const digest = startDigestWorker(join(dirname(fileURLToPath(import.meta.url)), "digest-worker.js"), ingest.queue, (upTo) =>
+    ingest.enqueue.forget(upTo),
+  );
   // Rows digested before a restart and not yet deleted (SQLite) go with the first write.
   if (store.dialect === "sqlite") ingest.enqueue.forget(await digestedUpTo(store.db));
   const enqueued = ingest.queue.enqueued;

@@ -13,7 +13,11 @@ export interface TunnelTarget {
 }
 
 const sameTarget = (a: Dsn, b: Dsn) =>
-  a.publicKey === b.publicKey && a.host.toLowerCase() === b.host.toLowerCase() && a.projectId === b.projectId && a.path === b.path && a.protocol === b.protocol;
+  a.publicKey === b.publicKey &&
+  a.host.toLowerCase() === b.host.toLowerCase() &&
+  a.projectId === b.projectId &&
+  a.path === b.path &&
+  a.protocol === b.protocol;
 
 /** Every refusal is logged (reason only: the body is the browser's) and answered as JSON. */
 function refuse(res: ServerResponse, status: number, detail: string): void {

@@ -31,12 +31,35 @@ describe.each(DIALECTS)("the dead letters page in Chromium on %s", (dialect) => 
     await createUser({ ctx, input: { email: "owner@example.com", password: "password-123" } });
     const member = await createUser({ ctx, input: { email: "member@example.com", password: "password-123" } });
     const org = await createOrganization({ ctx, input: { slug: "dl", name: "Dead Letter Co", owner: "owner@example.com" } });
-    await store.db.insertInto("memberships").values({ organization_id: org.id, user_id: member.id, role: "member", created_at: Date.now() }).execute();
+    await store.db
+      .insertInto("memberships")
+      .values({ organization_id: org.id, user_id: member.id, role: "member", created_at: Date.now() })
+      .execute();
     const { project, key } = await createProject({ ctx, input: { org: "dl", slug: "checkout" } });
     const letter = { projectId: project.id, keyId: 0, scrubbing: {} };
-    await recordDeadLetter(store.db, { ...letter, receivedAt: Date.now() - 7_200_000, body: errorEnvelope(retriedId, "retry me"), itemTypes: ["event"], reason: "write_failed: simulated" }, Date.now() - 3_600_000);
+    await recordDeadLetter(
+      store.db,
+      {
+        ...letter,
+        receivedAt: Date.now() - 7_200_000,
+        body: errorEnvelope(retriedId, "retry me"),
+        itemTypes: ["event"],
+        reason: "write_failed: simulated",
+      },
+      Date.now() - 3_600_000,
+    );
     const secret = errorEnvelope(newEventId(), `card 4111 1111 1111 1111 ${"x".repeat(6000)}`, { auth: "Bearer abcdef0123456789abcdef" });
-    await recordDeadLetter(store.db, { ...letter, receivedAt: Date.now(), body: secret, itemTypes: ["event", "attachment"], reason: "digest_failed: Maximum call stack size exceeded" }, Date.now());
+    await recordDeadLetter(
+      store.db,
+      {
+        ...letter,
+        receivedAt: Date.now(),
+        body: secret,
+        itemTypes: ["event", "attachment"],
+        reason: "digest_failed: Maximum call stack size exceeded",
+      },
+      Date.now(),
+    );
     server = await startServer({ ...store.env, TELLTALE_SELF_DSN: "off" });
     ingestUrl = `${server.url.replace("localhost", "127.0.0.1")}/api/${project.id}/envelope/?sentry_version=7&sentry_key=${key.public_key}`;
     browser = await launchBrowser();
@@ -77,7 +100,11 @@ describe.each(DIALECTS)("the dead letters page in Chromium on %s", (dialect) => 
     // A successful action re-renders the list without the letter: its row going is the answer.
     await letters.last().locator("button:text-is('Retry')").click();
     await waitFor(async () => (await letters.count()) === 1, 10_000, "the retried letter to leave the list");
-    await waitFor(async () => (await store.db.selectFrom("events").select("id").where("event_id", "=", retriedId).executeTakeFirst()) !== undefined, 20_000, "the retried event to be stored");
+    await waitFor(
+      async () => (await store.db.selectFrom("events").select("id").where("event_id", "=", retriedId).executeTakeFirst()) !== undefined,
+      20_000,
+      "the retried event to be stored",
+    );
     await letters.first().locator("button:text-is('Delete')").click();
     await waitFor(async () => (await letters.count()) === 0, 10_000, "the deleted letter to leave the list");
     await page.locator("text=No dead letters").waitFor();
@@ -91,10 +118,22 @@ describe.each(DIALECTS)("the dead letters page in Chromium on %s", (dialect) => 
       buildEnvelope({}, [{ type: "log", payload: deep, headers: { item_count: 1 } }]),
       buildEnvelope({}, [{ type: "user_report", payload: JSON.stringify({ event_id: newEventId(), name: "n\u0000", comments: "c" }) }]),
     ];
-    for (const body of poison) expect((await send(ingestUrl, { body, headers: { "content-type": "application/x-sentry-envelope" } })).status).toBe(200);
+    for (const body of poison)
+      expect((await send(ingestUrl, { body, headers: { "content-type": "application/x-sentry-envelope" } })).status).toBe(200);
     const after = newEventId();
-    expect((await send(ingestUrl, { body: errorEnvelope(after, "after the poison"), headers: { "content-type": "application/x-sentry-envelope" } })).status).toBe(200);
-    await waitFor(async () => (await store.db.selectFrom("events").select("id").where("event_id", "=", after).executeTakeFirst()) !== undefined, 20_000, "the event sent after the poison to be stored");
+    expect(
+      (
+        await send(ingestUrl, {
+          body: errorEnvelope(after, "after the poison"),
+          headers: { "content-type": "application/x-sentry-envelope" },
+        })
+      ).status,
+    ).toBe(200);
+    await waitFor(
+      async () => (await store.db.selectFrom("events").select("id").where("event_id", "=", after).executeTakeFirst()) !== undefined,
+      20_000,
+      "the event sent after the poison to be stored",
+    );
     expect(await store.db.selectFrom("feedback").select("name").where("name", "=", "n").execute()).toHaveLength(1);
   });
 

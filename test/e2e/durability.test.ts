@@ -58,7 +58,11 @@ describe.each(DIALECTS)("durability of acknowledged envelopes on %s", (dialect) 
         let status: number;
         pending++;
         try {
-          const response = await fetch(url, { method: "POST", body: new Uint8Array(errorEnvelope(id, message)), headers: { "content-type": "application/x-sentry-envelope" } });
+          const response = await fetch(url, {
+            method: "POST",
+            body: new Uint8Array(errorEnvelope(id, message)),
+            headers: { "content-type": "application/x-sentry-envelope" },
+          });
           status = response.status;
           await response.arrayBuffer().catch(() => undefined);
         } catch {

@@ -17,7 +17,12 @@ describe.each(DIALECTS)("the web UI on %s", (dialect) => {
   beforeAll(async () => {
     store = await openTestStore(dialect);
     // Whole traces: the trace test below looks for the server span of one browser request.
-    server = await startServer({ ...store.env, TELLTALE_LOGIN_MAX_FAILURES: "4", TELLTALE_DEBUG_PAGES: "true", TELLTALE_SELF_TRACES_SAMPLE_RATE: "1" });
+    server = await startServer({
+      ...store.env,
+      TELLTALE_LOGIN_MAX_FAILURES: "4",
+      TELLTALE_DEBUG_PAGES: "true",
+      TELLTALE_SELF_TRACES_SAMPLE_RATE: "1",
+    });
     browser = await launchBrowser();
   });
 
@@ -112,8 +117,13 @@ describe.each(DIALECTS)("the web UI on %s", (dialect) => {
     const defaultRow = page.locator("[data-testid=key-row]", { hasText: "Default" }).first();
     await defaultRow.locator("button", { hasText: "Rotate" }).click();
     await waitFor(async () => (await page.locator("[data-testid=key-row]").count()) === 3, 10_000, "the rotated key");
-    const rows = await store.db.selectFrom("project_keys").innerJoin("projects", "projects.id", "project_keys.project_id")
-      .select(["project_keys.label", "project_keys.is_active"]).where("projects.slug", "=", "backend").orderBy("project_keys.id").execute();
+    const rows = await store.db
+      .selectFrom("project_keys")
+      .innerJoin("projects", "projects.id", "project_keys.project_id")
+      .select(["project_keys.label", "project_keys.is_active"])
+      .where("projects.slug", "=", "backend")
+      .orderBy("project_keys.id")
+      .execute();
     expect(rows).toEqual([
       { label: "Default", is_active: 0 },
       { label: "Mobile", is_active: 0 },
@@ -143,15 +153,19 @@ describe.each(DIALECTS)("the web UI on %s", (dialect) => {
     expect(await page.content()).not.toContain("deliberate server error");
 
     // Self-monitoring: the server SDK's event is ingested and digested into Telltale's own project.
-    const event = await waitFor(async () => {
-      const rows = await store.db
-        .selectFrom("events")
-        .innerJoin("projects", "projects.id", "events.project_id")
-        .select(["events.title", "events.data"])
-        .where("projects.slug", "=", "telltale")
-        .execute();
-      return rows.find((r) => r.title.includes("deliberate server error") && r.data.includes(`["digest","${digest}"]`));
-    }, 20_000, "the self-reported error event");
+    const event = await waitFor(
+      async () => {
+        const rows = await store.db
+          .selectFrom("events")
+          .innerJoin("projects", "projects.id", "events.project_id")
+          .select(["events.title", "events.data"])
+          .where("projects.slug", "=", "telltale")
+          .execute();
+        return rows.find((r) => r.title.includes("deliberate server error") && r.data.includes(`["digest","${digest}"]`));
+      },
+      20_000,
+      "the self-reported error event",
+    );
     expect(event.title).toBe("Error: Telltale debug: deliberate server error");
     await context.close();
   });
@@ -183,10 +197,14 @@ describe.each(DIALECTS)("the web UI on %s", (dialect) => {
     const pageRequest = page.waitForRequest((r) => r.url().endsWith("/orgs/acme?probe=1"));
     await page.evaluate(() => fetch("/orgs/acme?probe=1").then((r) => r.status));
     const traceId = (await pageRequest).headers()["sentry-trace"]?.slice(0, 32) ?? "missing";
-    await waitFor(async () => {
-      const spans = await store.db.selectFrom("spans").select("name").where("trace_id", "=", traceId).execute();
-      return spans.some((s) => s.name.includes("/orgs/[org]"));
-    }, 30_000, "a server span in the browser's trace");
+    await waitFor(
+      async () => {
+        const spans = await store.db.selectFrom("spans").select("name").where("trace_id", "=", traceId).execute();
+        return spans.some((s) => s.name.includes("/orgs/[org]"));
+      },
+      30_000,
+      "a server span in the browser's trace",
+    );
 
     await page.evaluate((url) => fetch(url).then((r) => r.text()), otherUrl);
     expect(seen.length).toBeGreaterThan(0);
@@ -206,7 +224,9 @@ describe.each(DIALECTS)("the web UI on %s", (dialect) => {
     await page.waitForURL(/\/orgs\/acme$/);
     await page.goto(`${server.url}/orgs/acme/projects/backend/settings/keys`);
     await page.evaluate(() => ((window as unknown as { marker: number }).marker = 1));
-    const documentRequest = page.waitForRequest((r) => r.url().includes("/api/0/projects/acme/backend/keys/") && r.resourceType() === "document");
+    const documentRequest = page.waitForRequest(
+      (r) => r.url().includes("/api/0/projects/acme/backend/keys/") && r.resourceType() === "document",
+    );
     await page.click("a[href='/api/0/projects/acme/backend/keys/']");
     await documentRequest;
     await page.waitForURL(/\/api\/0\/projects\/acme\/backend\/keys\/$/);

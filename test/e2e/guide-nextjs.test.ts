@@ -89,21 +89,30 @@ describe("the Next.js guide's files, built with `next build` and served by `next
     symlinkSync(join(ROOT, "node_modules"), join(appDir, "node_modules"), "dir");
 
     let started = Date.now();
-    await run(process.execPath, [NEXT_BIN, "build"], { cwd: appDir, env: nextEnv(), timeout: 280_000, maxBuffer: 16 * 1024 * 1024 }).catch((error: { stdout?: string; stderr?: string }) => {
-      throw new Error(`next build failed:\n${error.stdout ?? ""}\n${error.stderr ?? ""}`);
-    });
+    await run(process.execPath, [NEXT_BIN, "build"], { cwd: appDir, env: nextEnv(), timeout: 280_000, maxBuffer: 16 * 1024 * 1024 }).catch(
+      (error: { stdout?: string; stderr?: string }) => {
+        throw new Error(`next build failed:\n${error.stdout ?? ""}\n${error.stderr ?? ""}`);
+      },
+    );
     timings.push(`next build ${Date.now() - started} ms`);
 
     started = Date.now();
     const appPort = await freePort();
     appUrl = `http://127.0.0.1:${appPort}`;
-    next = spawn(process.execPath, [NEXT_BIN, "start", "--port", String(appPort), "--hostname", "127.0.0.1"], { cwd: appDir, env: nextEnv(), stdio: ["ignore", "pipe", "pipe"] });
+    next = spawn(process.execPath, [NEXT_BIN, "start", "--port", String(appPort), "--hostname", "127.0.0.1"], {
+      cwd: appDir,
+      env: nextEnv(),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     next.stdout?.on("data", (d: Buffer) => (nextOutput += d.toString()));
     next.stderr?.on("data", (d: Buffer) => (nextOutput += d.toString()));
     await waitFor(
       async () => {
         if (next?.exitCode !== null) throw new Error(`next start exited:\n${nextOutput}`);
-        return fetch(appUrl).then((r) => r.ok, () => false);
+        return fetch(appUrl).then(
+          (r) => r.ok,
+          () => false,
+        );
       },
       60_000,
       "next start to answer",
@@ -127,12 +136,20 @@ describe("the Next.js guide's files, built with `next build` and served by `next
   it("shows next.config with withSentryConfig, client and server init with the DSN, and a tunnel (not tunnelRoute)", () => {
     // The page tells the reader this guide was run as written: the tests below make that true.
     expect(guide.verified).toBe("run");
-    expect(guide.files.map((f) => f.name)).toEqual(["next.config.ts", "instrumentation-client.ts", "instrumentation.ts", "app/monitoring/route.ts"]);
+    expect(guide.files.map((f) => f.name)).toEqual([
+      "next.config.ts",
+      "instrumentation-client.ts",
+      "instrumentation.ts",
+      "app/monitoring/route.ts",
+    ]);
     const all = guide.files.map((f) => f.code).join("\n");
     expect(all).toContain("withSentryConfig(");
     expect(all).toContain('tunnel: "/monitoring"');
     expect(all).not.toContain("tunnelRoute");
-    expect(guide.files.filter((f) => f.code.includes(JSON.stringify(dsn))).map((f) => f.name)).toEqual(["instrumentation-client.ts", "instrumentation.ts"]);
+    expect(guide.files.filter((f) => f.code.includes(JSON.stringify(dsn))).map((f) => f.name)).toEqual([
+      "instrumentation-client.ts",
+      "instrumentation.ts",
+    ]);
   });
 
   it.each(DIALECTS)(

@@ -26,7 +26,12 @@ describe.each(DIALECTS)("real SDKs against Telltale on %s", (dialect) => {
   }
 
   const events = (projectId: number) =>
-    store.db.selectFrom("events").select(["title", "level", "release", "environment", "data"]).where("project_id", "=", projectId).orderBy("id").execute();
+    store.db
+      .selectFrom("events")
+      .select(["title", "level", "release", "environment", "data"])
+      .where("project_id", "=", projectId)
+      .orderBy("id")
+      .execute();
 
   beforeAll(async () => {
     store = await openTestStore(dialect);
@@ -47,7 +52,11 @@ describe.each(DIALECTS)("real SDKs against Telltale on %s", (dialect) => {
     await queueDrained(store);
     const stored = await events(p.id);
     expect(stored.map((e) => e.title).sort()).toEqual(
-      ["Error: node fixture large event", "SyntaxError: Expected property name or '}' in JSON at position 1", "node fixture message 42"].sort(),
+      [
+        "Error: node fixture large event",
+        "SyntaxError: Expected property name or '}' in JSON at position 1",
+        "node fixture message 42",
+      ].sort(),
     );
     const message = stored.find((e) => e.title === "node fixture message 42")!;
     expect(message).toMatchObject({ level: "warning", release: "node-fixture@1.0.0", environment: "test" });
@@ -113,10 +122,14 @@ describe.each(DIALECTS)("real SDKs against Telltale on %s", (dialect) => {
         }
         if (req.url === "/tunnel" && req.method === "POST") {
           // A user's own tunnel: forwards the raw envelope; Telltale authenticates by the DSN in its header.
-          const upstream = httpRequest(tunnelTarget, { method: "POST", headers: { "content-type": "application/x-sentry-envelope" } }, (up) => {
-            res.writeHead(up.statusCode ?? 502);
-            up.pipe(res);
-          });
+          const upstream = httpRequest(
+            tunnelTarget,
+            { method: "POST", headers: { "content-type": "application/x-sentry-envelope" } },
+            (up) => {
+              res.writeHead(up.statusCode ?? 502);
+              up.pipe(res);
+            },
+          );
           req.pipe(upstream);
           return;
         }
@@ -139,7 +152,9 @@ describe.each(DIALECTS)("real SDKs against Telltale on %s", (dialect) => {
       });
       await tab.evaluate(
         ({ dsn, tunnel, message }) => {
-          const Sentry = (window as unknown as { Sentry: { init(o: object): void; captureException(e: Error): void; flush(t: number): Promise<boolean> } }).Sentry;
+          const Sentry = (
+            window as unknown as { Sentry: { init(o: object): void; captureException(e: Error): void; flush(t: number): Promise<boolean> } }
+          ).Sentry;
           Sentry.init({ dsn, ...(tunnel ? { tunnel } : {}), release: "web@3.1.0" });
           Sentry.captureException(new TypeError(message));
           return Sentry.flush(5000);
@@ -184,10 +199,14 @@ describe.each(DIALECTS)("real SDKs against Telltale on %s", (dialect) => {
     await runNodeClient(p.dsn, "ratelimit");
     await queueDrained(store);
     // Refusals on the request path are counted in memory and written within a second.
-    const outcomes = await waitFor(async () => {
-      const rows = await outcomesOf(store, p.id);
-      return quantity(rows, "error", "rate_limited") > 0 && rows;
-    }, 10_000, "the rate-limited outcome");
+    const outcomes = await waitFor(
+      async () => {
+        const rows = await outcomesOf(store, p.id);
+        return quantity(rows, "error", "rate_limited") > 0 && rows;
+      },
+      10_000,
+      "the rate-limited outcome",
+    );
     // Two errors fit the quota; the third is answered 429 and from then on the SDK sends none:
     // the other five are dropped by the SDK itself and reported in its client report.
     expect(quantity(outcomes, "error", "accepted")).toBe(2);

@@ -37,10 +37,14 @@ async function shotsAndOverflow(page: Page, name: string, between?: () => Promis
 async function optionsBecome(list: Locator, expected: string[]): Promise<void> {
   let last: string[] = [];
   try {
-    await waitFor(async () => {
-      last = await list.locator("[role=option]").allTextContents();
-      return JSON.stringify(last) === JSON.stringify(expected);
-    }, 5_000, `suggestions ${JSON.stringify(expected)}`);
+    await waitFor(
+      async () => {
+        last = await list.locator("[role=option]").allTextContents();
+        return JSON.stringify(last) === JSON.stringify(expected);
+      },
+      5_000,
+      `suggestions ${JSON.stringify(expected)}`,
+    );
   } catch {
     expect(last).toEqual(expected);
   }
@@ -63,7 +67,11 @@ describe.each(DIALECTS)("issue page extras in Chromium on %s", (dialect) => {
     const { project, key } = await createProject({ ctx, input: { org: "shop", slug: "api", platform: "node" } });
     server = await startServer({ ...store.env, TELLTALE_SELF_DSN: "off" });
     const ingest = `${server.url.replace("localhost", "127.0.0.1")}/api/${project.id}/envelope/?sentry_version=7&sentry_key=${key.public_key}`;
-    const reply = await fetch(ingest, { method: "POST", body: new Uint8Array(errorEnvelope(newEventId(), "Payment failed")), headers: { "content-type": "application/x-sentry-envelope" } });
+    const reply = await fetch(ingest, {
+      method: "POST",
+      body: new Uint8Array(errorEnvelope(newEventId(), "Payment failed")),
+      headers: { "content-type": "application/x-sentry-envelope" },
+    });
     expect(reply.status).toBe(200);
     await queueDrained(store);
     const issue = await store.db.selectFrom("issues").select("id").executeTakeFirstOrThrow();
@@ -95,7 +103,10 @@ describe.each(DIALECTS)("issue page extras in Chromium on %s", (dialect) => {
 
   it("renders a Markdown comment with bold text and no javascript: link", async () => {
     await page.goto(issueUrl);
-    await page.fill("[data-testid=comment-form] textarea[name=text]", "This is **bold** and [click](javascript:alert(1)) <img src=x onerror=alert(2)>");
+    await page.fill(
+      "[data-testid=comment-form] textarea[name=text]",
+      "This is **bold** and [click](javascript:alert(1)) <img src=x onerror=alert(2)>",
+    );
     await page.locator("[data-testid=comment-form] button[value=comment]").click();
     const body = page.locator("[data-testid=comment-body]").first();
     await waitFor(async () => (await body.count()) > 0, 10_000, "the comment");

@@ -44,7 +44,10 @@ describe.each(DIALECTS)("the issue page in Chromium on %s", (dialect) => {
     await createOrganization({ ctx, input: { slug: "shop", owner: "dev@example.com" } });
     const org = await ctx.db.selectFrom("organizations").select("id").where("slug", "=", "shop").executeTakeFirstOrThrow();
     const ada = await ctx.db.selectFrom("users").select("id").where("email", "=", "ada@example.com").executeTakeFirstOrThrow();
-    await ctx.db.insertInto("memberships").values({ organization_id: org.id, user_id: ada.id, role: "member", created_at: Date.now() }).execute();
+    await ctx.db
+      .insertInto("memberships")
+      .values({ organization_id: org.id, user_id: ada.id, role: "member", created_at: Date.now() })
+      .execute();
     const { project, key } = await createProject({ ctx, input: { org: "shop", slug: "api", platform: "node" } });
     server = await startServer({ ...store.env, TELLTALE_SELF_DSN: "off" });
     await runNodeClient(buildDsn(server.url, key.public_key, project.id), "request");
@@ -69,7 +72,11 @@ describe.each(DIALECTS)("the issue page in Chromium on %s", (dialect) => {
     const ada = await page.locator("[data-testid=assignee] option", { hasText: "ada@example.com" }).getAttribute("value");
     await page.selectOption("[data-testid=assignee]", ada ?? "");
     await page.locator("[data-testid=assign-form] button[value=assign]").click();
-    await waitFor(async () => (await page.locator("[data-testid=activity]").textContent())?.includes("assigned the issue"), 10_000, "the assignment in the activity");
+    await waitFor(
+      async () => (await page.locator("[data-testid=activity]").textContent())?.includes("assigned the issue"),
+      10_000,
+      "the assignment in the activity",
+    );
     await page.waitForTimeout(300);
     expect(await page.locator("[data-testid=assignee]").inputValue()).toBe(ada);
     expect(await page.locator("text=Updated.").count()).toBe(1);

@@ -71,7 +71,16 @@ function checkout() { applyDiscount({}); }
     await tab.goto(appUrl);
     await tab.evaluate(
       ({ dsn, release }) => {
-        const w = window as unknown as { Sentry: { init(o: object): void; setTag(k: string, v: string): void; addBreadcrumb(b: object): void; captureException(e: unknown): void; flush(t: number): Promise<boolean> }; checkout(): void };
+        const w = window as unknown as {
+          Sentry: {
+            init(o: object): void;
+            setTag(k: string, v: string): void;
+            addBreadcrumb(b: object): void;
+            captureException(e: unknown): void;
+            flush(t: number): Promise<boolean>;
+          };
+          checkout(): void;
+        };
         w.Sentry.init({ dsn, release, environment: "production" });
         w.Sentry.setTag("team", "payments");
         w.Sentry.addBreadcrumb({ category: "cart", message: "coupon applied", level: "info" });
@@ -121,7 +130,11 @@ function checkout() { applyDiscount({}); }
     await page.waitForURL(/\/orgs\/shop\/issues\/\d+$/);
     const issueUrl = page.url();
     await page.locator("[data-testid=triage] button[value=resolve]").click();
-    await waitFor(async () => (await page.locator("[data-testid=issue-status]").textContent()) === "resolved", 10_000, "the resolved status");
+    await waitFor(
+      async () => (await page.locator("[data-testid=issue-status]").textContent()) === "resolved",
+      10_000,
+      "the resolved status",
+    );
 
     await page.goto(`${server.url}/orgs/shop/issues?project=web&query=is:unresolved`);
     await page.locator("[data-testid=no-issues]").waitFor();
@@ -136,7 +149,11 @@ function checkout() { applyDiscount({}); }
   });
 
   it("narrows the stream by a tag and explains an invalid query instead of failing", async () => {
-    const key = await store.db.selectFrom("project_keys").select("public_key").where("project_id", "=", projectId).executeTakeFirstOrThrow();
+    const key = await store.db
+      .selectFrom("project_keys")
+      .select("public_key")
+      .where("project_id", "=", projectId)
+      .executeTakeFirstOrThrow();
     await runNodeClient(buildDsn(server.url, key.public_key, projectId), "basic");
     await queueDrained(store);
     await page.goto(`${server.url}/orgs/shop/issues?project=web`);
@@ -158,7 +175,17 @@ function checkout() { applyDiscount({}); }
     await tab.goto(appUrl);
     await tab.evaluate(
       ({ dsn, hostile }) => {
-        const w = window as unknown as { Sentry: { init(o: object): void; setTag(k: string, v: string): void; setUser(u: object): void; setExtra(k: string, v: string): void; addBreadcrumb(b: object): void; captureException(e: unknown): void; flush(t: number): Promise<boolean> } };
+        const w = window as unknown as {
+          Sentry: {
+            init(o: object): void;
+            setTag(k: string, v: string): void;
+            setUser(u: object): void;
+            setExtra(k: string, v: string): void;
+            addBreadcrumb(b: object): void;
+            captureException(e: unknown): void;
+            flush(t: number): Promise<boolean>;
+          };
+        };
         w.Sentry.init({ dsn, release: `javascript:window.__xss=1//${hostile}`, environment: hostile });
         w.Sentry.setTag("payload", hostile);
         w.Sentry.setTag("link", "javascript:window.__xss=1");
@@ -212,11 +239,23 @@ function checkout() { applyDiscount({}); }
   });
 
   it("serves the issue and its events through the web API", async () => {
-    const issue = await store.db.selectFrom("issues").selectAll().where("project_id", "=", projectId).orderBy("id").executeTakeFirstOrThrow();
+    const issue = await store.db
+      .selectFrom("issues")
+      .selectAll()
+      .where("project_id", "=", projectId)
+      .orderBy("id")
+      .executeTakeFirstOrThrow();
     const res = await page.request.get(`${server.url}/api/0/organizations/shop/issues/${issue.id}/`);
     expect(res.status()).toBe(200);
     const body = (await res.json()) as Record<string, unknown>;
-    expect(body).toMatchObject({ id: String(issue.id), title: issue.title, status: "unresolved", substatus: "regressed", count: "2", userCount: expect.any(Number) as number });
+    expect(body).toMatchObject({
+      id: String(issue.id),
+      title: issue.title,
+      status: "unresolved",
+      substatus: "regressed",
+      count: "2",
+      userCount: expect.any(Number) as number,
+    });
     const latest = await page.request.get(`${server.url}/api/0/organizations/shop/issues/${issue.id}/events/latest/`);
     expect(((await latest.json()) as { release: { version: string } }).release.version).toBe("shop@1.0.1");
   });

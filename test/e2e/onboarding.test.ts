@@ -34,7 +34,13 @@ function overflow(page: Page): Promise<{ px: number; who: string }> {
   return page.evaluate(() => {
     const out = [...document.querySelectorAll("main, main *")].filter((e) => e.getBoundingClientRect().right > window.innerWidth + 0.5);
     const px = Math.max(0, ...out.map((e) => e.getBoundingClientRect().right - window.innerWidth));
-    return { px, who: out.slice(0, 5).map((e) => `${e.tagName.toLowerCase()}.${e.className}`).join(", ") };
+    return {
+      px,
+      who: out
+        .slice(0, 5)
+        .map((e) => `${e.tagName.toLowerCase()}.${e.className}`)
+        .join(", "),
+    };
   });
 }
 
@@ -116,14 +122,29 @@ describe.each(DIALECTS)("a newcomer's first event on %s", (dialect) => {
     const badge = page.locator("[data-testid=verified] .badge");
     await page.goto(`${server.url}/orgs/acme/projects/api/setup/go`);
     await expect(badge.textContent()).resolves.toBe("verified here with sentry-go 0.11");
-    await expect(page.locator("[data-testid=verified]").textContent()).resolves.toContain("the snippet uses only API it shares with the current SDK");
+    await expect(page.locator("[data-testid=verified]").textContent()).resolves.toContain(
+      "the snippet uses only API it shares with the current SDK",
+    );
     await shoot(page, "setup-go");
     await page.goto(`${server.url}/orgs/acme/projects/api/setup/ruby`);
     await expect(badge.textContent()).resolves.toBe("not verified here");
     await expect(page.locator("[data-testid=verified]").textContent()).resolves.toContain("The tests drive only the legacy Raven client");
     await shoot(page, "setup-ruby");
     const tabs = await page.locator("nav.guide-tabs a").allTextContents();
-    expect(tabs).toEqual(["Browser JavaScript", "Next.js", "Node.js", "Python", "Go", "Ruby", "Java", ".NET", "PHP", "Android", "iOS", "React Native"]);
+    expect(tabs).toEqual([
+      "Browser JavaScript",
+      "Next.js",
+      "Node.js",
+      "Python",
+      "Go",
+      "Ruby",
+      "Java",
+      ".NET",
+      "PHP",
+      "Android",
+      "iOS",
+      "React Native",
+    ]);
     await page.goto(`${server.url}/orgs/acme/projects/api/setup/javascript/nextjs`);
     const code = (await page.locator("[data-testid=snippet]").allTextContents()).join("\n");
     expect(code).toContain('tunnel: "/monitoring"');

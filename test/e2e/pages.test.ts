@@ -61,7 +61,14 @@ describe("pages in Chromium, as served by default", () => {
     const start = end - 2;
     const spanId = newEventId().slice(0, 16);
     const trace = { trace_id: traceId, span_id: spanId, op: "http.server", status: "ok" };
-    const tx = { event_id: newEventId(), type: "transaction", transaction: "GET /checkout", start_timestamp: start, timestamp: end, contexts: { trace } };
+    const tx = {
+      event_id: newEventId(),
+      type: "transaction",
+      transaction: "GET /checkout",
+      start_timestamp: start,
+      timestamp: end,
+      contexts: { trace },
+    };
     const event = (message: string, level: string, timestamp: number) => ({
       type: "event",
       payload: JSON.stringify({
@@ -71,13 +78,22 @@ describe("pages in Chromium, as served by default", () => {
         platform: "node",
         timestamp,
         contexts: { trace: { trace_id: traceId, span_id: spanId } },
-        breadcrumbs: { values: [{ timestamp: start, category: "http", message: "POST /pay", level: "error" }, { timestamp, category: "log", message: "retrying", level: "info" }] },
+        breadcrumbs: {
+          values: [
+            { timestamp: start, category: "http", message: "POST /pay", level: "error" },
+            { timestamp, category: "log", message: "retrying", level: "info" },
+          ],
+        },
       }),
     });
     const body = buildEnvelope({ trace: { trace_id: traceId } }, [{ type: "transaction", payload: JSON.stringify(tx) }]);
     const url = `${server.url}/api/${project.id}/envelope/?sentry_key=${key.public_key}`;
     expect((await send(url, { body })).status).toBe(200);
-    for (const [message, level, at] of [["Payment declined at the start", "error", start], ["Payment declined at the end", "error", end], ["Slow checkout", "warning", end - 1]] as const) {
+    for (const [message, level, at] of [
+      ["Payment declined at the start", "error", start],
+      ["Payment declined at the end", "error", end],
+      ["Slow checkout", "warning", end - 1],
+    ] as const) {
       expect((await send(url, { body: buildEnvelope({}, [event(message, level, at)]) })).status).toBe(200);
     }
     await queueDrained(store);
@@ -113,7 +129,11 @@ describe("pages in Chromium, as served by default", () => {
   for (const width of WIDTHS) {
     it(`shows dates on the organization and project settings pages as how long ago, at ${width} px`, async () => {
       const page = await signedIn(width);
-      for (const [path, name] of [["/orgs/shop", "org"], ["/orgs/shop/projects/api/settings", "project-settings"], ["/orgs/shop/projects/api/settings/keys", "project-keys"]] as const) {
+      for (const [path, name] of [
+        ["/orgs/shop", "org"],
+        ["/orgs/shop/projects/api/settings", "project-settings"],
+        ["/orgs/shop/projects/api/settings/keys", "project-keys"],
+      ] as const) {
         await page.goto(`${server.url}${path}`);
         await shot(page, `${name}-${width}`);
         const times = page.locator("main time");

@@ -43,11 +43,21 @@ describe("the command palette and stream shortcuts in Chromium", () => {
 
     const url = `${server.url}/api/${project.id}/envelope/?sentry_key=${key.public_key}`;
     const now = Date.now() / 1000;
-    const tx = { event_id: newEventId(), type: "transaction", transaction: "GET /checkout", start_timestamp: now - 2, timestamp: now, contexts: { trace: { trace_id: traceId, span_id: "0123456789abcdef", op: "http.server" } } };
+    const tx = {
+      event_id: newEventId(),
+      type: "transaction",
+      transaction: "GET /checkout",
+      start_timestamp: now - 2,
+      timestamp: now,
+      contexts: { trace: { trace_id: traceId, span_id: "0123456789abcdef", op: "http.server" } },
+    };
     const items = [{ type: "transaction", payload: JSON.stringify(tx) }];
     // Three issues, last seen one second apart, so the stream lists them newest first.
     for (const [n, name] of ["Checkout FirstError", "Checkout SecondError", "Checkout ThirdError"].entries()) {
-      items.push({ type: "event", payload: JSON.stringify({ event_id: newEventId(), message: name, level: "error", platform: "node", timestamp: now - 10 + n }) });
+      items.push({
+        type: "event",
+        payload: JSON.stringify({ event_id: newEventId(), message: name, level: "error", platform: "node", timestamp: now - 10 + n }),
+      });
     }
     for (const item of items) expect((await send(url, { body: buildEnvelope({}, [item]) })).status).toBe(200);
     await queueDrained(store);
@@ -154,7 +164,13 @@ describe("the command palette and stream shortcuts in Chromium", () => {
     await page.keyboard.press("i");
     await expect.poll(async () => (await issue(selected)).status).toBe("ignored");
     const activity = await store.db.selectFrom("issue_activity").select(["issue_id", "type"]).execute();
-    expect(activity).toEqual(expect.arrayContaining([expect.objectContaining({ issue_id: second, type: "set_resolved" }), expect.objectContaining({ issue_id: selected, type: "assigned" }), expect.objectContaining({ issue_id: selected, type: "set_ignored" })]));
+    expect(activity).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ issue_id: second, type: "set_resolved" }),
+        expect.objectContaining({ issue_id: selected, type: "assigned" }),
+        expect.objectContaining({ issue_id: selected, type: "set_ignored" }),
+      ]),
+    );
     await page.close();
   });
 

@@ -22,8 +22,10 @@ describe.each(DIALECTS)("refusals in the settings UI on %s", (dialect) => {
   let orgId = 0;
   let devId = 0;
   const keys = "/orgs/acme/projects/web/settings/keys";
-  const setRole = (role: Role) => store.db.updateTable("memberships").set({ role }).where("organization_id", "=", orgId).where("user_id", "=", devId).execute();
-  const keyCount = async () => (await store.db.selectFrom("project_keys").select("id").where("project_id", "=", projectId).execute()).length;
+  const setRole = (role: Role) =>
+    store.db.updateTable("memberships").set({ role }).where("organization_id", "=", orgId).where("user_id", "=", devId).execute();
+  const keyCount = async () =>
+    (await store.db.selectFrom("project_keys").select("id").where("project_id", "=", projectId).execute()).length;
 
   beforeAll(async () => {
     store = await openTestStore(dialect);
@@ -31,7 +33,10 @@ describe.each(DIALECTS)("refusals in the settings UI on %s", (dialect) => {
     await createUser({ ctx, input: { email: "owner@example.com", password: "password-123" } });
     devId = (await createUser({ ctx, input: { email: "dev@example.com", password: "password-123" } })).id;
     orgId = (await createOrganization({ ctx, input: { slug: "acme", owner: "owner@example.com" } })).id;
-    await store.db.insertInto("memberships").values({ organization_id: orgId, user_id: devId, role: "admin", created_at: Date.now() }).execute();
+    await store.db
+      .insertInto("memberships")
+      .values({ organization_id: orgId, user_id: devId, role: "admin", created_at: Date.now() })
+      .execute();
     projectId = (await createProject({ ctx, input: { org: "acme", slug: "web", platform: "node" } })).project.id;
     server = await startServer({ ...store.env, TELLTALE_SELF_DSN: "off" });
     browser = await launchBrowser();

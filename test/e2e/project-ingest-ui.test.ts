@@ -40,7 +40,11 @@ describe.each(DIALECTS)("project ingest settings and stats in Chromium on %s", (
   });
 
   it("charts what a real SDK sent on the Stats page", async () => {
-    const key = await store.db.selectFrom("project_keys").select("public_key").where("project_id", "=", projectId).executeTakeFirstOrThrow();
+    const key = await store.db
+      .selectFrom("project_keys")
+      .select("public_key")
+      .where("project_id", "=", projectId)
+      .executeTakeFirstOrThrow();
     await runNodeClient(buildDsn(server.url, key.public_key, projectId), "basic");
     await queueDrained(store);
     await page.goto(`${server.url}${base}/stats`);
@@ -88,14 +92,22 @@ describe.each(DIALECTS)("project ingest settings and stats in Chromium on %s", (
     await keyForm.locator("input[name=window]").fill("60");
     await keyForm.locator("button[type=submit]").click();
     await keyForm.locator(".notice").waitFor();
-    const key = await store.db.selectFrom("project_keys").select(["rate_limit_count", "rate_limit_window_seconds"]).where("project_id", "=", projectId).executeTakeFirstOrThrow();
+    const key = await store.db
+      .selectFrom("project_keys")
+      .select(["rate_limit_count", "rate_limit_window_seconds"])
+      .where("project_id", "=", projectId)
+      .executeTakeFirstOrThrow();
     expect(key).toEqual({ rate_limit_count: 500, rate_limit_window_seconds: 60 });
 
     await page.selectOption("select[name=category]", "transaction");
     await page.fill("input[aria-label=Count]", "1000");
     await page.click("text=Set quota");
     await page.locator("[data-testid=quotas]").waitFor();
-    await waitFor(async () => (await page.locator("[data-testid=quotas]").textContent())?.includes("1000 per 60 s"), 10_000, "the quota row");
+    await waitFor(
+      async () => (await page.locator("[data-testid=quotas]").textContent())?.includes("1000 per 60 s"),
+      10_000,
+      "the quota row",
+    );
     const quotas = await store.db.selectFrom("project_quotas").selectAll().where("project_id", "=", projectId).execute();
     expect(quotas).toEqual([{ project_id: projectId, category: "transaction", limit_count: 1000, window_seconds: 60 }]);
   });
@@ -107,10 +119,16 @@ describe.each(DIALECTS)("project ingest settings and stats in Chromium on %s", (
     await form.locator("button[type=submit]").click();
     await expect(form.locator(".error").textContent()).resolves.toMatch(/^line 2, column \d+: /);
     expect(await form.locator("textarea[name=rules]").inputValue()).toContain("not a rule");
-    await form.locator("textarea[name=rules]").fill('# ours\nerror.type:Timeout* -> timeouts\nmessage:"*connection refused*" -> conn title="Connection refused"');
+    await form
+      .locator("textarea[name=rules]")
+      .fill('# ours\nerror.type:Timeout* -> timeouts\nmessage:"*connection refused*" -> conn title="Connection refused"');
     await form.locator("button[type=submit]").click();
     await form.locator(".notice").waitFor();
-    const row = await store.db.selectFrom("project_grouping").select("fingerprint_rules").where("project_id", "=", projectId).executeTakeFirstOrThrow();
+    const row = await store.db
+      .selectFrom("project_grouping")
+      .select("fingerprint_rules")
+      .where("project_id", "=", projectId)
+      .executeTakeFirstOrThrow();
     expect(row.fingerprint_rules).toContain("-> conn title=");
   });
 

@@ -48,7 +48,9 @@ describe("security headers in Chromium", () => {
   async function visit(page: Page, path: string) {
     // Not "networkidle": the browser SDK and router prefetches keep the network busy.
     await page.goto(`${server.url}${path}`, { waitUntil: "load" });
-    await page.waitForFunction(() => typeof (window as unknown as { next?: object }).next === "object", undefined, { timeout: 10_000 }).catch(() => {});
+    await page
+      .waitForFunction(() => typeof (window as unknown as { next?: object }).next === "object", undefined, { timeout: 10_000 })
+      .catch(() => {});
     await page.waitForTimeout(1000);
     expect(await page.evaluate(() => typeof (window as unknown as { next?: object }).next), `${path} hydrated`).toBe("object");
     const seen = await page.evaluate(() => (window as unknown as { __csp?: string[] }).__csp ?? []);
@@ -63,7 +65,9 @@ describe("security headers in Chromium", () => {
     context = await browser.newContext();
     framer = createServer((req, res) => {
       res.writeHead(200, { "content-type": "text/html" });
-      res.end(`<!doctype html><title>framer</title><iframe id="victim" src="${server.url}${decodeURIComponent((req.url ?? "/").slice(1))}" width="800" height="600"></iframe>`);
+      res.end(
+        `<!doctype html><title>framer</title><iframe id="victim" src="${server.url}${decodeURIComponent((req.url ?? "/").slice(1))}" width="800" height="600"></iframe>`,
+      );
     });
     await new Promise<void>((r) => framer.listen(0, "127.0.0.1", r));
     // Another port of the same host: the same site, so the session cookie (SameSite=Lax) goes
@@ -94,10 +98,28 @@ describe("security headers in Chromium", () => {
     const traceId = newEventId();
     const now = Date.now() / 1000;
     const trace = { trace_id: traceId, span_id: "a1b2c3d4e5f60718", op: "http.server" };
-    const error = { event_id: newEventId(), message: "Checkout failed", level: "error", platform: "javascript", timestamp: now, contexts: { trace } };
-    const tx = { event_id: newEventId(), type: "transaction", transaction: "GET /checkout", start_timestamp: now - 1, timestamp: now, contexts: { trace: { ...trace, status: "ok" } }, spans: [] };
+    const error = {
+      event_id: newEventId(),
+      message: "Checkout failed",
+      level: "error",
+      platform: "javascript",
+      timestamp: now,
+      contexts: { trace },
+    };
+    const tx = {
+      event_id: newEventId(),
+      type: "transaction",
+      transaction: "GET /checkout",
+      start_timestamp: now - 1,
+      timestamp: now,
+      contexts: { trace: { ...trace, status: "ok" } },
+      spans: [],
+    };
     const url = `${server.url}/api/${project.id}/envelope/?sentry_version=7&sentry_key=${key.public_key}`;
-    for (const [type, payload] of [["event", error], ["transaction", tx]] as const) {
+    for (const [type, payload] of [
+      ["event", error],
+      ["transaction", tx],
+    ] as const) {
       const reply = await send(url, { body: buildEnvelope({ event_id: payload.event_id }, [{ type, payload: JSON.stringify(payload) }]) });
       expect(reply.status).toBe(200);
       expect(reply.headers).toMatchObject({ "x-content-type-options": "nosniff", "access-control-allow-origin": "*" });
@@ -116,7 +138,11 @@ describe("security headers in Chromium", () => {
     expect(nonce).not.toBe("");
     expect(csp.split("; ").find((d) => d.startsWith("script-src "))).not.toContain("'unsafe-");
     expect(csp).toContain("frame-ancestors 'none'");
-    expect(reply.headers).toMatchObject({ "x-frame-options": "DENY", "x-content-type-options": "nosniff", "referrer-policy": "strict-origin-when-cross-origin" });
+    expect(reply.headers).toMatchObject({
+      "x-frame-options": "DENY",
+      "x-content-type-options": "nosniff",
+      "referrer-policy": "strict-origin-when-cross-origin",
+    });
     expect(reply.headers["access-control-allow-origin"]).toBeUndefined();
     expect(reply.headers["strict-transport-security"]).toBeUndefined();
     const scripts = reply.text.match(/<script\b[^>]*>/g) ?? [];
@@ -133,7 +159,15 @@ describe("security headers in Chromium", () => {
     await page.fill("input[name=password]", ADMIN.password);
     await page.click("main button[type=submit]");
     await page.waitForURL(/\/orgs\/acme$/);
-    const pages = ["/orgs", "/orgs/acme", "/orgs/acme/issues", issuePath, "/orgs/acme/projects/web/settings", "/orgs/acme/projects/web/stats", tracePath];
+    const pages = [
+      "/orgs",
+      "/orgs/acme",
+      "/orgs/acme/issues",
+      issuePath,
+      "/orgs/acme/projects/web/settings",
+      "/orgs/acme/projects/web/stats",
+      tracePath,
+    ];
     const more = ["/orgs/acme/projects/new", "/orgs/acme/projects/web/setup/javascript", `${issuePath}?view=raw`, "/no-such-page"];
     for (const path of [...pages, ...more]) {
       await visit(page, path);

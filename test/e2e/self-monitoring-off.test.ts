@@ -41,10 +41,16 @@ describe("TELLTALE_SELF_DSN=off", () => {
     // Give an SDK, were one running, the time it takes to send (it flushes within a second or two).
     await new Promise((r) => setTimeout(r, 3000));
     expect(envelopes).toEqual([]);
-    const queued = await store.queue.selectFrom("ingest_queue").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+    const queued = await store.queue
+      .selectFrom("ingest_queue")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow();
     expect(Number(queued.n), "ingest_queue").toBe(0);
     for (const table of ["events", "spans"] as const) {
-      const row = await store.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+      const row = await store.db
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .executeTakeFirstOrThrow();
       expect(Number(row.n), table).toBe(0);
     }
     await page.close();

@@ -48,10 +48,27 @@ describe("the application shell in Chromium", () => {
     const end = Date.now() / 1000;
     const spanId = newEventId().slice(0, 16);
     const trace = { trace_id: traceId, span_id: spanId, op: "http.server", status: "ok" };
-    const tx = { event_id: newEventId(), type: "transaction", transaction: "GET /checkout", start_timestamp: end - 2, timestamp: end, contexts: { trace } };
-    const error = { event_id: newEventId(), message: LONG_TITLE, level: "error", platform: "node", timestamp: end, contexts: { trace: { trace_id: traceId, span_id: spanId } } };
+    const tx = {
+      event_id: newEventId(),
+      type: "transaction",
+      transaction: "GET /checkout",
+      start_timestamp: end - 2,
+      timestamp: end,
+      contexts: { trace },
+    };
+    const error = {
+      event_id: newEventId(),
+      message: LONG_TITLE,
+      level: "error",
+      platform: "node",
+      timestamp: end,
+      contexts: { trace: { trace_id: traceId, span_id: spanId } },
+    };
     const url = `${server.url}/api/${project.id}/envelope/?sentry_key=${key.public_key}`;
-    for (const item of [{ type: "transaction", payload: JSON.stringify(tx) }, { type: "event", payload: JSON.stringify(error) }]) {
+    for (const item of [
+      { type: "transaction", payload: JSON.stringify(tx) },
+      { type: "event", payload: JSON.stringify(error) },
+    ]) {
       expect((await send(url, { body: buildEnvelope({}, [item]) })).status).toBe(200);
     }
     await queueDrained(store);
@@ -182,7 +199,10 @@ describe("the application shell in Chromium", () => {
         scroll: document.documentElement.scrollWidth,
         inner: window.innerWidth,
         // Named in the failure message: the elements that reach past the right edge.
-        wide: [...document.querySelectorAll("body *")].filter((e) => e.getBoundingClientRect().right > window.innerWidth).map((e) => `${e.tagName}.${e.className}`).slice(0, 5),
+        wide: [...document.querySelectorAll("body *")]
+          .filter((e) => e.getBoundingClientRect().right > window.innerWidth)
+          .map((e) => `${e.tagName}.${e.className}`)
+          .slice(0, 5),
       }));
       expect(scroll, `${path}: ${wide.join(", ")}`).toBeLessThanOrEqual(inner);
     }
@@ -203,7 +223,11 @@ describe("the application shell in Chromium", () => {
     const colours = () =>
       page.evaluate(() => {
         const panel = document.querySelector(".panel");
-        return { body: getComputedStyle(document.body).backgroundColor, panel: panel ? getComputedStyle(panel).backgroundColor : "", text: getComputedStyle(document.body).color };
+        return {
+          body: getComputedStyle(document.body).backgroundColor,
+          panel: panel ? getComputedStyle(panel).backgroundColor : "",
+          text: getComputedStyle(document.body).color,
+        };
       });
     await page.emulateMedia({ colorScheme: "light" });
     const light = await colours();

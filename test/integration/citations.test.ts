@@ -8,12 +8,29 @@ import { describe, expect, it } from "vitest";
  * cited live outside the repository; their facts are in docs/protocol.md now.
  */
 const ROOT = join(import.meta.dirname, "../..");
-const SCANNED = ["src", "app", "test", "bench", "scripts", "bin", "docs", "README.md", "next.config.ts", "instrumentation.ts", "instrumentation-client.ts"];
+const SCANNED = [
+  "src",
+  "app",
+  "test",
+  "bench",
+  "scripts",
+  "bin",
+  "docs",
+  "README.md",
+  "next.config.ts",
+  "instrumentation.ts",
+  "instrumentation-client.ts",
+];
 const SKIPPED = new Set(["node_modules", ".next", "dist", "data", "fixtures"]);
 const TEXT = /\.(ts|tsx|mjs|cjs|js|md|json|css)$/;
 
 /** Files outside the repository that comments used to cite. Built from parts so this file does not match itself. */
-const OUTSIDE = [new RegExp(["reference", "§"].join(" "), "i"), new RegExp(["toolchain", "md"].join("\\.")), new RegExp(["sentry-protocol", "md"].join("\\.")), new RegExp(["", "work", "shared", ""].join("/"))];
+const OUTSIDE = [
+  new RegExp(["reference", "§"].join(" "), "i"),
+  new RegExp(["toolchain", "md"].join("\\.")),
+  new RegExp(["sentry-protocol", "md"].join("\\.")),
+  new RegExp(["", "work", "shared", ""].join("/")),
+];
 
 /** `docs/protocol.md#a` and the `, #b` anchors that follow it in one citation. */
 const PROTOCOL_CITATION = /docs\/protocol\.md#([a-z0-9-]+)((?:, #[a-z0-9-]+)*)/g;
@@ -83,7 +100,9 @@ describe("citations", () => {
   it("finds a citation of a protocol section that does not exist, also after a comma", () => {
     expect(badCitations("// see docs/protocol.md#envelope-format", anchors)).toEqual([]);
     expect(badCitations("// see docs/protocol.md#no-such-section", anchors)).toHaveLength(1);
-    expect(badCitations("// see docs/protocol.md#envelope-format, #nowhere", anchors).map((b) => b.why)).toEqual(["docs/protocol.md has no section #nowhere"]);
+    expect(badCitations("// see docs/protocol.md#envelope-format, #nowhere", anchors).map((b) => b.why)).toEqual([
+      "docs/protocol.md has no section #nowhere",
+    ]);
   });
 
   it("derives anchors the way GitHub does", () => {
@@ -95,7 +114,8 @@ describe("citations", () => {
     const found: string[] = [];
     const self = join(ROOT, "test/integration/citations.test.ts"); // its samples are bad on purpose
     for (const path of SCANNED.flatMap((p) => [...files(p)]).filter((p) => p !== self)) {
-      for (const bad of badCitations(readFileSync(path, "utf8"), anchors)) found.push(`${relative(ROOT, path)}:${bad.line}: ${bad.why}: ${bad.text}`);
+      for (const bad of badCitations(readFileSync(path, "utf8"), anchors))
+        found.push(`${relative(ROOT, path)}:${bad.line}: ${bad.why}: ${bad.text}`);
     }
     expect(found).toEqual([]);
   });

@@ -66,7 +66,13 @@ describe.concurrent.each(DIALECTS)("the telltale command on %s", (dialect) => {
   it("creates a user", async () => {
     const run = await cli("user", "create", "--email", "Ada@Example.com", "--password", "analytical engine", "--name", "Ada");
     expect(run).toEqual({ code: 0, stdout: "created user ada@example.com\n", stderr: "" });
-    expect(await store.db.selectFrom("users").select(["email", "name", "is_superuser"]).where("email", "=", "ada@example.com").executeTakeFirst()).toEqual({
+    expect(
+      await store.db
+        .selectFrom("users")
+        .select(["email", "name", "is_superuser"])
+        .where("email", "=", "ada@example.com")
+        .executeTakeFirst(),
+    ).toEqual({
       email: "ada@example.com",
       name: "Ada",
       is_superuser: 0,
@@ -101,7 +107,11 @@ describe.concurrent.each(DIALECTS)("the telltale command on %s", (dialect) => {
     expect(out).toEqual({ id: expect.stringMatching(/^\d+$/), slug: "backend", dsn: expect.any(String) });
     const dsn = parseDsn(String(out.dsn));
     expect(dsn).toMatchObject({ protocol: "http", host: "telltale.test:8000", path: "", projectId: out.id });
-    const key = await store.db.selectFrom("project_keys").select(["project_id", "is_active"]).where("public_key", "=", dsn!.publicKey).executeTakeFirst();
+    const key = await store.db
+      .selectFrom("project_keys")
+      .select(["project_id", "is_active"])
+      .where("public_key", "=", dsn!.publicKey)
+      .executeTakeFirst();
     expect(key).toEqual({ project_id: Number(out.id), is_active: 1 });
   });
 
@@ -138,7 +148,9 @@ describe.concurrent.each(DIALECTS)("the telltale command on %s", (dialect) => {
     it("exits 2 for an unknown flag, naming it and the flags the command takes, and does nothing", async () => {
       const run = await cli("user", "create", "--email", "flag@example.com", "--password", "long enough", "--admin");
       expect(run).toMatchObject({ code: 2, stdout: "" });
-      expect(run.stderr).toMatch(/^telltale: unknown flag --admin for 'user create' \(it takes --email, --password, --name, --superuser\)\n/);
+      expect(run.stderr).toMatch(
+        /^telltale: unknown flag --admin for 'user create' \(it takes --email, --password, --name, --superuser\)\n/,
+      );
       expect(await store.db.selectFrom("users").select("id").where("email", "=", "flag@example.com").executeTakeFirst()).toBeUndefined();
     });
 
@@ -222,7 +234,9 @@ describe.concurrent.each(DIALECTS)("the database line on %s", (dialect) => {
   // The default log level: the line is shown unless TELLTALE_LOG_LEVEL is warn or error.
   const cli = (...args: string[]) => telltale(args, { ...store.env, TELLTALE_LOG_LEVEL: "info" });
   const expected = () =>
-    dialect === "sqlite" ? `telltale: database ${join(store.env.TELLTALE_DATA_DIR ?? "", "telltale.sqlite")}\n` : `telltale: database postgres://${new URL(PG_URL).host}/${new URL(store.env.DATABASE_URL ?? "").pathname.slice(1)}\n`;
+    dialect === "sqlite"
+      ? `telltale: database ${join(store.env.TELLTALE_DATA_DIR ?? "", "telltale.sqlite")}\n`
+      : `telltale: database postgres://${new URL(PG_URL).host}/${new URL(store.env.DATABASE_URL ?? "").pathname.slice(1)}\n`;
 
   beforeAll(async () => {
     store = await openTestStore(dialect);
@@ -246,7 +260,9 @@ describe.concurrent.each(DIALECTS)("the database line on %s", (dialect) => {
     try {
       const run = await telltale(["migrate", "--json"], { TELLTALE_DATA_DIR: dir, TELLTALE_LOG_LEVEL: "info" });
       expect(run.code).toBe(0);
-      expect(run.stderr).toBe(`telltale: database ${join(dir, "telltale.sqlite")} (new: none there yet; set TELLTALE_DATA_DIR or DATABASE_URL to use another)\n`);
+      expect(run.stderr).toBe(
+        `telltale: database ${join(dir, "telltale.sqlite")} (new: none there yet; set TELLTALE_DATA_DIR or DATABASE_URL to use another)\n`,
+      );
       expect(JSON.parse(run.stdout)).toMatchObject({ applied: expect.arrayContaining(["0001_foundation"]) });
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -264,7 +280,11 @@ describe("telltale serve on a port in use", () => {
       const started = Date.now();
       const env = { TELLTALE_DATA_DIR: dir, PORT: String(port), TELLTALE_HOST: "127.0.0.1", TELLTALE_SELF_DSN: "off" };
       const run = await telltale(["serve"], env, "dist/cli.js");
-      expect(run).toEqual({ code: 1, stdout: "", stderr: `telltale: port ${port} on 127.0.0.1 is already in use: stop the other server or set PORT\n` });
+      expect(run).toEqual({
+        code: 1,
+        stdout: "",
+        stderr: `telltale: port ${port} on 127.0.0.1 is already in use: stop the other server or set PORT\n`,
+      });
       // No lingering worker: the digest worker (and its retention job) stops with the failed start.
       expect(Date.now() - started).toBeLessThan(15_000);
     } finally {

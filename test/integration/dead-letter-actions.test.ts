@@ -41,13 +41,38 @@ describe.each(DIALECTS)("dead letter server actions on %s", (dialect) => {
   beforeAll(async () => {
     bench = await openDigestBench(dialect);
     request.ctx = bench.ctx;
-    const organization = await bench.store.db.selectFrom("projects").innerJoin("organizations", "organizations.id", "projects.organization_id").select(["organizations.id", "organizations.slug"]).where("projects.id", "=", bench.projectId).executeTakeFirstOrThrow();
+    const organization = await bench.store.db
+      .selectFrom("projects")
+      .innerJoin("organizations", "organizations.id", "projects.organization_id")
+      .select(["organizations.id", "organizations.slug"])
+      .where("projects.id", "=", bench.projectId)
+      .executeTakeFirstOrThrow();
     org = organization.slug;
-    owner = await bench.store.db.selectFrom("users").innerJoin("memberships", "memberships.user_id", "users.id").selectAll("users").where("memberships.organization_id", "=", organization.id).executeTakeFirstOrThrow();
+    owner = await bench.store.db
+      .selectFrom("users")
+      .innerJoin("memberships", "memberships.user_id", "users.id")
+      .selectAll("users")
+      .where("memberships.organization_id", "=", organization.id)
+      .executeTakeFirstOrThrow();
     const { createUser } = await import("../../src/core/accounts/create-user");
     member = await createUser({ ctx: bench.ctx, input: { email: `member-${dialect}@example.com`, password: "password-123" } });
-    await bench.store.db.insertInto("memberships").values({ organization_id: organization.id, user_id: member.id, role: "member", created_at: 0 }).execute();
-    await recordDeadLetter(bench.store.db, { projectId: bench.projectId, keyId: 0, receivedAt: Date.now(), body: errorEnvelope(newEventId(), "x"), itemTypes: ["event"], reason: "test", scrubbing: {} }, Date.now());
+    await bench.store.db
+      .insertInto("memberships")
+      .values({ organization_id: organization.id, user_id: member.id, role: "member", created_at: 0 })
+      .execute();
+    await recordDeadLetter(
+      bench.store.db,
+      {
+        projectId: bench.projectId,
+        keyId: 0,
+        receivedAt: Date.now(),
+        body: errorEnvelope(newEventId(), "x"),
+        itemTypes: ["event"],
+        reason: "test",
+        scrubbing: {},
+      },
+      Date.now(),
+    );
     letterId = (await bench.store.db.selectFrom("dead_letters").select("id").executeTakeFirstOrThrow()).id;
   });
   afterAll(async () => bench.store.cleanup());
@@ -64,7 +89,10 @@ describe.each(DIALECTS)("dead letter server actions on %s", (dialect) => {
     request.user = member;
     await expect(deleteDeadLetterAction({}, form({ org: "nope", id: String(letterId) }))).resolves.toMatchObject({ code: "not_found" });
     request.user = owner;
-    await expect(deleteDeadLetterAction({}, form({ org, id: String(letterId + 999) }))).resolves.toMatchObject({ code: "not_found", error: expect.stringContaining("does not exist") });
+    await expect(deleteDeadLetterAction({}, form({ org, id: String(letterId + 999) }))).resolves.toMatchObject({
+      code: "not_found",
+      error: expect.stringContaining("does not exist"),
+    });
     await expect(retryDeadLetterAction({}, form({ org, id: "1e3; drop" }))).resolves.toMatchObject({ code: "not_found" });
   });
 

@@ -45,7 +45,11 @@ describe.each(DIALECTS)("dead letters on %s", (dialect) => {
   let organizationId = 0;
   beforeAll(async () => {
     bench = await openDigestBench(dialect);
-    const project = await bench.store.db.selectFrom("projects").select("organization_id").where("id", "=", bench.projectId).executeTakeFirstOrThrow();
+    const project = await bench.store.db
+      .selectFrom("projects")
+      .select("organization_id")
+      .where("id", "=", bench.projectId)
+      .executeTakeFirstOrThrow();
     organizationId = project.organization_id;
   });
   afterAll(async () => bench.store.cleanup());
@@ -58,10 +62,13 @@ describe.each(DIALECTS)("dead letters on %s", (dialect) => {
   /** Queues `n` events, the one at `at` carrying `marker`; returns their ids. */
   async function batchWith(marker: string, n = 10, at = 5): Promise<string[]> {
     const ids = Array.from({ length: n }, () => newEventId());
-    await bench.enqueue(...ids.map((id, i) => errorEnvelope(id, i === at ? `${marker} password=hunter2 card 4111 1111 1111 1111` : `fine ${i}`)));
+    await bench.enqueue(
+      ...ids.map((id, i) => errorEnvelope(id, i === at ? `${marker} password=hunter2 card 4111 1111 1111 1111` : `fine ${i}`)),
+    );
     return ids;
   }
-  const stored = async (ids: string[]) => (await bench.store.db.selectFrom("events").select("event_id").where("event_id", "in", ids).execute()).map((r) => r.event_id);
+  const stored = async (ids: string[]) =>
+    (await bench.store.db.selectFrom("events").select("event_id").where("event_id", "in", ids).execute()).map((r) => r.event_id);
 
   it("sets aside only the envelope whose rows the database refuses; the rest of the batch is stored", async () => {
     const marker = `write-poison-${newEventId()}`;
@@ -107,11 +114,22 @@ describe.each(DIALECTS)("dead letters on %s", (dialect) => {
     const { createProject } = await import("../../src/core/projects/create-project");
     const org = await bench.store.db.selectFrom("organizations").select("slug").where("id", "=", organizationId).executeTakeFirstOrThrow();
     const { project } = await createProject({ ctx: bench.ctx, input: { org: org.slug, slug: `gone-${newEventId().slice(0, 8)}` } });
-    await bench.store.queue.insertInto("ingest_queue").values({ project_id: project.id, key_id: 0, endpoint: "envelope", received_at: Date.now(), body: errorEnvelope(newEventId(), "orphan") }).execute();
+    await bench.store.queue
+      .insertInto("ingest_queue")
+      .values({
+        project_id: project.id,
+        key_id: 0,
+        endpoint: "envelope",
+        received_at: Date.now(),
+        body: errorEnvelope(newEventId(), "orphan"),
+      })
+      .execute();
     await bench.store.db.deleteFrom("projects").where("id", "=", project.id).execute();
     await bench.drain();
     // PostgreSQL deletes queued envelopes with their project (foreign key); SQLite's queue file cannot.
-    expect(quantity(await outcomesOf(bench.store, project.id), "default", "invalid", "dead_letter_refused")).toBe(dialect === "sqlite" ? 1 : 0);
+    expect(quantity(await outcomesOf(bench.store, project.id), "default", "invalid", "dead_letter_refused")).toBe(
+      dialect === "sqlite" ? 1 : 0,
+    );
     expect(await bench.legitimateEventStored()).toBe(true);
   });
 
@@ -147,8 +165,12 @@ describe.each(DIALECTS)("dead letters on %s", (dialect) => {
     await bench.drain();
     const [letter] = await listDeadLetters({ ctx: bench.ctx, input: { organizationId } });
     const id = letter?.id ?? -1;
-    await expect(deleteDeadLetter({ ctx: bench.ctx, input: { organizationId: organizationId + 1000, id } })).rejects.toMatchObject({ code: "not_found" });
-    await expect(retryDeadLetter({ ctx: bench.ctx, input: { organizationId: organizationId + 1000, id } })).rejects.toMatchObject({ code: "not_found" });
+    await expect(deleteDeadLetter({ ctx: bench.ctx, input: { organizationId: organizationId + 1000, id } })).rejects.toMatchObject({
+      code: "not_found",
+    });
+    await expect(retryDeadLetter({ ctx: bench.ctx, input: { organizationId: organizationId + 1000, id } })).rejects.toMatchObject({
+      code: "not_found",
+    });
     await deleteDeadLetter({ ctx: bench.ctx, input: { organizationId, id } });
     expect(await bench.store.db.selectFrom("dead_letters").select("id").execute()).toEqual([]);
   });
@@ -161,7 +183,11 @@ describe.each(DIALECTS)("dead letters on %s", (dialect) => {
     await bench.drain();
     const letters = await bench.store.db.selectFrom("dead_letters").select("id").orderBy("id").execute();
     expect(letters).toHaveLength(2);
-    await bench.store.db.updateTable("dead_letters").set({ created_at: Date.now() - 91 * 86_400_000 }).where("id", "=", letters[0]?.id ?? -1).execute();
+    await bench.store.db
+      .updateTable("dead_letters")
+      .set({ created_at: Date.now() - 91 * 86_400_000 })
+      .where("id", "=", letters[0]?.id ?? -1)
+      .execute();
     const { deleted } = await runRetention(bench.ctx, { days: 90, maxEventsPerIssue: 1000, batch: 100 });
     expect(deleted.dead_letters).toBe(1);
     expect((await bench.store.db.selectFrom("dead_letters").select("id").execute()).map((r) => r.id)).toEqual([letters[1]?.id]);

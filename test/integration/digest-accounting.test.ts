@@ -46,22 +46,66 @@ function hostileEnvelopes(): Buffer[] {
   const t = now();
   const trace = newEventId();
   const log = (i: number) => ({ timestamp: t, level: "info", body: `bulk log ${i}`, attributes: {} });
-  const span = (i: number) => ({ trace_id: trace, span_id: hex16(i), parent_span_id: hex16(0), name: `s${i}`, start_timestamp: t - 1, end_timestamp: t });
-  const txSpans: unknown[] = Array.from({ length: 1100 }, (_, i) => ({ trace_id: trace, span_id: hex16(5000 + i), parent_span_id: hex16(4999), op: "db", start_timestamp: t - 1, timestamp: t }));
+  const span = (i: number) => ({
+    trace_id: trace,
+    span_id: hex16(i),
+    parent_span_id: hex16(0),
+    name: `s${i}`,
+    start_timestamp: t - 1,
+    end_timestamp: t,
+  });
+  const txSpans: unknown[] = Array.from({ length: 1100 }, (_, i) => ({
+    trace_id: trace,
+    span_id: hex16(5000 + i),
+    parent_span_id: hex16(4999),
+    op: "db",
+    start_timestamp: t - 1,
+    timestamp: t,
+  }));
   txSpans.unshift({ op: "no id" }, "not a span", { span_id: hex16(4000), start_timestamp: t - 1 });
   const bucket = { started: new Date().toISOString(), exited: 3, errored: 1 };
   return [
-    buildEnvelope({}, [{ type: "log", payload: JSON.stringify({ items: [...Array.from({ length: 1500 }, (_, i) => log(i)), 42] }), headers: { item_count: 1501 } }]),
-    buildEnvelope({}, [{ type: "sessions", payload: JSON.stringify({ attrs: { release: "x@1" }, aggregates: [...Array.from({ length: 250 }, () => bucket), "no"] }) }]),
-    buildEnvelope({}, [{ type: "span", payload: JSON.stringify({ items: [...Array.from({ length: 1200 }, (_, i) => span(i)), { span_id: "bad" }] }), headers: { item_count: 1201 } }]),
     buildEnvelope({}, [
       {
-        type: "transaction",
-        payload: JSON.stringify({ type: "transaction", event_id: newEventId(), transaction: "big", start_timestamp: t - 2, timestamp: t, contexts: { trace: { trace_id: trace, span_id: hex16(4999), op: "task" } }, spans: txSpans }),
+        type: "log",
+        payload: JSON.stringify({ items: [...Array.from({ length: 1500 }, (_, i) => log(i)), 42] }),
+        headers: { item_count: 1501 },
       },
     ]),
     buildEnvelope({}, [
-      { type: "client_report", payload: JSON.stringify({ discarded_events: Array.from({ length: 300 }, (_, i) => ({ reason: `r${i}`, category: "error", quantity: 1 })) }) },
+      {
+        type: "sessions",
+        payload: JSON.stringify({ attrs: { release: "x@1" }, aggregates: [...Array.from({ length: 250 }, () => bucket), "no"] }),
+      },
+    ]),
+    buildEnvelope({}, [
+      {
+        type: "span",
+        payload: JSON.stringify({ items: [...Array.from({ length: 1200 }, (_, i) => span(i)), { span_id: "bad" }] }),
+        headers: { item_count: 1201 },
+      },
+    ]),
+    buildEnvelope({}, [
+      {
+        type: "transaction",
+        payload: JSON.stringify({
+          type: "transaction",
+          event_id: newEventId(),
+          transaction: "big",
+          start_timestamp: t - 2,
+          timestamp: t,
+          contexts: { trace: { trace_id: trace, span_id: hex16(4999), op: "task" } },
+          spans: txSpans,
+        }),
+      },
+    ]),
+    buildEnvelope({}, [
+      {
+        type: "client_report",
+        payload: JSON.stringify({
+          discarded_events: Array.from({ length: 300 }, (_, i) => ({ reason: `r${i}`, category: "error", quantity: 1 })),
+        }),
+      },
     ]),
     buildEnvelope({}, [
       { type: "event", payload: "{ not json" },
@@ -71,7 +115,10 @@ function hostileEnvelopes(): Buffer[] {
       { type: "check_in", payload: JSON.stringify({ status: "ok" }) },
       { type: "check_in", payload: JSON.stringify({ check_in_id: "c1", monitor_slug: "nightly", status: "ok" }) },
       { type: "user_report", payload: JSON.stringify({ event_id: newEventId(), name: "Ada", comments: "broken" }) },
-      { type: "transaction", payload: JSON.stringify({ type: "transaction", transaction: "no trace", start_timestamp: t - 1, timestamp: t }) },
+      {
+        type: "transaction",
+        payload: JSON.stringify({ type: "transaction", transaction: "no trace", start_timestamp: t - 1, timestamp: t }),
+      },
     ]),
   ];
 }
@@ -141,11 +188,16 @@ describe.each(DIALECTS)("outcome accounting on %s", (dialect) => {
   it("stores or counts, per data category, every unit @sentry/node and hostile senders sent", async () => {
     const bodies = [...sdkBodies, ...hostileEnvelopes()];
     const kinds = new Set(bodies.flatMap((b) => parseEnvelope(b, DEFAULT_ENVELOPE_LIMITS).items.map((i) => i.header.type)));
-    for (const type of ["event", "transaction", "log", "session", "client_report"]) expect(kinds, `the SDK capture has no ${type}`).toContain(type);
+    for (const type of ["event", "transaction", "log", "session", "client_report"])
+      expect(kinds, `the SDK capture has no ${type}`).toContain(type);
     await bench.enqueue(...bodies);
     await bench.drain();
     const db = bench.store.db;
-    const rows = await db.selectFrom("outcomes").select(["category", "outcome", "quantity"]).where("project_id", "=", bench.projectId).execute();
+    const rows = await db
+      .selectFrom("outcomes")
+      .select(["category", "outcome", "quantity"])
+      .where("project_id", "=", bench.projectId)
+      .execute();
     const counted = new Map<string, number>();
     const accepted = new Map<string, number>();
     for (const r of rows) {
@@ -157,7 +209,15 @@ describe.each(DIALECTS)("outcome accounting on %s", (dialect) => {
     expect(Object.fromEntries(counted)).toEqual(Object.fromEntries(sent));
     // What was counted accepted is what is stored.
     const count = async (table: "events" | "spans" | "logs" | "check_ins" | "feedback") =>
-      Number((await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as("n")).where("project_id", "=", bench.projectId).executeTakeFirstOrThrow()).n);
+      Number(
+        (
+          await db
+            .selectFrom(table)
+            .select((eb) => eb.fn.countAll<number>().as("n"))
+            .where("project_id", "=", bench.projectId)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     expect(await count("events")).toBe(accepted.get("error") ?? 0);
     expect(await count("spans")).toBe(accepted.get("span") ?? 0);
     expect(await count("logs")).toBe(accepted.get("log_item") ?? 0);
@@ -166,7 +226,9 @@ describe.each(DIALECTS)("outcome accounting on %s", (dialect) => {
     const transactions = await db.selectFrom("transactions").select("event_id").where("project_id", "=", bench.projectId).execute();
     expect(transactions.filter((t) => !t.event_id.endsWith("0".repeat(16))).length).toBe(accepted.get("transaction") ?? 0);
     // The client report's 300 entries: 100 merged as sent, the rest summed, none lost.
-    const discards = rows.filter((r) => r.outcome === "client_discard" && r.category === "error").reduce((n, r) => n + Number(r.quantity), 0);
+    const discards = rows
+      .filter((r) => r.outcome === "client_discard" && r.category === "error")
+      .reduce((n, r) => n + Number(r.quantity), 0);
     expect(discards).toBeGreaterThanOrEqual(300);
   });
 });

@@ -40,7 +40,11 @@ describe.each(DIALECTS)("digesting on %s", (dialect) => {
   beforeAll(async () => {
     store = await openTestStore(dialect);
     ctx = testCtx(store);
-    other = connect(dialect === "sqlite" ? { kind: "sqlite", file: `${store.env.TELLTALE_DATA_DIR}/telltale.sqlite` } : { kind: "postgres", url: store.env.DATABASE_URL!, poolMax: 4 });
+    other = connect(
+      dialect === "sqlite"
+        ? { kind: "sqlite", file: `${store.env.TELLTALE_DATA_DIR}/telltale.sqlite` }
+        : { kind: "postgres", url: store.env.DATABASE_URL!, poolMax: 4 },
+    );
     await createUser({ ctx, input: { email: "dev@example.com", password: "password-123" } });
     await createOrganization({ ctx, input: { slug: "d", owner: "dev@example.com" } });
     projectId = (await createProject({ ctx, input: { org: "d", slug: "p" } })).project.id;
@@ -55,9 +59,18 @@ describe.each(DIALECTS)("digesting on %s", (dialect) => {
     for (let i = 0; i < n; i++) {
       const id = newEventId();
       ids.push(id);
-      const payload = { event_id: id, platform: "node", timestamp: Date.now() / 1000, extra: { pad: "x".repeat(padding) }, exception: { values: [{ type, value: `boom ${i}` }] } };
+      const payload = {
+        event_id: id,
+        platform: "node",
+        timestamp: Date.now() / 1000,
+        extra: { pad: "x".repeat(padding) },
+        exception: { values: [{ type, value: `boom ${i}` }] },
+      };
       const body = buildEnvelope({ event_id: id }, [{ type: "event", payload: JSON.stringify(payload) }]);
-      await store.queue.insertInto("ingest_queue").values({ project_id: projectId, key_id: 0, endpoint: "envelope", received_at: Date.now(), body }).execute();
+      await store.queue
+        .insertInto("ingest_queue")
+        .values({ project_id: projectId, key_id: 0, endpoint: "envelope", received_at: Date.now(), body })
+        .execute();
     }
     return ids;
   }
@@ -104,10 +117,21 @@ describe.each(DIALECTS)("digesting on %s", (dialect) => {
   if (dialect === "sqlite") {
     it("digests envelopes an earlier version queued in the main file, then the queue file's", async () => {
       const legacy = newEventId();
-      const payload = { event_id: legacy, platform: "node", timestamp: Date.now() / 1000, exception: { values: [{ type: "LegacyError", value: "queued before the upgrade" }] } };
+      const payload = {
+        event_id: legacy,
+        platform: "node",
+        timestamp: Date.now() / 1000,
+        exception: { values: [{ type: "LegacyError", value: "queued before the upgrade" }] },
+      };
       await store.db
         .insertInto("ingest_queue")
-        .values({ project_id: projectId, key_id: 0, endpoint: "envelope", received_at: Date.now(), body: buildEnvelope({ event_id: legacy }, [{ type: "event", payload: JSON.stringify(payload) }]) })
+        .values({
+          project_id: projectId,
+          key_id: 0,
+          endpoint: "envelope",
+          received_at: Date.now(),
+          body: buildEnvelope({ event_id: legacy }, [{ type: "event", payload: JSON.stringify(payload) }]),
+        })
         .execute();
       const ids = await enqueue(3, 0, "AfterUpgradeError");
       // A process that starts after the upgrade: a connection whose main queue was never seen empty.
@@ -122,13 +146,23 @@ describe.each(DIALECTS)("digesting on %s", (dialect) => {
       } finally {
         await restarted.close();
       }
-      expect(await store.db.selectFrom("events").select("event_id").where("event_id", "in", [legacy, ...ids]).execute()).toHaveLength(4);
+      expect(
+        await store.db
+          .selectFrom("events")
+          .select("event_id")
+          .where("event_id", "in", [legacy, ...ids])
+          .execute(),
+      ).toHaveLength(4);
     });
 
     it("never counts a new envelope as digested when the queue file is younger than the progress mark", async () => {
       const done = await digestedUpTo(store.db);
       // As if the queue file had been deleted or restored from an older backup.
-      await store.db.updateTable("digest_progress").set({ last_queue_id: done + 1000 }).where("id", "=", 1).execute();
+      await store.db
+        .updateTable("digest_progress")
+        .set({ last_queue_id: done + 1000 })
+        .where("id", "=", 1)
+        .execute();
       await adoptQueue(store);
       const ids = await enqueue(2, 0, "YoungQueueError");
       expect(await queuedCount(store)).toBe(2);

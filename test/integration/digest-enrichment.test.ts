@@ -39,9 +39,15 @@ describe.each(DIALECTS)("enrichment in the digest on %s", (dialect) => {
   async function digestOne(enrichers: readonly Enricher[]) {
     const body = nodeError();
     await bench.enqueue(body);
-    for (;;) if ((await digestBatch(bench.ctx, { ...DIGEST_OPTIONS, enrichers, enrichmentBudget: { perEventMs: 50, perBatchMs: 5000 } })) === 0) break;
+    for (;;)
+      if ((await digestBatch(bench.ctx, { ...DIGEST_OPTIONS, enrichers, enrichmentBudget: { perEventMs: 50, perBatchMs: 5000 } })) === 0)
+        break;
     const id = /"event_id":"([0-9a-f]{32})"/.exec(body.toString("utf8"))?.[1] ?? "";
-    const row = await bench.store.db.selectFrom("events").select(["grouping_hash", "issue_id", "data"]).where("event_id", "=", id).executeTakeFirstOrThrow();
+    const row = await bench.store.db
+      .selectFrom("events")
+      .select(["grouping_hash", "issue_id", "data"])
+      .where("event_id", "=", id)
+      .executeTakeFirstOrThrow();
     return { ...row, event: JSON.parse(row.data) as NormalizedEvent };
   }
 

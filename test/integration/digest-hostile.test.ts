@@ -41,7 +41,11 @@ describe.each(DIALECTS)("hostile items on %s", (dialect) => {
   it("stores items nested 100 levels deep as usual", async () => {
     const nested = JSON.parse(deep(100)) as unknown;
     const slug = `nested-${hex(6)}`;
-    await bench.enqueue(buildEnvelope({}, [{ type: "check_in", payload: JSON.stringify({ check_in_id: hex(32), monitor_slug: slug, status: "ok", extra: nested }) }]));
+    await bench.enqueue(
+      buildEnvelope({}, [
+        { type: "check_in", payload: JSON.stringify({ check_in_id: hex(32), monitor_slug: slug, status: "ok", extra: nested }) },
+      ]),
+    );
     await bench.drain();
     expect(await bench.store.db.selectFrom("check_ins").select("id").where("monitor_slug", "=", slug).execute()).toHaveLength(1);
   });
@@ -51,17 +55,63 @@ describe.each(DIALECTS)("hostile items on %s", (dialect) => {
     const traceId = hex(32);
     return [
       { type: "event", payload: JSON.stringify({ event_id: newEventId(), message: `${tag} event${NUL}\ud800`, timestamp: now() }) },
-      { type: "log", payload: JSON.stringify({ items: [{ timestamp: now(), level: `warn${NUL}`, body: `${tag} log${NUL}\udc00`, trace_id: `${NUL}x` }] }) },
-      { type: "user_report", payload: JSON.stringify({ event_id: `${NUL}${newEventId()}`, name: `${tag} name${NUL}`, email: `a${NUL}@b`, comments: `c${NUL}` }) },
-      { type: "check_in", payload: JSON.stringify({ check_in_id: `${NUL}${hex(8)}`, monitor_slug: `${tag}-slug${NUL}`, status: `ok${NUL}`, environment: `e${NUL}` }) },
-      { type: "session", payload: JSON.stringify({ sid: hex(32), init: true, status: "exited", started: new Date().toISOString(), attrs: { release: `${tag}@1${NUL}`, environment: `prod${NUL}` } }) },
+      {
+        type: "log",
+        payload: JSON.stringify({
+          items: [{ timestamp: now(), level: `warn${NUL}`, body: `${tag} log${NUL}\udc00`, trace_id: `${NUL}x` }],
+        }),
+      },
+      {
+        type: "user_report",
+        payload: JSON.stringify({ event_id: `${NUL}${newEventId()}`, name: `${tag} name${NUL}`, email: `a${NUL}@b`, comments: `c${NUL}` }),
+      },
+      {
+        type: "check_in",
+        payload: JSON.stringify({
+          check_in_id: `${NUL}${hex(8)}`,
+          monitor_slug: `${tag}-slug${NUL}`,
+          status: `ok${NUL}`,
+          environment: `e${NUL}`,
+        }),
+      },
+      {
+        type: "session",
+        payload: JSON.stringify({
+          sid: hex(32),
+          init: true,
+          status: "exited",
+          started: new Date().toISOString(),
+          attrs: { release: `${tag}@1${NUL}`, environment: `prod${NUL}` },
+        }),
+      },
       // The second entry differs only by the NUL: once cleaned both are one row, summed.
-      { type: "client_report", payload: JSON.stringify({ discarded_events: [{ reason: `${tag}-reason${NUL}`, category: `error${NUL}`, quantity: 1 }, { reason: `${tag}-reason`, category: "error", quantity: 2 }] }) },
+      {
+        type: "client_report",
+        payload: JSON.stringify({
+          discarded_events: [
+            { reason: `${tag}-reason${NUL}`, category: `error${NUL}`, quantity: 1 },
+            { reason: `${tag}-reason`, category: "error", quantity: 2 },
+          ],
+        }),
+      },
       { type: `${tag}-type${NUL}`, payload: "raw bytes" },
       {
         type: "span",
         headers: { item_count: 1, content_type: "application/vnd.sentry.items.span.v2+json" },
-        payload: JSON.stringify({ items: [{ trace_id: traceId, span_id: hex(16), name: `${tag} span${NUL}`, status: `ok${NUL}`, start_timestamp: now() - 1, end_timestamp: now(), is_segment: true, attributes: { "sentry.op": { value: `op${NUL}`, type: "string" } } }] }),
+        payload: JSON.stringify({
+          items: [
+            {
+              trace_id: traceId,
+              span_id: hex(16),
+              name: `${tag} span${NUL}`,
+              status: `ok${NUL}`,
+              start_timestamp: now() - 1,
+              end_timestamp: now(),
+              is_segment: true,
+              attributes: { "sentry.op": { value: `op${NUL}`, type: "string" } },
+            },
+          ],
+        }),
       },
     ];
   };
@@ -78,10 +128,25 @@ describe.each(DIALECTS)("hostile items on %s", (dialect) => {
     noNul(await db.selectFrom("events").select(["title", "data"]).where("title", "like", `${tag}%`).execute());
     noNul(await db.selectFrom("logs").select(["level", "body", "trace_id"]).where("body", "like", `${tag}%`).execute());
     noNul(await db.selectFrom("feedback").select(["name", "email", "comments", "event_id"]).where("name", "like", `${tag}%`).execute());
-    noNul(await db.selectFrom("check_ins").select(["monitor_slug", "check_in_id", "status", "environment"]).where("monitor_slug", "like", `${tag}%`).execute());
-    noNul(await db.selectFrom("session_counts").select(["release", "environment"]).where("release", "like", `${tag}%`).where("status", "=", "started").execute());
+    noNul(
+      await db
+        .selectFrom("check_ins")
+        .select(["monitor_slug", "check_in_id", "status", "environment"])
+        .where("monitor_slug", "like", `${tag}%`)
+        .execute(),
+    );
+    noNul(
+      await db
+        .selectFrom("session_counts")
+        .select(["release", "environment"])
+        .where("release", "like", `${tag}%`)
+        .where("status", "=", "started")
+        .execute(),
+    );
     noNul(await db.selectFrom("outcomes").select(["category", "reason", "quantity"]).where("reason", "like", `${tag}%`).execute());
-    expect(await db.selectFrom("outcomes").select("quantity").where("reason", "=", `${tag}-reason`).executeTakeFirst()).toEqual({ quantity: 3 });
+    expect(await db.selectFrom("outcomes").select("quantity").where("reason", "=", `${tag}-reason`).executeTakeFirst()).toEqual({
+      quantity: 3,
+    });
     noNul(await db.selectFrom("raw_items").select("type").where("type", "like", `${tag}%`).execute());
     noNul(await db.selectFrom("spans").select(["name", "op", "status"]).where("name", "like", `${tag}%`).execute());
     expect(await db.selectFrom("dead_letters").select("id").execute()).toHaveLength(0);
@@ -90,12 +155,25 @@ describe.each(DIALECTS)("hostile items on %s", (dialect) => {
 
   it("stores an attachment whose filename carries NUL, under the name without it", async () => {
     const writer = new AttachmentWriter(bench.ctx, bench.projectId, Date.now());
-    const header: ItemHeader = { type: "attachment", knownType: "attachment", length: 3, itemCount: undefined, filename: `crash${NUL}.txt`, contentType: `text/plain${NUL}`, attachmentType: undefined, raw: {} };
+    const header: ItemHeader = {
+      type: "attachment",
+      knownType: "attachment",
+      length: 3,
+      itemCount: undefined,
+      filename: `crash${NUL}.txt`,
+      contentType: `text/plain${NUL}`,
+      attachmentType: undefined,
+      raw: {},
+    };
     await writer.start(header);
     await writer.write(Buffer.from("abc"));
     await writer.end();
     const [id] = writer.ids;
-    const row = await bench.store.db.selectFrom("attachments").select(["name", "content_type", "size"]).where("id", "=", id ?? -1).executeTakeFirstOrThrow();
+    const row = await bench.store.db
+      .selectFrom("attachments")
+      .select(["name", "content_type", "size"])
+      .where("id", "=", id ?? -1)
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ name: "crash.txt", content_type: "text/plain", size: 3 });
     await writer.discard();
   });

@@ -32,44 +32,53 @@ function goEnv(cache: string): NodeJS.ProcessEnv {
   return { ...process.env, GO111MODULE: "off", GOPATH: "/usr/share/gocode", GOFLAGS: "", GOPROXY: "off", GOCACHE: cache, CGO_ENABLED: "0" };
 }
 
-describe.skipIf(!GO).each(DIALECTS)(`the Go guide, built and run as written with Debian's sentry-go (${GO ?? "go absent: skipped"}), on %s`, (dialect) => {
-  let store: TestStore;
-  let ctx: Ctx;
-  let front: TestFront;
-  const dirs: string[] = [];
+describe.skipIf(!GO).each(DIALECTS)(
+  `the Go guide, built and run as written with Debian's sentry-go (${GO ?? "go absent: skipped"}), on %s`,
+  (dialect) => {
+    let store: TestStore;
+    let ctx: Ctx;
+    let front: TestFront;
+    const dirs: string[] = [];
 
-  beforeAll(async () => {
-    setLogLevel("warn");
-    store = await openTestStore(dialect);
-    ctx = testCtx(store);
-    front = await startFront(ctx);
-    await createOrganization({ ctx, input: { slug: "guides" } });
-  });
+    beforeAll(async () => {
+      setLogLevel("warn");
+      store = await openTestStore(dialect);
+      ctx = testCtx(store);
+      front = await startFront(ctx);
+      await createOrganization({ ctx, input: { slug: "guides" } });
+    });
 
-  afterAll(async () => {
-    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-    await front?.close();
-    await store?.cleanup();
-  });
+    afterAll(async () => {
+      for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+      await front?.close();
+      await store?.cleanup();
+    });
 
-  it("stores the guide's first error as an issue with the program's Go stack", async () => {
-    const { projectId, guide } = await projectGuide(ctx, front.base, "guides", "go", "go");
-    // The page says "verified here with sentry-go 0.11": this test is what makes that true.
-    expect([guide.verified, guide.verifiedWith]).toEqual(["run", "sentry-go 0.11"]);
-    const dir = writeGuide(guide);
-    const cache = mkdtempSync(join(tmpdir(), "telltale-gocache-"));
-    dirs.push(dir, cache);
-    const env = goEnv(cache);
-    await run("go", ["build", "-o", join(dir, "app"), join(dir, "main.go")], { cwd: dir, env, timeout: 120_000 });
-    const { stdout, stderr } = await run(join(dir, "app"), [], { cwd: dir, env, timeout: 30_000 });
-    expect(stdout + stderr).toBe("");
+    it("stores the guide's first error as an issue with the program's Go stack", async () => {
+      const { projectId, guide } = await projectGuide(ctx, front.base, "guides", "go", "go");
+      // The page says "verified here with sentry-go 0.11": this test is what makes that true.
+      expect([guide.verified, guide.verifiedWith]).toEqual(["run", "sentry-go 0.11"]);
+      const dir = writeGuide(guide);
+      const cache = mkdtempSync(join(tmpdir(), "telltale-gocache-"));
+      dirs.push(dir, cache);
+      const env = goEnv(cache);
+      await run("go", ["build", "-o", join(dir, "app"), join(dir, "main.go")], { cwd: dir, env, timeout: 120_000 });
+      const { stdout, stderr } = await run(join(dir, "app"), [], { cwd: dir, env, timeout: 30_000 });
+      expect(stdout + stderr).toBe("");
 
-    const issues = await storedIssues(store, ctx, projectId);
-    expect(issues).toHaveLength(1);
-    const [issue] = issues;
-    expect(issue).toMatchObject({ title: "*errors.errorString: My first Telltale error", level: "error", times: 1, platform: "go", exceptionType: "*errors.errorString" });
-    // The innermost frame is the guide's main(), in the program's own package; no SDK frames.
-    expect(issue!.frames.at(-1)).toMatchObject({ function: "main", module: "main", in_app: true });
-    expect(issue!.frames.every((f) => !f.module?.includes("getsentry"))).toBe(true);
-  }, 180_000);
-});
+      const issues = await storedIssues(store, ctx, projectId);
+      expect(issues).toHaveLength(1);
+      const [issue] = issues;
+      expect(issue).toMatchObject({
+        title: "*errors.errorString: My first Telltale error",
+        level: "error",
+        times: 1,
+        platform: "go",
+        exceptionType: "*errors.errorString",
+      });
+      // The innermost frame is the guide's main(), in the program's own package; no SDK frames.
+      expect(issue!.frames.at(-1)).toMatchObject({ function: "main", module: "main", in_app: true });
+      expect(issue!.frames.every((f) => !f.module?.includes("getsentry"))).toBe(true);
+    }, 180_000);
+  },
+);

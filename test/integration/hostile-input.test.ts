@@ -75,8 +75,13 @@ describe.each(DIALECTS)("hostile input to the front server on %s", (dialect) => 
   const rejected = /ingest rejected/;
   /** A raw ingest request: the request line, Host, then `headers` (CRLF-terminated lines), a blank line and `body`. */
   const rawPost = (headers: string, body: (string | Buffer)[] = [], options: Parameters<typeof raw>[2] = {}) =>
-    raw(front.port, [`POST /api/${project.id}/envelope/?sentry_key=${key.public_key} HTTP/1.1\r\nHost: x\r\n${headers}\r\n`, ...body], options);
-  const refusedRaw = async (reply: RawReply, status: number) => expectRefused({ status: reply.status, headers: {}, text: reply.text }, status, /client request refused/);
+    raw(
+      front.port,
+      [`POST /api/${project.id}/envelope/?sentry_key=${key.public_key} HTTP/1.1\r\nHost: x\r\n${headers}\r\n`, ...body],
+      options,
+    );
+  const refusedRaw = async (reply: RawReply, status: number) =>
+    expectRefused({ status: reply.status, headers: {}, text: reply.text }, status, /client request refused/);
   const gzipped = gzipSync(errorEnvelope(newEventId(), "compressed"));
 
   describe("content encodings", () => {
@@ -100,7 +105,10 @@ describe.each(DIALECTS)("hostile input to the front server on %s", (dialect) => 
     });
 
     it.each(cases)("answers %s to /store/", async (_name, body, encoding, status) => {
-      const reply = await post(envelopeUrl(`/api/${project.id}/store/`), body(), { "content-encoding": encoding, "content-type": "application/json" });
+      const reply = await post(envelopeUrl(`/api/${project.id}/store/`), body(), {
+        "content-encoding": encoding,
+        "content-type": "application/json",
+      });
       await expectRefused(reply, status, rejected);
     });
 
@@ -126,15 +134,40 @@ describe.each(DIALECTS)("hostile input to the front server on %s", (dialect) => 
     const cases: [string, () => Buffer, number][] = [
       ["an item type outside Latin-1", () => buildEnvelope({}, [{ type: "\u4e8b\u4ef6\u{1f4a5}", payload: "{}" }]), 200],
       ["an item header value outside Latin-1 (length)", () => Buffer.from('{}\n{"type":"event","length":"\u{1f4a5}"}\n{}\n'), 400],
-      ["an item header with CR/LF in its type (kept as an unknown item)", () => Buffer.from('{}\n{"type":"event\\r\\nx-injected: 1","length":2}\n{}\n'), 200],
-      ["an attachment filename outside Latin-1", () => buildEnvelope({}, [{ type: "attachment", payload: "x", headers: { filename: "\u{1f4a5}.txt" } }]), 200],
-      ["invalid UTF-8 in the envelope header", () => Buffer.concat([Buffer.from('{"event_id":"'), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from('"}\n')]), 400],
-      ["invalid UTF-8 in an item header", () => Buffer.concat([Buffer.from('{}\n{"type":"'), Buffer.from([0xc3, 0x28, 0xa0]), Buffer.from('"}\n{}\n')]), 400],
-      ["invalid UTF-8 in an event payload", () => Buffer.concat([Buffer.from('{}\n{"type":"event"}\n{"message":"'), Buffer.from([0xed, 0xa0, 0x80, 0xff]), Buffer.from('"}\n')]), 200],
+      [
+        "an item header with CR/LF in its type (kept as an unknown item)",
+        () => Buffer.from('{}\n{"type":"event\\r\\nx-injected: 1","length":2}\n{}\n'),
+        200,
+      ],
+      [
+        "an attachment filename outside Latin-1",
+        () => buildEnvelope({}, [{ type: "attachment", payload: "x", headers: { filename: "\u{1f4a5}.txt" } }]),
+        200,
+      ],
+      [
+        "invalid UTF-8 in the envelope header",
+        () => Buffer.concat([Buffer.from('{"event_id":"'), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from('"}\n')]),
+        400,
+      ],
+      [
+        "invalid UTF-8 in an item header",
+        () => Buffer.concat([Buffer.from('{}\n{"type":"'), Buffer.from([0xc3, 0x28, 0xa0]), Buffer.from('"}\n{}\n')]),
+        400,
+      ],
+      [
+        "invalid UTF-8 in an event payload",
+        () =>
+          Buffer.concat([Buffer.from('{}\n{"type":"event"}\n{"message":"'), Buffer.from([0xed, 0xa0, 0x80, 0xff]), Buffer.from('"}\n')]),
+        200,
+      ],
       ["a 2 MiB item header line", () => Buffer.from(`{}\n{"type":"event","pad":"${"x".repeat(2 * MiB)}"}\n{}\n`), 413],
       ["a 2 MiB envelope header line", () => Buffer.from(`{"pad":"${"x".repeat(2 * MiB)}"}\n`), 413],
       ["an envelope header nested 30,000 deep", () => Buffer.from(`${"[".repeat(30_000)}${"]".repeat(30_000)}\n`), 400],
-      ["an envelope header nested 100,000 deep (past maxHeaderBytes)", () => Buffer.from(`${"[".repeat(100_000)}${"]".repeat(100_000)}\n`), 413],
+      [
+        "an envelope header nested 100,000 deep (past maxHeaderBytes)",
+        () => Buffer.from(`${"[".repeat(100_000)}${"]".repeat(100_000)}\n`),
+        413,
+      ],
       ["a negative item length", () => Buffer.from('{}\n{"type":"event","length":-5}\n{}\n'), 400],
       ["an item length past 2^53", () => Buffer.from('{}\n{"type":"event","length":99999999999999999999}\n{}\n'), 400],
     ];
@@ -150,28 +183,44 @@ describe.each(DIALECTS)("hostile input to the front server on %s", (dialect) => 
 
   describe("URLs and headers", () => {
     it("answers 401 to an X-Sentry-Auth of 8 KiB of garbage", async () => {
-      const reply = await post(`${front.base}/api/${project.id}/envelope/`, errorEnvelope(newEventId(), "x"), { "x-sentry-auth": `Sentry ${"sentry_key=\u00e9\u00ff, ".repeat(600)}` });
+      const reply = await post(`${front.base}/api/${project.id}/envelope/`, errorEnvelope(newEventId(), "x"), {
+        "x-sentry-auth": `Sentry ${"sentry_key=\u00e9\u00ff, ".repeat(600)}`,
+      });
       await expectRefused(reply, 401, rejected);
     });
 
     it("answers 401 to a sentry_key of malformed percent-escapes", async () => {
-      const reply = await post(`${front.base}/api/${project.id}/envelope/?sentry_key=%ZZ%E9%80%FF&sentry_key=%`, errorEnvelope(newEventId(), "x"));
+      const reply = await post(
+        `${front.base}/api/${project.id}/envelope/?sentry_key=%ZZ%E9%80%FF&sentry_key=%`,
+        errorEnvelope(newEventId(), "x"),
+      );
       expect([400, 401]).toContain(reply.status);
       await expectRefused(reply, reply.status, rejected);
     });
 
     it("answers 401 to a query string of 1,000 parameters", async () => {
       const query = Array.from({ length: 1000 }, (_, i) => `p${i}=${i}`).join("&");
-      await expectRefused(await post(`${front.base}/api/${project.id}/envelope/?${query}`, errorEnvelope(newEventId(), "x")), 401, rejected);
+      await expectRefused(
+        await post(`${front.base}/api/${project.id}/envelope/?${query}`, errorEnvelope(newEventId(), "x")),
+        401,
+        rejected,
+      );
     });
 
     it("answers 431 to a query string of 5,000 parameters (past node's 16 KiB header limit)", async () => {
       const query = Array.from({ length: 5000 }, (_, i) => `p${i}=${i}`).join("&");
-      await expectRefused(await post(`${front.base}/api/${project.id}/envelope/?${query}`, errorEnvelope(newEventId(), "x")), 431, /client request refused/);
+      await expectRefused(
+        await post(`${front.base}/api/${project.id}/envelope/?${query}`, errorEnvelope(newEventId(), "x")),
+        431,
+        /client request refused/,
+      );
     });
 
     it("answers 431 to a request line longer than node's header limit", async () => {
-      await refusedRaw(await raw(front.port, [`POST /api/${project.id}/envelope/?${"a".repeat(64 * 1024)} HTTP/1.1\r\nHost: x\r\n\r\n`]), 431);
+      await refusedRaw(
+        await raw(front.port, [`POST /api/${project.id}/envelope/?${"a".repeat(64 * 1024)} HTTP/1.1\r\nHost: x\r\n\r\n`]),
+        431,
+      );
     });
 
     it.each([
@@ -211,7 +260,9 @@ describe.each(DIALECTS)("hostile input to the front server on %s", (dialect) => 
 
     it("answers header bytes outside ASCII (raw UTF-8 in X-Sentry-Auth) with 401", async () => {
       const head = `POST /api/${project.id}/envelope/ HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nX-Sentry-Auth: Sentry sentry_key=`;
-      const reply = await raw(front.port, [Buffer.concat([Buffer.from(head), Buffer.from("\u{1f4a5}\u00e9", "utf8"), Buffer.from("\r\nConnection: close\r\n\r\n{}")])]);
+      const reply = await raw(front.port, [
+        Buffer.concat([Buffer.from(head), Buffer.from("\u{1f4a5}\u00e9", "utf8"), Buffer.from("\r\nConnection: close\r\n\r\n{}")]),
+      ]);
       expect(reply.text.split("\r\n\r\n")[0]).toMatch(/^[\x20-\x7e\r\n]*$/);
       await expectRefused({ status: reply.status, headers: {}, text: reply.text }, 401, rejected);
     });

@@ -151,15 +151,34 @@ describe.each(DIALECTS)("ingest over HTTP on %s", (dialect) => {
   const post = (url: string, body: Body, headers: Record<string, string> = ENVELOPE) => send(url, { body, headers });
   const count = async (table: "ingest_queue" | "attachments" | "attachment_chunks") =>
     table === "ingest_queue"
-      ? Number((await store.queue.selectFrom(table).select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n)
-      : Number((await store.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n);
+      ? Number(
+          (
+            await store.queue
+              .selectFrom(table)
+              .select((eb) => eb.fn.countAll<number>().as("n"))
+              .executeTakeFirstOrThrow()
+          ).n,
+        )
+      : Number(
+          (
+            await store.db
+              .selectFrom(table)
+              .select((eb) => eb.fn.countAll<number>().as("n"))
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
 
   async function digestAll(): Promise<void> {
     for (;;) if ((await digestBatch(ctx, { batchSize: 200, limits })) === 0) return;
   }
 
   async function storedIds(projectId: number, ids: string[]): Promise<string[]> {
-    const rows = await store.db.selectFrom("events").select("event_id").where("project_id", "=", projectId).where("event_id", "in", ids).execute();
+    const rows = await store.db
+      .selectFrom("events")
+      .select("event_id")
+      .where("project_id", "=", projectId)
+      .where("event_id", "in", ids)
+      .execute();
     return rows.map((r) => r.event_id).sort();
   }
 
@@ -197,14 +216,41 @@ describe.each(DIALECTS)("ingest over HTTP on %s", (dialect) => {
     const cases: [string, (id: string) => Promise<Reply>][] = [
       ["the sentry_key query parameter", (id) => post(withKey(envelopeUrl()), errorEnvelope(id, "by query"))],
       ["X-Sentry-Auth", (id) => post(envelopeUrl(), errorEnvelope(id, "by x-sentry-auth"), { ...ENVELOPE, "x-sentry-auth": sentryAuth() })],
-      ["Authorization: Sentry", (id) => post(envelopeUrl(), errorEnvelope(id, "by authorization"), { ...ENVELOPE, authorization: `Sentry sentry_key=${key.public_key}` })],
-      ["the envelope header's dsn alone", (id) => post(envelopeUrl(), errorEnvelope(id, "by dsn", { dsn: buildDsn(base, key.public_key, project.id) }))],
+      [
+        "Authorization: Sentry",
+        (id) =>
+          post(envelopeUrl(), errorEnvelope(id, "by authorization"), { ...ENVELOPE, authorization: `Sentry sentry_key=${key.public_key}` }),
+      ],
+      [
+        "the envelope header's dsn alone",
+        (id) => post(envelopeUrl(), errorEnvelope(id, "by dsn", { dsn: buildDsn(base, key.public_key, project.id) })),
+      ],
       ["a path without the trailing slash", (id) => post(withKey(envelopeUrl(project.id, "")), errorEnvelope(id, "no slash"))],
-      ["no content-type and a chunked body split mid-line", (id) => send(withKey(envelopeUrl()), { body: chunksOf(errorEnvelope(id, "chunked"), 7) })],
-      ["content-type text/plain (browser SDKs avoid a preflight)", (id) => post(withKey(envelopeUrl()), errorEnvelope(id, "text"), { "content-type": "text/plain;charset=UTF-8" })],
-      ["gzip, chunked", (id) => post(withKey(envelopeUrl()), chunksOf(gzipSync(errorEnvelope(id, "gzip")), 64), { ...ENVELOPE, "content-encoding": "gzip" })],
-      ["deflate", (id) => post(withKey(envelopeUrl()), deflateSync(errorEnvelope(id, "deflate")), { ...ENVELOPE, "content-encoding": "deflate" })],
-      ["br, chunked", (id) => post(withKey(envelopeUrl()), chunksOf(brotliCompressSync(errorEnvelope(id, "br")), 32), { ...ENVELOPE, "content-encoding": "br" })],
+      [
+        "no content-type and a chunked body split mid-line",
+        (id) => send(withKey(envelopeUrl()), { body: chunksOf(errorEnvelope(id, "chunked"), 7) }),
+      ],
+      [
+        "content-type text/plain (browser SDKs avoid a preflight)",
+        (id) => post(withKey(envelopeUrl()), errorEnvelope(id, "text"), { "content-type": "text/plain;charset=UTF-8" }),
+      ],
+      [
+        "gzip, chunked",
+        (id) =>
+          post(withKey(envelopeUrl()), chunksOf(gzipSync(errorEnvelope(id, "gzip")), 64), { ...ENVELOPE, "content-encoding": "gzip" }),
+      ],
+      [
+        "deflate",
+        (id) => post(withKey(envelopeUrl()), deflateSync(errorEnvelope(id, "deflate")), { ...ENVELOPE, "content-encoding": "deflate" }),
+      ],
+      [
+        "br, chunked",
+        (id) =>
+          post(withKey(envelopeUrl()), chunksOf(brotliCompressSync(errorEnvelope(id, "br")), 32), {
+            ...ENVELOPE,
+            "content-encoding": "br",
+          }),
+      ],
     ];
 
     it.each(cases)("answers 200 {id} and stores the event, authenticated or sent by %s", async (_name, request) => {
@@ -240,7 +286,10 @@ describe.each(DIALECTS)("ingest over HTTP on %s", (dialect) => {
       expect(limits.maxItemsCount).toBe(1000);
       const id = newEventId();
       const log = JSON.stringify({ items: [{ timestamp: Date.now() / 1000, level: "info", body: "one log" }] });
-      const items = [eventItem(id, "with 999 logs"), ...Array.from({ length: 999 }, () => ({ type: "log", payload: log, headers: { item_count: 1 } }))];
+      const items = [
+        eventItem(id, "with 999 logs"),
+        ...Array.from({ length: 999 }, () => ({ type: "log", payload: log, headers: { item_count: 1 } })),
+      ];
       expectAccepted(await post(withKey(envelopeUrl()), buildEnvelope({ event_id: id }, items)), id);
       await expectStored([id]);
     });
@@ -254,16 +303,36 @@ describe.each(DIALECTS)("ingest over HTTP on %s", (dialect) => {
         "two different keys (query and X-Sentry-Auth)",
         401,
         /multiple authorization/,
-        () => post(withKey(envelopeUrl()), errorEnvelope(newEventId(), "two keys"), { ...ENVELOPE, "x-sentry-auth": `Sentry sentry_key=${otherKey.public_key}` }),
+        () =>
+          post(withKey(envelopeUrl()), errorEnvelope(newEventId(), "two keys"), {
+            ...ENVELOPE,
+            "x-sentry-auth": `Sentry sentry_key=${otherKey.public_key}`,
+          }),
       ],
-      ["an unknown key", 401, /unknown public key/, () => post(withKey(envelopeUrl(), newEventId()), errorEnvelope(newEventId(), "unknown key"))],
-      ["a disabled key", 403, /disabled/, () => post(withKey(envelopeUrl(), disabledKey.public_key), errorEnvelope(newEventId(), "disabled"))],
-      ["the key of another project", 403, /does not belong/, () => post(withKey(envelopeUrl(), otherKey.public_key), errorEnvelope(newEventId(), "other"))],
+      [
+        "an unknown key",
+        401,
+        /unknown public key/,
+        () => post(withKey(envelopeUrl(), newEventId()), errorEnvelope(newEventId(), "unknown key")),
+      ],
+      [
+        "a disabled key",
+        403,
+        /disabled/,
+        () => post(withKey(envelopeUrl(), disabledKey.public_key), errorEnvelope(newEventId(), "disabled")),
+      ],
+      [
+        "the key of another project",
+        403,
+        /does not belong/,
+        () => post(withKey(envelopeUrl(), otherKey.public_key), errorEnvelope(newEventId(), "other")),
+      ],
       [
         "an envelope dsn naming another project",
         400,
         /another project/,
-        () => post(envelopeUrl(), errorEnvelope(newEventId(), "dsn elsewhere", { dsn: buildDsn(base, key.public_key, otherKey.project_id) })),
+        () =>
+          post(envelopeUrl(), errorEnvelope(newEventId(), "dsn elsewhere", { dsn: buildDsn(base, key.public_key, otherKey.project_id) })),
       ],
       [
         "a truncated item (declared length longer than the rest)",
@@ -277,10 +346,20 @@ describe.each(DIALECTS)("ingest over HTTP on %s", (dialect) => {
         /.+/,
         () => post(withKey(envelopeUrl()), buildEnvelope({}, [{ type: "event", payload: event(newEventId()), length: 5 }])),
       ],
-      ["a non-JSON envelope header", 400, /envelope header/, () => post(withKey(envelopeUrl()), Buffer.from(`not json\n{"type":"event"}\n{}\n`))],
+      [
+        "a non-JSON envelope header",
+        400,
+        /envelope header/,
+        () => post(withKey(envelopeUrl()), Buffer.from(`not json\n{"type":"event"}\n{}\n`)),
+      ],
       ["a non-JSON item header", 400, /item 1/, () => post(withKey(envelopeUrl()), Buffer.from(`{}\n{type: event}\n{}\n`))],
       ["an empty body", 400, /empty/, () => post(withKey(envelopeUrl()), Buffer.alloc(0))],
-      ["an internal item type", 400, /internal/, () => post(withKey(envelopeUrl()), buildEnvelope({}, [{ type: "integration", payload: "{}" }]))],
+      [
+        "an internal item type",
+        400,
+        /internal/,
+        () => post(withKey(envelopeUrl()), buildEnvelope({}, [{ type: "integration", payload: "{}" }])),
+      ],
       [
         "an unsupported content-encoding",
         415,
@@ -297,19 +376,37 @@ describe.each(DIALECTS)("ingest over HTTP on %s", (dialect) => {
         "an event item one byte over TELLTALE_MAX_EVENT_BYTES (declared length)",
         413,
         /maxEventBytes/,
-        () => post(withKey(envelopeUrl()), buildEnvelope({}, [{ type: "event", payload: eventOfSize(newEventId(), limits.maxEventBytes + 1) }])),
+        () =>
+          post(
+            withKey(envelopeUrl()),
+            buildEnvelope({}, [{ type: "event", payload: eventOfSize(newEventId(), limits.maxEventBytes + 1) }]),
+          ),
       ],
       [
         "an event item one byte over TELLTALE_MAX_EVENT_BYTES (implicit length, chunked)",
         413,
         /maxEventBytes/,
-        () => post(withKey(envelopeUrl()), chunksOf(buildEnvelope({}, [{ type: "event", payload: eventOfSize(newEventId(), limits.maxEventBytes + 1), length: null }]), 64 * 1024)),
+        () =>
+          post(
+            withKey(envelopeUrl()),
+            chunksOf(
+              buildEnvelope({}, [{ type: "event", payload: eventOfSize(newEventId(), limits.maxEventBytes + 1), length: null }]),
+              64 * 1024,
+            ),
+          ),
       ],
       [
         "10,000 items (maxItemsCount is 1000)",
         413,
         /maxItemsCount \(1000\)/,
-        () => post(withKey(envelopeUrl()), buildEnvelope({}, Array.from({ length: 10_000 }, () => ({ type: "log", payload: '{"items":[]}', headers: { item_count: 0 } })))),
+        () =>
+          post(
+            withKey(envelopeUrl()),
+            buildEnvelope(
+              {},
+              Array.from({ length: 10_000 }, () => ({ type: "log", payload: '{"items":[]}', headers: { item_count: 0 } })),
+            ),
+          ),
       ],
     ];
 
@@ -347,7 +444,11 @@ describe.each(DIALECTS)("ingest over HTTP on %s", (dialect) => {
       const storeUrl = `${base}/api/${project.id}/store/?sentry_key=${key.public_key}`;
       const headers = { "content-type": "application/json" };
       await expectRejected(await using(rt, () => send(storeUrl, { body: big, headers })), 413, /TELLTALE_MAX_REQUEST_BYTES/);
-      await expectRejected(await using(rt, () => send(storeUrl, { body: chunksOf(big, 8 * 1024), headers })), 413, /TELLTALE_MAX_REQUEST_BYTES/);
+      await expectRejected(
+        await using(rt, () => send(storeUrl, { body: chunksOf(big, 8 * 1024), headers })),
+        413,
+        /TELLTALE_MAX_REQUEST_BYTES/,
+      );
     });
 
     it("answers a GET with 405, Allow and an X-Sentry-Error, then still serves", async () => {
@@ -359,7 +460,11 @@ describe.each(DIALECTS)("ingest over HTTP on %s", (dialect) => {
     it("answers OPTIONS preflights with the CORS allow headers", async () => {
       const reply = await send(withKey(envelopeUrl()), {
         method: "OPTIONS",
-        headers: { origin: "https://app.example.com", "access-control-request-method": "POST", "access-control-request-headers": "content-type, x-sentry-auth" },
+        headers: {
+          origin: "https://app.example.com",
+          "access-control-request-method": "POST",
+          "access-control-request-headers": "content-type, x-sentry-auth",
+        },
       });
       expect(reply.status).toBe(200);
       expect(reply.headers["access-control-allow-origin"]).toBe("*");
@@ -384,7 +489,9 @@ describe.each(DIALECTS)("ingest over HTTP on %s", (dialect) => {
     const slow = () => ({ ...runtimeWith({ TELLTALE_MAX_REQUEST_BYTES: String(64 * 1024) }), keys: new SlowKeyCache(ctx, 300) });
 
     it("answers 400 to a body that is not the gzip it claims, during a slow key lookup", async () => {
-      const reply = await using(slow(), () => post(withKey(envelopeUrl()), Buffer.from("not gzip at all"), { ...ENVELOPE, "content-encoding": "gzip" }));
+      const reply = await using(slow(), () =>
+        post(withKey(envelopeUrl()), Buffer.from("not gzip at all"), { ...ENVELOPE, "content-encoding": "gzip" }),
+      );
       expect(uncaughtMessages()).toEqual([]);
       await expectRejected(reply, 400, /gzip/);
     });
@@ -397,7 +504,10 @@ describe.each(DIALECTS)("ingest over HTTP on %s", (dialect) => {
     });
 
     it("answers 401 to an unknown key sending a body that is not the gzip it claims (the body is never read)", async () => {
-      const reply = await post(withKey(envelopeUrl(), newEventId()), Buffer.from("not gzip at all"), { ...ENVELOPE, "content-encoding": "gzip" });
+      const reply = await post(withKey(envelopeUrl(), newEventId()), Buffer.from("not gzip at all"), {
+        ...ENVELOPE,
+        "content-encoding": "gzip",
+      });
       await new Promise((r) => setTimeout(r, 50)); // the rejected body's decoder runs after the answer
       expect(uncaughtMessages()).toEqual([]);
       await expectRejected(reply, 401, /unknown public key/);
@@ -408,25 +518,30 @@ describe.each(DIALECTS)("ingest over HTTP on %s", (dialect) => {
       ["gzip", { "content-encoding": "gzip" }],
     ];
 
-    it.each(encodings)(
-      "survives a client that hangs up after an early 401, mid-body (%s)",
-      async (_name, encoding) => {
-        const body = buildEnvelope({}, [{ type: "x_blob", payload: Buffer.alloc(2 * MiB, 0x61) }]);
-        const payload = encoding["content-encoding"] ? gzipSync(body, { level: 0 }) : body;
-        // send() stops producing and closes the connection once the answer is in.
-        const reply = await post(withKey(envelopeUrl(), newEventId()), chunksOf(payload, 16 * 1024), { ...ENVELOPE, ...encoding });
-        await waitFor(async () => inFlight === 0, 5000, "the handler to finish");
-        await new Promise((r) => setTimeout(r, 50));
-        expect(uncaughtMessages()).toEqual([]);
-        await expectRejected(reply, 401, /unknown public key/);
-      },
-    );
+    it.each(encodings)("survives a client that hangs up after an early 401, mid-body (%s)", async (_name, encoding) => {
+      const body = buildEnvelope({}, [{ type: "x_blob", payload: Buffer.alloc(2 * MiB, 0x61) }]);
+      const payload = encoding["content-encoding"] ? gzipSync(body, { level: 0 }) : body;
+      // send() stops producing and closes the connection once the answer is in.
+      const reply = await post(withKey(envelopeUrl(), newEventId()), chunksOf(payload, 16 * 1024), { ...ENVELOPE, ...encoding });
+      await waitFor(async () => inFlight === 0, 5000, "the handler to finish");
+      await new Promise((r) => setTimeout(r, 50));
+      expect(uncaughtMessages()).toEqual([]);
+      await expectRejected(reply, 401, /unknown public key/);
+    });
 
     it.each(encodings)("survives a client that disconnects mid-body during a slow key lookup (%s)", async (_name, encoding) => {
       await using(slow(), async () => {
-        const req = request(withKey(envelopeUrl()), { method: "POST", agent: false, headers: { ...ENVELOPE, ...encoding, "transfer-encoding": "chunked" } });
+        const req = request(withKey(envelopeUrl()), {
+          method: "POST",
+          agent: false,
+          headers: { ...ENVELOPE, ...encoding, "transfer-encoding": "chunked" },
+        });
         req.on("error", () => {}); // the test cuts it off
-        req.write(encoding["content-encoding"] ? gzipSync('{}\n{"type":"event"}\n{"message":"cut').subarray(0, 20) : Buffer.from('{}\n{"type":"event"}\n{"message":"cut'));
+        req.write(
+          encoding["content-encoding"]
+            ? gzipSync('{}\n{"type":"event"}\n{"message":"cut').subarray(0, 20)
+            : Buffer.from('{}\n{"type":"event"}\n{"message":"cut'),
+        );
         await waitFor(async () => inFlight > 0, 5000, "the server to take the request");
         req.destroy();
         await waitFor(async () => inFlight === 0, 5000, "the handler to finish");
@@ -442,8 +557,18 @@ describe.each(DIALECTS)("ingest over HTTP on %s", (dialect) => {
     const cases: [string, string, Record<string, string>, RegExp][] = [
       ["nothing but zeros (one endless header line)", "", {}, /maxHeaderBytes/],
       ["an event item of zeros", '{}\n{"type":"event"}\n', {}, /maxEventBytes/],
-      ["an unknown item of zeros (held in memory up to TELLTALE_MAX_ITEMS_BYTES)", '{}\n{"type":"x_blob"}\n', {}, /TELLTALE_MAX_ITEMS_BYTES/],
-      ["an unknown item of zeros past TELLTALE_MAX_ENVELOPE_BYTES", '{}\n{"type":"x_blob"}\n', { TELLTALE_MAX_ENVELOPE_BYTES: String(8 * MiB) }, /maxEnvelopeBytes/],
+      [
+        "an unknown item of zeros (held in memory up to TELLTALE_MAX_ITEMS_BYTES)",
+        '{}\n{"type":"x_blob"}\n',
+        {},
+        /TELLTALE_MAX_ITEMS_BYTES/,
+      ],
+      [
+        "an unknown item of zeros past TELLTALE_MAX_ENVELOPE_BYTES",
+        '{}\n{"type":"x_blob"}\n',
+        { TELLTALE_MAX_ENVELOPE_BYTES: String(8 * MiB) },
+        /maxEnvelopeBytes/,
+      ],
     ];
 
     it.each(cases)("answers 413 to 300 MiB of gzipped zeros in %s, with RSS bounded", async (_name, prefix, env, reason) => {
@@ -475,7 +600,12 @@ describe.each(DIALECTS)("ingest over HTTP on %s", (dialect) => {
       const id = newEventId();
       const hash = createHash("sha256");
       const head = buildEnvelope({ event_id: id }, [eventItem(id, "with a big attachment")]);
-      const attachmentHeader = JSON.stringify({ type: "attachment", length: size, filename: "big.bin", content_type: "application/octet-stream" });
+      const attachmentHeader = JSON.stringify({
+        type: "attachment",
+        length: size,
+        filename: "big.bin",
+        content_type: "application/octet-stream",
+      });
       async function* body(): AsyncGenerator<Buffer> {
         yield Buffer.concat([head, Buffer.from(`${attachmentHeader}\n`)]);
         for (let sent = 0; sent < size; sent += 64 * 1024) {
@@ -489,7 +619,12 @@ describe.each(DIALECTS)("ingest over HTTP on %s", (dialect) => {
       expectAccepted(result, id);
       expect(growth).toBeLessThan(RSS_BOUND);
 
-      const rows = await store.db.selectFrom("attachments").selectAll().where("project_id", "=", project.id).where("event_id", "=", id).execute();
+      const rows = await store.db
+        .selectFrom("attachments")
+        .selectAll()
+        .where("project_id", "=", project.id)
+        .where("event_id", "=", id)
+        .execute();
       expect(rows).toHaveLength(1);
       expect(rows[0]).toMatchObject({ name: "big.bin", size, complete: 1 });
       const chunks = await store.db
@@ -502,7 +637,12 @@ describe.each(DIALECTS)("ingest over HTTP on %s", (dialect) => {
       expect(chunks.reduce((sum, c) => sum + Number(c.bytes), 0)).toBe(size);
       const stored = createHash("sha256");
       for (const c of chunks) {
-        const row = await store.db.selectFrom("attachment_chunks").select("data").where("attachment_id", "=", rows[0]!.id).where("seq", "=", c.seq).executeTakeFirstOrThrow();
+        const row = await store.db
+          .selectFrom("attachment_chunks")
+          .select("data")
+          .where("attachment_id", "=", rows[0]!.id)
+          .where("seq", "=", c.seq)
+          .executeTakeFirstOrThrow();
         stored.update(row.data);
       }
       expect(stored.digest("hex")).toBe(hash.digest("hex"));
@@ -541,7 +681,10 @@ describe.each(DIALECTS)("ingest over HTTP on %s", (dialect) => {
 
   it("answers 429 with Retry-After and X-Sentry-Rate-Limits once a project's error quota is used, and still takes transactions and spans", async () => {
     const { project: p, key: k } = await createProject({ ctx, input: { org: "http", slug: "quota" } });
-    await store.db.insertInto("project_quotas").values({ project_id: p.id, category: "error", limit_count: 1, window_seconds: 60 }).execute();
+    await store.db
+      .insertInto("project_quotas")
+      .values({ project_id: p.id, category: "error", limit_count: 1, window_seconds: 60 })
+      .execute();
     const url = withKey(envelopeUrl(p.id), k.public_key);
     const first = newEventId();
     const second = newEventId();
@@ -575,13 +718,34 @@ describe.each(DIALECTS)("ingest over HTTP on %s", (dialect) => {
     const auth = () => ({ "x-sentry-auth": `Sentry sentry_version=7, sentry_client=raven-python/6.10.0, sentry_key=${key.public_key}` });
     const json = (id: string, how: string) => JSON.stringify({ event_id: id, message: `store ${how}`, level: "error", platform: "python" });
     const cases: [string, (id: string) => Promise<Reply>][] = [
-      ["plain JSON", (id) => send(storeUrl(), { body: Buffer.from(json(id, "json")), headers: { ...auth(), "content-type": "application/json" } })],
-      ["base64", (id) => send(storeUrl(), { body: Buffer.from(Buffer.from(json(id, "base64")).toString("base64")), headers: { ...auth(), "content-type": "application/octet-stream" } })],
+      [
+        "plain JSON",
+        (id) => send(storeUrl(), { body: Buffer.from(json(id, "json")), headers: { ...auth(), "content-type": "application/json" } }),
+      ],
+      [
+        "base64",
+        (id) =>
+          send(storeUrl(), {
+            body: Buffer.from(Buffer.from(json(id, "base64")).toString("base64")),
+            headers: { ...auth(), "content-type": "application/octet-stream" },
+          }),
+      ],
       [
         "base64 of zlib",
-        (id) => send(storeUrl(), { body: Buffer.from(deflateSync(json(id, "zlib")).toString("base64")), headers: { ...auth(), "content-type": "application/octet-stream" } }),
+        (id) =>
+          send(storeUrl(), {
+            body: Buffer.from(deflateSync(json(id, "zlib")).toString("base64")),
+            headers: { ...auth(), "content-type": "application/octet-stream" },
+          }),
       ],
-      ["gzip-encoded JSON", (id) => send(storeUrl(), { body: gzipSync(json(id, "gzip")), headers: { ...auth(), "content-type": "application/json", "content-encoding": "gzip" } })],
+      [
+        "gzip-encoded JSON",
+        (id) =>
+          send(storeUrl(), {
+            body: gzipSync(json(id, "gzip")),
+            headers: { ...auth(), "content-type": "application/json", "content-encoding": "gzip" },
+          }),
+      ],
     ];
 
     it.each(cases)("accepts %s and stores the event", async (_name, request) => {
@@ -595,7 +759,10 @@ describe.each(DIALECTS)("ingest over HTTP on %s", (dialect) => {
       ["a JSON array", 400, Buffer.from("[1, 2]"), {}],
       ["an unsupported content-encoding", 415, Buffer.from(json(newEventId(), "lzw")), { "content-encoding": "compress" }],
     ])("answers %s with %i", async (_name, status, body, headers) => {
-      await expectRejected(await send(storeUrl(), { body, headers: { ...auth(), "content-type": "application/json", ...headers } }), status);
+      await expectRejected(
+        await send(storeUrl(), { body, headers: { ...auth(), "content-type": "application/json", ...headers } }),
+        status,
+      );
     });
   });
 

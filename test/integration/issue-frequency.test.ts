@@ -26,9 +26,17 @@ describe.each(DIALECTS)("issue frequency buckets on %s", (dialect) => {
     await createOrganization({ ctx, input: { slug: "t", owner: "dev@example.com" } });
     const projectId = (await createProject({ ctx, input: { org: "t", slug: "p" } })).project.id;
     const id = newEventId();
-    const payload = { event_id: id, platform: "python", timestamp: Date.now() / 1000, exception: { values: [{ type: "E", value: "boom" }] } };
+    const payload = {
+      event_id: id,
+      platform: "python",
+      timestamp: Date.now() / 1000,
+      exception: { values: [{ type: "E", value: "boom" }] },
+    };
     const body = buildEnvelope({ event_id: id }, [{ type: "event", payload: JSON.stringify(payload) }]);
-    await store.queue.insertInto("ingest_queue").values({ project_id: projectId, key_id: 0, endpoint: "envelope", received_at: Date.now(), body }).execute();
+    await store.queue
+      .insertInto("ingest_queue")
+      .values({ project_id: projectId, key_id: 0, endpoint: "envelope", received_at: Date.now(), body })
+      .execute();
     await digestBatch(ctx, { batchSize: 50, limits: DEFAULT_ENVELOPE_LIMITS });
     issueId = (await store.db.selectFrom("events").select("issue_id").where("event_id", "=", id).executeTakeFirstOrThrow()).issue_id!;
     // Replace the digest's own row with hours placed around the bucket edges.
@@ -44,7 +52,10 @@ describe.each(DIALECTS)("issue frequency buckets on %s", (dialect) => {
       { hour: day - 29 * DAY + 23 * HOUR, count: 7 }, // last hour of the oldest day in 30 d
       { hour: day - 30 * DAY + 23 * HOUR, count: 1000 }, // a day too old for 30 d
     ];
-    await store.db.insertInto("issue_hourly").values(rows.map((r) => ({ issue_id: issueId, ...r }))).execute();
+    await store.db
+      .insertInto("issue_hourly")
+      .values(rows.map((r) => ({ issue_id: issueId, ...r })))
+      .execute();
   });
   afterAll(async () => {
     await store.cleanup();

@@ -26,7 +26,10 @@ describe.each(DIALECTS)("the issues web API on %s", (dialect) => {
 
   /** Queues an envelope as the ingest path would and digests it. */
   async function ingest(body: Buffer) {
-    await store.queue.insertInto("ingest_queue").values({ project_id: projectId, key_id: 0, endpoint: "envelope", received_at: Date.now(), body }).execute();
+    await store.queue
+      .insertInto("ingest_queue")
+      .values({ project_id: projectId, key_id: 0, endpoint: "envelope", received_at: Date.now(), body })
+      .execute();
     await digestBatch(ctx, { batchSize: 50, limits: DEFAULT_ENVELOPE_LIMITS });
   }
 
@@ -40,7 +43,9 @@ describe.each(DIALECTS)("the issues web API on %s", (dialect) => {
           level: "error",
           timestamp: Date.now() / 1000,
           release: "api@1.0.0",
-          exception: { values: [{ type, value, stacktrace: { frames: [{ filename: "app.js", function: "handler", lineno: 10, in_app: true }] } }] },
+          exception: {
+            values: [{ type, value, stacktrace: { frames: [{ filename: "app.js", function: "handler", lineno: 10, in_app: true }] } }],
+          },
           contexts: { trace: { trace_id: traceId, span_id: "a".repeat(16) } },
           user: { email: "ada@example.com" },
           tags: { region: "eu" },
@@ -91,7 +96,15 @@ describe.each(DIALECTS)("the issues web API on %s", (dialect) => {
     const issues = body as Record<string, unknown>[];
     expect(issues.map((i) => i.title).sort()).toEqual(["TimeoutError: upstream took 2900 ms", "ValueError: bad input"].sort());
     const timeout = issues.find((i) => String(i.title).startsWith("TimeoutError"))!;
-    expect(timeout).toMatchObject({ shortId: "API-1", culprit: "app.js in handler", count: "2", userCount: 1, status: "unresolved", level: "error", metadata: { type: "TimeoutError" } });
+    expect(timeout).toMatchObject({
+      shortId: "API-1",
+      culprit: "app.js in handler",
+      count: "2",
+      userCount: 1,
+      status: "unresolved",
+      level: "error",
+      metadata: { type: "TimeoutError" },
+    });
     expect(typeof timeout.firstSeen).toBe("string");
     expect(headers.get("link")).toContain('rel="next"; results="false"');
   });
@@ -141,19 +154,35 @@ describe.each(DIALECTS)("the issues web API on %s", (dialect) => {
     const data = Buffer.alloc(2.5 * 1024 * 1024, 7);
     const row = await store.db
       .insertInto("attachments")
-      .values({ project_id: projectId, event_id: ids.b, name: "dump<script>.txt", content_type: "text/html", attachment_type: "event.attachment", size: data.length, complete: 1, created_at: Date.now() })
+      .values({
+        project_id: projectId,
+        event_id: ids.b,
+        name: "dump<script>.txt",
+        content_type: "text/html",
+        attachment_type: "event.attachment",
+        size: data.length,
+        complete: 1,
+        created_at: Date.now(),
+      })
       .returning("id")
       .executeTakeFirstOrThrow();
     const MiB = 1024 * 1024;
     for (let seq = 0; seq * MiB < data.length; seq++) {
-      await store.db.insertInto("attachment_chunks").values({ attachment_id: row.id, seq, data: data.subarray(seq * MiB, (seq + 1) * MiB) }).execute();
+      await store.db
+        .insertInto("attachment_chunks")
+        .values({ attachment_id: row.id, seq, data: data.subarray(seq * MiB, (seq + 1) * MiB) })
+        .execute();
     }
-    const res = await fetch(`${base}/api/0/projects/acme/api/events/${ids.b}/attachments/${row.id}/?download=1`, { headers: { authorization: `Bearer ${token}` } });
+    const res = await fetch(`${base}/api/0/projects/acme/api/events/${ids.b}/attachments/${row.id}/?download=1`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("application/octet-stream");
     expect(res.headers.get("content-disposition")).toBe('attachment; filename="dump_script_.txt"');
     expect(Buffer.from(await res.arrayBuffer()).equals(data)).toBe(true);
-    const other = await fetch(`${base}/api/0/projects/acme/api/events/${ids.b}/attachments/${row.id}/`, { headers: { authorization: `Bearer ${otherToken}` } });
+    const other = await fetch(`${base}/api/0/projects/acme/api/events/${ids.b}/attachments/${row.id}/`, {
+      headers: { authorization: `Bearer ${otherToken}` },
+    });
     expect(other.status).toBe(404);
   });
 
@@ -162,7 +191,9 @@ describe.each(DIALECTS)("the issues web API on %s", (dialect) => {
     const id = (body as { id: string }).id;
     expect((await call(`/api/0/organizations/acme/issues/${id}/`, { token: otherToken })).status).toBe(404);
     expect((await call(`/api/0/organizations/other/issues/${id}/`, { token: otherToken })).status).toBe(404);
-    expect((await call(`/api/0/organizations/acme/issues/${id}/`, { method: "PUT", token: otherToken, body: { status: "resolved" } })).status).toBe(404);
+    expect(
+      (await call(`/api/0/organizations/acme/issues/${id}/`, { method: "PUT", token: otherToken, body: { status: "resolved" } })).status,
+    ).toBe(404);
     expect((await call(`/api/0/projects/acme/api/events/${ids.b}/`, { token: otherToken })).status).toBe(404);
     expect((await call(`/api/0/projects/acme/api/issues/`, { token: "tlt_wrong" })).status).toBe(401);
     expect((await call(`/api/0/organizations/acme/issues/${id}/events/latest/`, { token: "nope" })).status).toBe(401);

@@ -23,9 +23,18 @@ describe.each(DIALECTS)("the command palette's lookup on %s", (dialect) => {
 
   async function send(projectId: number, type: string, trace: string) {
     const id = newEventId();
-    const payload = { event_id: id, platform: "node", timestamp: Date.now() / 1000, contexts: { trace: { trace_id: trace, span_id: "0123456789abcdef" } }, exception: { values: [{ type, value: "boom" }] } };
+    const payload = {
+      event_id: id,
+      platform: "node",
+      timestamp: Date.now() / 1000,
+      contexts: { trace: { trace_id: trace, span_id: "0123456789abcdef" } },
+      exception: { values: [{ type, value: "boom" }] },
+    };
     const body = buildEnvelope({ event_id: id }, [{ type: "event", payload: JSON.stringify(payload) }]);
-    await store.queue.insertInto("ingest_queue").values({ project_id: projectId, key_id: 0, endpoint: "envelope", received_at: Date.now(), body }).execute();
+    await store.queue
+      .insertInto("ingest_queue")
+      .values({ project_id: projectId, key_id: 0, endpoint: "envelope", received_at: Date.now(), body })
+      .execute();
     await digestBatch(ctx, { batchSize: 50, limits: DEFAULT_ENVELOPE_LIMITS });
     return id;
   }
@@ -61,7 +70,9 @@ describe.each(DIALECTS)("the command palette's lookup on %s", (dialect) => {
   });
 
   it("resolves a 32-hex id to the event with that id and to the trace with that id", async () => {
-    expect(await find(checkoutEvent.toUpperCase())).toEqual([expect.objectContaining({ kind: "event", eventId: checkoutEvent, project: "shop" })]);
+    expect(await find(checkoutEvent.toUpperCase())).toEqual([
+      expect.objectContaining({ kind: "event", eventId: checkoutEvent, project: "shop" }),
+    ]);
     expect(await find(traceId)).toEqual([{ kind: "trace", traceId }]);
   });
 
@@ -74,11 +85,22 @@ describe.each(DIALECTS)("the command palette's lookup on %s", (dialect) => {
   it("answers the web API with the UI page each result opens", async () => {
     const [lookupRoute] = LOOKUP_ROUTES;
     const answer = (query: string) =>
-      lookupRoute!.handler({ ctx, user, access: { org: mine, role: "owner" }, params: ["mine"], query: new URLSearchParams({ query }), body: undefined });
+      lookupRoute!.handler({
+        ctx,
+        user,
+        access: { org: mine, role: "owner" },
+        params: ["mine"],
+        query: new URLSearchParams({ query }),
+        body: undefined,
+      });
     expect(lookupRoute).toMatchObject({ method: "GET", permission: "issue:read" });
-    expect(await answer("SHOP-1")).toEqual({ results: [expect.objectContaining({ href: expect.stringMatching(/^\/orgs\/mine\/issues\/\d+$/) })] });
+    expect(await answer("SHOP-1")).toEqual({
+      results: [expect.objectContaining({ href: expect.stringMatching(/^\/orgs\/mine\/issues\/\d+$/) })],
+    });
     expect(await answer(traceId)).toEqual({ results: [{ kind: "trace", traceId, href: `/orgs/mine/traces/${traceId}` }] });
-    expect(await answer(checkoutEvent)).toEqual({ results: [expect.objectContaining({ href: expect.stringMatching(new RegExp(`^/orgs/mine/issues/\\d+/events/${checkoutEvent}$`)) })] });
+    expect(await answer(checkoutEvent)).toEqual({
+      results: [expect.objectContaining({ href: expect.stringMatching(new RegExp(`^/orgs/mine/issues/\\d+/events/${checkoutEvent}$`)) })],
+    });
     expect(await answer("web")).toEqual({ results: [expect.objectContaining({ href: "/orgs/mine/issues?project=shop" })] });
   });
 

@@ -22,7 +22,8 @@ vi.mock("../../app/lib/auth", () => ({
 }));
 vi.mock("../../app/lib/app-runtime", () => ({ ctx: () => session.ctx }));
 
-const { rotateKeyAction, removeQuotaAction, setKeyActiveAction, saveFiltersAction, setQuotaAction } = await import("../../app/actions/projects");
+const { rotateKeyAction, removeQuotaAction, setKeyActiveAction, saveFiltersAction, setQuotaAction } =
+  await import("../../app/actions/projects");
 const { triageAction } = await import("../../app/actions/issues");
 
 function form(fields: Record<string, string | number>): FormData {
@@ -43,9 +44,17 @@ describe.each(DIALECTS)("server actions ask the permission table on %s", (dialec
   /** One issue, digested from a real envelope as ingest would queue it. */
   async function storedIssue(): Promise<number> {
     const id = newEventId();
-    const payload = { event_id: id, platform: "python", timestamp: Date.now() / 1000, exception: { values: [{ type: "PermissionProbe", value: "boom" }] } };
+    const payload = {
+      event_id: id,
+      platform: "python",
+      timestamp: Date.now() / 1000,
+      exception: { values: [{ type: "PermissionProbe", value: "boom" }] },
+    };
     const body = buildEnvelope({ event_id: id }, [{ type: "event", payload: JSON.stringify(payload) }]);
-    await store.queue.insertInto("ingest_queue").values({ project_id: project.id, key_id: 0, endpoint: "envelope", received_at: Date.now(), body }).execute();
+    await store.queue
+      .insertInto("ingest_queue")
+      .values({ project_id: project.id, key_id: 0, endpoint: "envelope", received_at: Date.now(), body })
+      .execute();
     await digestBatch(ctx, { batchSize: 50, limits: DEFAULT_ENVELOPE_LIMITS });
     return (await store.db.selectFrom("events").select("issue_id").where("event_id", "=", id).executeTakeFirstOrThrow()).issue_id!;
   }
@@ -61,7 +70,10 @@ describe.each(DIALECTS)("server actions ask the permission table on %s", (dialec
     const org = await createOrganization({ ctx, input: { slug: "acme", owner: "owner@example.com" } });
     await createOrganization({ ctx, input: { slug: "elsewhere", owner: "outsider@example.com" } });
     for (const role of ["admin", "member"] as const) {
-      await store.db.insertInto("memberships").values({ organization_id: org.id, user_id: users[role].id, role, created_at: Date.now() }).execute();
+      await store.db
+        .insertInto("memberships")
+        .values({ organization_id: org.id, user_id: users[role].id, role, created_at: Date.now() })
+        .execute();
     }
     ({ project, key } = await createProject({ ctx, input: { org: "acme", slug: "web" } }));
   });
@@ -71,7 +83,9 @@ describe.each(DIALECTS)("server actions ask the permission table on %s", (dialec
 
   it("answers a member's rotate, enable/disable and quota removal with the typed not-allowed result and changes nothing", async () => {
     as("member");
-    await setQuotaAction({}, form({ org: "acme", project: "web", category: "error", count: 5, window: 60 })).then((s) => expect(s.code).toBe("forbidden"));
+    await setQuotaAction({}, form({ org: "acme", project: "web", category: "error", count: 5, window: 60 })).then((s) =>
+      expect(s.code).toBe("forbidden"),
+    );
     const refusal = { error: NOT_ALLOWED, code: "forbidden" };
     expect(await rotateKeyAction({}, form({ org: "acme", project: "web", keyId: key.id }))).toEqual(refusal);
     expect(await setKeyActiveAction({}, form({ org: "acme", project: "web", keyId: key.id, active: "0" }))).toEqual(refusal);
@@ -101,13 +115,17 @@ describe.each(DIALECTS)("server actions ask the permission table on %s", (dialec
     const issueId = await storedIssue();
     const f = form({ org: "acme", action: "resolve", issue: issueId });
     expect(await triageAction({}, f)).toEqual({ notice: "Updated." });
-    expect(await store.db.selectFrom("issues").select("status").where("id", "=", issueId).executeTakeFirstOrThrow()).toEqual({ status: "resolved" });
+    expect(await store.db.selectFrom("issues").select("status").where("id", "=", issueId).executeTakeFirstOrThrow()).toEqual({
+      status: "resolved",
+    });
   });
 
   it("tells a user of another organization that it does not exist, not that they lack a role", async () => {
     as("outsider");
     const state = await rotateKeyAction({}, form({ org: "acme", project: "web", keyId: key.id }));
     expect(state).toEqual({ error: "organization 'acme' does not exist", code: "not_found" });
-    expect(await triageAction({}, form({ org: "acme", action: "unresolve", issue: await storedIssue() }))).toMatchObject({ code: "not_found" });
+    expect(await triageAction({}, form({ org: "acme", action: "unresolve", issue: await storedIssue() }))).toMatchObject({
+      code: "not_found",
+    });
   });
 });

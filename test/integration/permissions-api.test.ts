@@ -32,7 +32,10 @@ describe.each(DIALECTS)("the web API asks the permission table on %s", (dialect)
     await createOrganization({ ctx, input: { slug: "elsewhere", owner: "outsider@example.com" } });
     for (const role of ["admin", "member"] as const) {
       const user = await store.db.selectFrom("users").select("id").where("email", "=", `${role}@example.com`).executeTakeFirstOrThrow();
-      await store.db.insertInto("memberships").values({ organization_id: org.id, user_id: user.id, role, created_at: Date.now() }).execute();
+      await store.db
+        .insertInto("memberships")
+        .values({ organization_id: org.id, user_id: user.id, role, created_at: Date.now() })
+        .execute();
     }
     ({ key } = await createProject({ ctx, input: { org: "acme", slug: "web" } }));
     server = createServer((req, res) => {
@@ -74,7 +77,10 @@ describe.each(DIALECTS)("the web API asks the permission table on %s", (dialect)
   });
 
   it("lets a member triage: the issue route answers for the issue, not with a refusal", async () => {
-    expect(await call("member", "PUT", "/api/0/organizations/acme/issues/999999/", { status: "resolved" })).toEqual({ status: 404, body: { detail: expect.stringContaining("999999") } });
+    expect(await call("member", "PUT", "/api/0/organizations/acme/issues/999999/", { status: "resolved" })).toEqual({
+      status: 404,
+      body: { detail: expect.stringContaining("999999") },
+    });
   });
 
   it("answers a user of another organization 404, as if the organization did not exist, on reads and writes", async () => {
@@ -85,7 +91,11 @@ describe.each(DIALECTS)("the web API asks the permission table on %s", (dialect)
   });
 
   it("refuses before reading the body: a member's malformed change is still a 403", async () => {
-    const response = await fetch(base + keyPath(), { method: "PUT", headers: { authorization: `Bearer ${tokens.member}` }, body: "{not json" });
+    const response = await fetch(base + keyPath(), {
+      method: "PUT",
+      headers: { authorization: `Bearer ${tokens.member}` },
+      body: "{not json",
+    });
     expect(response.status).toBe(403);
   });
 });

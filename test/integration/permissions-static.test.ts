@@ -21,12 +21,14 @@ const appFiles = sourceFiles(ROOT, "app");
 const actionFiles = [...appFiles, ...sourceFiles(ROOT, "src")];
 
 describe("the permission table covers every entry point", () => {
-  it("registers every export of every \"use server\" file through the action wrapper", () => {
+  it('registers every export of every "use server" file through the action wrapper', () => {
     const results = actionFiles.map((file) => scanServerActions(file, readSource(ROOT, file)));
     expect(results.flatMap((r) => r.violations)).toEqual([]);
     const actions = results.flatMap((r) => r.registrations);
     // The scan found the actions it should: a scan that sees nothing would pass vacuously.
-    expect(actions.map((a) => a.name)).toEqual(expect.arrayContaining(["rotateKeyAction", "removeQuotaAction", "setKeyActiveAction", "triageAction", "loginAction"]));
+    expect(actions.map((a) => a.name)).toEqual(
+      expect.arrayContaining(["rotateKeyAction", "removeQuotaAction", "setKeyActiveAction", "triageAction", "loginAction"]),
+    );
   });
 
   it("guards every page, or lists it as public with a reason", () => {
@@ -44,10 +46,15 @@ describe("the permission table covers every entry point", () => {
   });
 
   it("uses every row of the table somewhere, so a row cannot go stale unnoticed", () => {
-    const used = new Set([
-      ...appFiles.flatMap((f) => [...scanServerActions(f, readSource(ROOT, f)).registrations, ...(f.endsWith("page.tsx") ? scanPage(f, readSource(ROOT, f)).registrations : [])]),
-      ...scanRoutes(ROUTES).registrations,
-    ].map((r) => r.permission));
+    const used = new Set(
+      [
+        ...appFiles.flatMap((f) => [
+          ...scanServerActions(f, readSource(ROOT, f)).registrations,
+          ...(f.endsWith("page.tsx") ? scanPage(f, readSource(ROOT, f)).registrations : []),
+        ]),
+        ...scanRoutes(ROUTES).registrations,
+      ].map((r) => r.permission),
+    );
     expect(PERMISSIONS.map((p) => p.permission).filter((p) => !used.has(p))).toEqual([]);
   });
 });
@@ -57,7 +64,9 @@ describe("the checker itself", () => {
 
   it("fails on an unregistered server action", () => {
     const source = `"use server";\nexport async function wipeAction(form: FormData) { return form; }\n`;
-    expect(scanServerActions(file, source).violations).toEqual([{ file, name: "wipeAction", problem: "exported without the action wrapper" }]);
+    expect(scanServerActions(file, source).violations).toEqual([
+      { file, name: "wipeAction", problem: "exported without the action wrapper" },
+    ]);
   });
 
   it("fails on a wrapped action whose permission is not in the table, or of the wrong audience", () => {
@@ -65,7 +74,7 @@ describe("the checker itself", () => {
       '"use server";',
       'export const a = action("key:destroy", async () => ({}));',
       'export const b = publicAction("key:rotate", async () => ({}));',
-      "const perm = \"key:rotate\";",
+      'const perm = "key:rotate";',
       "export const c = action(perm, async () => ({}));",
       "export const d = async () => ({});",
       "export { d as e };",
@@ -81,21 +90,26 @@ describe("the checker itself", () => {
     ]);
   });
 
-  it("fails on an inline \"use server\" action in a page", () => {
+  it('fails on an inline "use server" action in a page', () => {
     const source = `export default function Page() {\n  async function go() {\n    "use server";\n  }\n  return go;\n}\n`;
-    expect(scanServerActions("app/x/page.tsx", source).violations).toEqual([{ file: "app/x/page.tsx", name: "line 3", problem: 'an inline "use server" action escapes the permission table' }]);
+    expect(scanServerActions("app/x/page.tsx", source).violations).toEqual([
+      { file: "app/x/page.tsx", name: "line 3", problem: 'an inline "use server" action escapes the permission table' },
+    ]);
   });
 
   it("accepts a registered action and records its permission", () => {
     const source = `"use server";\nimport { action } from "../lib/action";\nexport type T = number;\nexport const rotate = action("key:rotate", async () => ({}));\n`;
-    expect(scanServerActions(file, source)).toEqual({ violations: [], registrations: [{ kind: "action", file, name: "rotate", permission: "key:rotate" }] });
+    expect(scanServerActions(file, source)).toEqual({
+      violations: [],
+      registrations: [{ kind: "action", file, name: "rotate", permission: "key:rotate" }],
+    });
   });
 
   it("fails on a page without a guard and on a guard naming an unknown permission", () => {
     expect(scanPage("app/p/page.tsx", "export default async function P() { return null; }").violations).toHaveLength(1);
-    expect(scanPage("app/p/page.tsx", 'export default async function P() { await loadOrg("org:admin", "a", "/"); }').violations[0]?.problem).toBe(
-      "'org:admin' is not in the permission table",
-    );
+    expect(
+      scanPage("app/p/page.tsx", 'export default async function P() { await loadOrg("org:admin", "a", "/"); }').violations[0]?.problem,
+    ).toBe("'org:admin' is not in the permission table");
   });
 
   it("fails on a route whose permission is not in the table", () => {

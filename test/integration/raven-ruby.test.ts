@@ -53,7 +53,10 @@ describe.skipIf(!RAVEN).each(DIALECTS)("the legacy Raven client (Debian's ruby-s
     expect(guide.note).toContain("legacy Raven client (sentry-raven 3.1)");
     // Raven's defaults: base64 of zlib-deflated JSON, X-Sentry-Auth, a timestamp without a zone (UTC).
     const { stdout } = await run("ruby", [CLIENT, dsn], { timeout: 60_000 });
-    const sent = stdout.trim().split("\n").map((line) => line.split(" "));
+    const sent = stdout
+      .trim()
+      .split("\n")
+      .map((line) => line.split(" "));
     expect(sent).toHaveLength(2);
 
     const issues = await storedIssues(store, ctx, projectId);
@@ -66,7 +69,12 @@ describe.skipIf(!RAVEN).each(DIALECTS)("the legacy Raven client (Debian's ruby-s
     expect(issues[0]!.frames.at(-1)).toMatchObject({ function: "checkout", in_app: true });
     expect(issues[0]!.frames.at(-1)!.filename).toMatch(/raven_client\.rb$/);
 
-    const events = await store.db.selectFrom("events").select(["event_id", "timestamp"]).where("project_id", "=", projectId).orderBy("id").execute();
+    const events = await store.db
+      .selectFrom("events")
+      .select(["event_id", "timestamp"])
+      .where("project_id", "=", projectId)
+      .orderBy("id")
+      .execute();
     expect(events.map((e) => [e.event_id, Number(e.timestamp)])).toEqual(sent.map(([id, at]) => [id, Date.parse(`${at}Z`) / 1000]));
   });
 });

@@ -35,7 +35,11 @@ function secretsEnvelope(): { body: Buffer; traceId: string; reportEventId: stri
         level: "warn",
         body: `login failed password: hunter2 card ${CARD}`,
         trace_id: traceId,
-        attributes: { "user.password": attr("hunter2"), "http.request.header.authorization": attr("Bearer abcdef123456.xyz"), ok: attr("kept") },
+        attributes: {
+          "user.password": attr("hunter2"),
+          "http.request.header.authorization": attr("Bearer abcdef123456.xyz"),
+          ok: attr("kept"),
+        },
       },
     ],
   };
@@ -73,11 +77,18 @@ function secretsEnvelope(): { body: Buffer; traceId: string; reportEventId: stri
       },
     ],
   };
-  const userReport = { event_id: reportEventId, name: "Ada password=hunter2", email: "ada@example.com", comments: `card ${CARD} charged twice` };
+  const userReport = {
+    event_id: reportEventId,
+    name: "Ada password=hunter2",
+    email: "ada@example.com",
+    comments: `card ${CARD} charged twice`,
+  };
   const feedback = {
     event_id: newEventId(),
     timestamp: t,
-    contexts: { feedback: { message: `password: hunter2 and card ${CARD}`, contact_email: "grace@example.com", name: "Grace token=tok-secret-9" } },
+    contexts: {
+      feedback: { message: `password: hunter2 and card ${CARD}`, contact_email: "grace@example.com", name: "Grace token=tok-secret-9" },
+    },
   };
   const checkIn = {
     check_in_id: newEventId(),
@@ -147,7 +158,10 @@ describe.each(DIALECTS)("scrubbing every item type on %s", (dialect) => {
   it("stores logs, spans, transactions, user reports, feedback, check-ins and events with their secrets filtered", async () => {
     const p = await project("items");
     const { body, reportEventId } = secretsEnvelope();
-    const reply = await send(`${base}/api/${p.id}/envelope/?sentry_key=${p.key}`, { body, headers: { "content-type": "application/x-sentry-envelope" } });
+    const reply = await send(`${base}/api/${p.id}/envelope/?sentry_key=${p.key}`, {
+      body,
+      headers: { "content-type": "application/x-sentry-envelope" },
+    });
     expect(reply.status, reply.text).toBe(200);
     await digestAll();
     const rows = await storedText(p.id);
@@ -171,19 +185,31 @@ describe.each(DIALECTS)("scrubbing every item type on %s", (dialect) => {
 
   it("applies the project's safe fields, extra sensitive fields and IP setting to logs and spans", async () => {
     const p = await project("settings");
-    await updateScrubbing({ ctx, input: { projectId: p.id, scrubbing: { safeFields: ["db.password"], extraSensitiveFields: ["shoe"], storeIpAddresses: false } } });
+    await updateScrubbing({
+      ctx,
+      input: { projectId: p.id, scrubbing: { safeFields: ["db.password"], extraSensitiveFields: ["shoe"], storeIpAddresses: false } },
+    });
     const t = now();
     const traceId = newEventId();
     const attributes = { "db.password": attr("kept-by-safe-field"), shoe_size: attr("44"), "client.address": attr("203.0.113.9") };
     const body = buildEnvelope({}, [
-      { type: "log", payload: JSON.stringify({ items: [{ timestamp: t, level: "info", body: "settings", attributes }] }), headers: { item_count: 1 } },
+      {
+        type: "log",
+        payload: JSON.stringify({ items: [{ timestamp: t, level: "info", body: "settings", attributes }] }),
+        headers: { item_count: 1 },
+      },
       {
         type: "span",
-        payload: JSON.stringify({ items: [{ trace_id: traceId, span_id: hex(16), name: "settings", start_timestamp: t - 1, end_timestamp: t, attributes }] }),
+        payload: JSON.stringify({
+          items: [{ trace_id: traceId, span_id: hex(16), name: "settings", start_timestamp: t - 1, end_timestamp: t, attributes }],
+        }),
         headers: { item_count: 1, content_type: "application/vnd.sentry.items.span.v2+json" },
       },
     ]);
-    const reply = await send(`${base}/api/${p.id}/envelope/?sentry_key=${p.key}`, { body, headers: { "content-type": "application/x-sentry-envelope" } });
+    const reply = await send(`${base}/api/${p.id}/envelope/?sentry_key=${p.key}`, {
+      body,
+      headers: { "content-type": "application/x-sentry-envelope" },
+    });
     expect(reply.status, reply.text).toBe(200);
     await digestAll();
     const rows = await storedText(p.id);
@@ -198,7 +224,8 @@ describe.each(DIALECTS)("scrubbing every item type on %s", (dialect) => {
     await digestAll();
     const rows = await storedText(p.id);
     const all = JSON.stringify(rows);
-    for (const secret of ["hunter2", "4111 1111 1111 1111", "span-secret-1", "abcdef123456"]) expect(all, `"${secret}" stored`).not.toContain(secret);
+    for (const secret of ["hunter2", "4111 1111 1111 1111", "span-secret-1", "abcdef123456"])
+      expect(all, `"${secret}" stored`).not.toContain(secret);
     const bodies = rows.logs.map((l) => l.body).sort();
     expect(bodies).toEqual([`node fixture charge failed for card ${F}`, `node fixture login failed for ada password: ${F}`]);
     const charge = rows.logs.find((l) => l.body.includes("charge"))!;

@@ -70,7 +70,10 @@ describe("slow clients against the front server", () => {
 
   async function stillServes(): Promise<void> {
     const id = newEventId();
-    const reply = await send(`${front.base}${ingestPath()}`, { body: errorEnvelope(id, "a normal client"), headers: { "content-type": "application/x-sentry-envelope" } });
+    const reply = await send(`${front.base}${ingestPath()}`, {
+      body: errorEnvelope(id, "a normal client"),
+      headers: { "content-type": "application/x-sentry-envelope" },
+    });
     expect(reply.status, reply.text).toBe(200);
   }
 
@@ -117,7 +120,10 @@ describe("slow clients against the front server", () => {
       yield Buffer.from("\n");
     }
     const started = Date.now();
-    const reply = await send(`${front.base}${ingestPath()}`, { body: body(), headers: { "content-type": "application/x-sentry-envelope" } });
+    const reply = await send(`${front.base}${ingestPath()}`, {
+      body: body(),
+      headers: { "content-type": "application/x-sentry-envelope" },
+    });
     expect(reply.status, reply.text).toBe(200);
     expect(JSON.parse(reply.text)).toEqual({ id });
     const rows = await store.db.selectFrom("attachments").select(["size", "complete"]).where("event_id", "=", id).execute();
@@ -132,14 +138,21 @@ describe("slow clients against the front server", () => {
       const trickle = (i: number) =>
         i % 2
           ? raw(patient.port, [...head(ingestPath(), 2)], { gapMs: 50, waitMs: 10_000 })
-          : raw(patient.port, [head(i % 4 ? "/settings" : ingestPath(), MiB), ...Array.from({ length: 200 }, () => Buffer.alloc(10, 0x20))], { gapMs: 50, waitMs: 10_000 });
+          : raw(
+              patient.port,
+              [head(i % 4 ? "/settings" : ingestPath(), MiB), ...Array.from({ length: 200 }, () => Buffer.alloc(10, 0x20))],
+              { gapMs: 50, waitMs: 10_000 },
+            );
       const slow = Array.from({ length: 20 }, (_, i) => trickle(i));
       let cut = 0;
       for (const reply of slow) void reply.then(() => cut++);
       await new Promise((r) => setTimeout(r, 300)); // every slow client is connected and sending
       for (let i = 0; i < 10; i++) {
         const id = newEventId();
-        const reply = await send(`${patient.base}${ingestPath()}`, { body: errorEnvelope(id, "served meanwhile"), headers: { "content-type": "application/x-sentry-envelope" } });
+        const reply = await send(`${patient.base}${ingestPath()}`, {
+          body: errorEnvelope(id, "served meanwhile"),
+          headers: { "content-type": "application/x-sentry-envelope" },
+        });
         expect(reply.status, reply.text).toBe(200);
       }
       expect((await send(`${patient.base}/settings`, { method: "GET" })).status).toBe(200);

@@ -37,7 +37,13 @@ async function runToFailure(file: string, args: string[], env: Record<string, st
 
 /** Bundles the browser guide's main.js as written (its bare import resolved from this repository), as an app's bundler would. */
 async function bundleGuide(code: string): Promise<string> {
-  const result = await build({ stdin: { contents: code, resolveDir: ROOT, loader: "js" }, bundle: true, format: "iife", write: false, logLevel: "silent" });
+  const result = await build({
+    stdin: { contents: code, resolveDir: ROOT, loader: "js" },
+    bundle: true,
+    format: "iife",
+    write: false,
+    logLevel: "silent",
+  });
   return result.outputFiles[0]!.text;
 }
 
@@ -101,7 +107,9 @@ describe.each(DIALECTS)("the browser, Node and Python guides, run as written, on
         const rows = await storedErrors(projectId);
         return rows.length > 0 ? rows : null;
       };
-      await expect.poll(errors, { timeout: 20_000, interval: 250 }).toEqual([{ title: "Error: My first Telltale error", level: "error", platform: "javascript" }]);
+      await expect
+        .poll(errors, { timeout: 20_000, interval: 250 })
+        .toEqual([{ title: "Error: My first Telltale error", level: "error", platform: "javascript" }]);
     } finally {
       await browser?.close();
       page.server.closeAllConnections();
@@ -121,7 +129,10 @@ console.log(response.status);`;
     dirs.push(dir);
     writeFileSync(join(dir, "route.mjs"), caller);
     const envelope = errorEnvelope(newEventId(), "through the tunnel").toString("utf8");
-    const { stdout } = await run(process.execPath, [join(dir, "route.mjs")], { env: { ...process.env, ENVELOPE: envelope }, timeout: 30_000 });
+    const { stdout } = await run(process.execPath, [join(dir, "route.mjs")], {
+      env: { ...process.env, ENVELOPE: envelope },
+      timeout: 30_000,
+    });
     expect(stdout.trim()).toBe("200");
     expect((await storedErrors(projectId)).map((e) => e.title)).toEqual(["through the tunnel"]);
   });

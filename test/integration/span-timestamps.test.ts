@@ -47,8 +47,17 @@ describe.each(DIALECTS)("spans with impossible timestamps on %s", (dialect) => {
   }
 
   async function spansAndOutcomes(projectId: number) {
-    const spans = await store.db.selectFrom("spans").select(["name", "start_timestamp", "timestamp"]).where("project_id", "=", projectId).execute();
-    const outcomes = await store.db.selectFrom("outcomes").select(["category", "outcome", "quantity"]).where("project_id", "=", projectId).where("reason", "=", "invalid_timestamp").execute();
+    const spans = await store.db
+      .selectFrom("spans")
+      .select(["name", "start_timestamp", "timestamp"])
+      .where("project_id", "=", projectId)
+      .execute();
+    const outcomes = await store.db
+      .selectFrom("outcomes")
+      .select(["category", "outcome", "quantity"])
+      .where("project_id", "=", projectId)
+      .where("reason", "=", "invalid_timestamp")
+      .execute();
     return { spans, outcomes };
   }
 
@@ -82,8 +91,17 @@ describe.each(DIALECTS)("spans with impossible timestamps on %s", (dialect) => {
       child("NextNodeServer.clientComponentLoading", 1000.1, 1000.2),
       child("an hour late", t + 3600, t + 3601),
     ];
-    const body = buildEnvelope({}, [{ type: "span", payload: JSON.stringify({ items }), headers: { item_count: items.length, content_type: "application/vnd.sentry.items.span.v2+json" } }]);
-    const reply = await send(`${base}/api/${p.id}/envelope/?sentry_key=${p.key}`, { body, headers: { "content-type": "application/x-sentry-envelope" } });
+    const body = buildEnvelope({}, [
+      {
+        type: "span",
+        payload: JSON.stringify({ items }),
+        headers: { item_count: items.length, content_type: "application/vnd.sentry.items.span.v2+json" },
+      },
+    ]);
+    const reply = await send(`${base}/api/${p.id}/envelope/?sentry_key=${p.key}`, {
+      body,
+      headers: { "content-type": "application/x-sentry-envelope" },
+    });
     expect(reply.status, reply.text).toBe(200);
     await digestAll();
     const { spans, outcomes } = await spansAndOutcomes(p.id);

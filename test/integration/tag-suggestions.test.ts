@@ -25,9 +25,18 @@ describe.each(DIALECTS)("tag value suggestions for the search box on %s", (diale
 
   async function send(projectId: number, type: string, environment: string) {
     const id = newEventId();
-    const payload = { event_id: id, platform: "python", timestamp: Date.now() / 1000, environment, exception: { values: [{ type, value: "boom" }] } };
+    const payload = {
+      event_id: id,
+      platform: "python",
+      timestamp: Date.now() / 1000,
+      environment,
+      exception: { values: [{ type, value: "boom" }] },
+    };
     const body = buildEnvelope({ event_id: id }, [{ type: "event", payload: JSON.stringify(payload) }]);
-    await store.queue.insertInto("ingest_queue").values({ project_id: projectId, key_id: 0, endpoint: "envelope", received_at: Date.now(), body }).execute();
+    await store.queue
+      .insertInto("ingest_queue")
+      .values({ project_id: projectId, key_id: 0, endpoint: "envelope", received_at: Date.now(), body })
+      .execute();
   }
 
   beforeAll(async () => {
@@ -69,12 +78,18 @@ describe.each(DIALECTS)("tag value suggestions for the search box on %s", (diale
 
   it("counts one key's values over issues and filters them by prefix", async () => {
     const values = await tagKeyValues(ctx, [web, api], "environment", { limit: 10 });
-    expect(values.map((v) => [v.value, v.count])).toEqual([["staging", 3], ["production", 2], ["api-only", 1]]);
+    expect(values.map((v) => [v.value, v.count])).toEqual([
+      ["staging", 3],
+      ["production", 2],
+      ["api-only", 1],
+    ]);
     expect((await tagKeyValues(ctx, [web, api], "environment", { prefix: "st", limit: 10 })).map((v) => v.value)).toEqual(["staging"]);
   });
 
   it("serves the values in Sentry's shape at /api/0/organizations/{org}/tags/{key}/values/", async () => {
-    const res = await fetch(`${apiUrl}/api/0/organizations/t/tags/environment/values/?query=pro`, { headers: { authorization: `Bearer ${token}` } });
+    const res = await fetch(`${apiUrl}/api/0/organizations/t/tags/environment/values/?query=pro`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(res.status).toBe(200);
     const body = (await res.json()) as Array<Record<string, unknown>>;
     expect(body).toHaveLength(1);

@@ -19,16 +19,27 @@ describe.each(DIALECTS)("triage and state changes from new events on %s", (diale
 
   async function send(type: string, release: string, userEmail = "a@example.com") {
     const id = newEventId();
-    const payload = { event_id: id, platform: "python", timestamp: Date.now() / 1000, release, user: { email: userEmail }, exception: { values: [{ type, value: "boom" }] } };
+    const payload = {
+      event_id: id,
+      platform: "python",
+      timestamp: Date.now() / 1000,
+      release,
+      user: { email: userEmail },
+      exception: { values: [{ type, value: "boom" }] },
+    };
     const body = buildEnvelope({ event_id: id }, [{ type: "event", payload: JSON.stringify(payload) }]);
-    await store.queue.insertInto("ingest_queue").values({ project_id: projectId, key_id: 0, endpoint: "envelope", received_at: Date.now(), body }).execute();
+    await store.queue
+      .insertInto("ingest_queue")
+      .values({ project_id: projectId, key_id: 0, endpoint: "envelope", received_at: Date.now(), body })
+      .execute();
     await digestBatch(ctx, { batchSize: 50, limits: DEFAULT_ENVELOPE_LIMITS });
     const event = await store.db.selectFrom("events").select("issue_id").where("event_id", "=", id).executeTakeFirstOrThrow();
     return event.issue_id!;
   }
   const issue = (id: number) => store.db.selectFrom("issues").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
   const change = (id: number, c: IssueChange) => changeIssues({ ctx, input: { projectIds: [projectId], issueIds: [id], user, change: c } });
-  const activity = async (id: number) => (await store.db.selectFrom("issue_activity").select("type").where("issue_id", "=", id).orderBy("id").execute()).map((a) => a.type);
+  const activity = async (id: number) =>
+    (await store.db.selectFrom("issue_activity").select("type").where("issue_id", "=", id).orderBy("id").execute()).map((a) => a.type);
 
   beforeAll(async () => {
     store = await openTestStore(dialect);
@@ -94,7 +105,10 @@ describe.each(DIALECTS)("triage and state changes from new events on %s", (diale
     expect(await send("MergeB", "app@1")).toBe(first);
     // The merged issue's activity names its new home by short id, as the pages do.
     const [entry] = await issueActivity(ctx, second);
-    expect(entry).toMatchObject({ type: "merge", data: { into: first, intoShortId: `P-${(await issue(first)).short_number.toString(36).toUpperCase()}` } });
+    expect(entry).toMatchObject({
+      type: "merge",
+      data: { into: first, intoShortId: `P-${(await issue(first)).short_number.toString(36).toUpperCase()}` },
+    });
   });
 
   it("refuses to assign an issue to someone outside its organization", async () => {

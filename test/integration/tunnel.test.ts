@@ -43,8 +43,7 @@ describe("the self-monitoring tunnel", () => {
     for (const s of [upstream, tunnel, offTunnel]) s.close();
   });
 
-  const envelope = (header: Record<string, unknown>) =>
-    `${JSON.stringify(header)}\n{"type":"event"}\n{"message":"hello"}\n`;
+  const envelope = (header: Record<string, unknown>) => `${JSON.stringify(header)}\n{"type":"event"}\n{"message":"hello"}\n`;
 
   it("forwards an envelope for the configured DSN and passes the rate-limit answer back", async () => {
     const body = envelope({ dsn, event_id: "a".repeat(32) });

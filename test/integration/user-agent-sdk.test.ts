@@ -50,7 +50,9 @@ describe.each(DIALECTS)("browser contexts from @sentry/browser's User-Agent on %
     const sdk = await browserSdkBundle();
     page = createServer((req, res) => {
       if (req.url === "/sdk.js") return res.writeHead(200, { "content-type": "text/javascript" }).end(sdk);
-      res.writeHead(200, { "content-type": "text/html" }).end('<!doctype html><html><head><script src="/sdk.js"></script></head><body>shop</body></html>');
+      res
+        .writeHead(200, { "content-type": "text/html" })
+        .end('<!doctype html><html><head><script src="/sdk.js"></script></head><body>shop</body></html>');
     });
     pageUrl = await listen(page);
     api = createServer((req, res) => void handleApi(ctx, req, res).catch((e: unknown) => res.writeHead(500).end(String(e))));
@@ -73,7 +75,9 @@ describe.each(DIALECTS)("browser contexts from @sentry/browser's User-Agent on %
     await tab.goto(pageUrl);
     await tab.evaluate(
       ({ dsn, message }) => {
-        const Sentry = (window as unknown as { Sentry: { init(o: object): void; captureException(e: Error): void; flush(t: number): Promise<boolean> } }).Sentry;
+        const Sentry = (
+          window as unknown as { Sentry: { init(o: object): void; captureException(e: Error): void; flush(t: number): Promise<boolean> } }
+        ).Sentry;
         Sentry.init({ dsn });
         Sentry.captureException(new TypeError(message));
         return Sentry.flush(5000);
@@ -81,10 +85,19 @@ describe.each(DIALECTS)("browser contexts from @sentry/browser's User-Agent on %
       { dsn, message },
     );
     await context.close();
-    return waitFor(async () => {
-      await digestBatch(ctx, { batchSize: 50, limits: DEFAULT_ENVELOPE_LIMITS });
-      return store.db.selectFrom("events").select(["data", "issue_id"]).where("project_id", "=", projectId).where("title", "=", `TypeError: ${message}`).executeTakeFirst();
-    }, 15_000, "the stored event");
+    return waitFor(
+      async () => {
+        await digestBatch(ctx, { batchSize: 50, limits: DEFAULT_ENVELOPE_LIMITS });
+        return store.db
+          .selectFrom("events")
+          .select(["data", "issue_id"])
+          .where("project_id", "=", projectId)
+          .where("title", "=", `TypeError: ${message}`)
+          .executeTakeFirst();
+      },
+      15_000,
+      "the stored event",
+    );
   }
 
   /** What this Chromium says it is when left alone. */
@@ -96,7 +109,9 @@ describe.each(DIALECTS)("browser contexts from @sentry/browser's User-Agent on %
   }
 
   const search = async (query: string): Promise<string[]> => {
-    const res = await fetch(`${apiUrl}/api/0/projects/acme/web/issues/?query=${encodeURIComponent(query)}`, { headers: { authorization: `Bearer ${token}` } });
+    const res = await fetch(`${apiUrl}/api/0/projects/acme/web/issues/?query=${encodeURIComponent(query)}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(res.status).toBe(200);
     return ((await res.json()) as { title: string }[]).map((i) => i.title).sort();
   };
@@ -107,13 +122,25 @@ describe.each(DIALECTS)("browser contexts from @sentry/browser's User-Agent on %
     const headless = await headlessUserAgent();
     const chrome = headless.replace("HeadlessChrome/", "Chrome/");
     const event = await throwFrom(chrome, "checkout failed");
-    const data = JSON.parse(event.data) as { contexts: Record<string, { name?: string; version?: string }>; request: { headers: [string, string][] } };
+    const data = JSON.parse(event.data) as {
+      contexts: Record<string, { name?: string; version?: string }>;
+      request: { headers: [string, string][] };
+    };
     expect(data.request.headers).toContainEqual(["User-Agent", chrome]);
     expect(data.contexts.browser).toMatchObject({ name: "Chrome", version: expect.stringMatching(/^\d+\./) });
     expect(data.contexts.os).toMatchObject({ name: "Linux" });
     expect(data.contexts.device).toBeUndefined();
-    const tags = await store.db.selectFrom("issue_tags").select(["key", "value"]).where("issue_id", "=", event.issue_id ?? 0).execute();
-    expect(tags).toEqual(expect.arrayContaining([{ key: "browser.name", value: "Chrome" }, { key: "os.name", value: "Linux" }]));
+    const tags = await store.db
+      .selectFrom("issue_tags")
+      .select(["key", "value"])
+      .where("issue_id", "=", event.issue_id ?? 0)
+      .execute();
+    expect(tags).toEqual(
+      expect.arrayContaining([
+        { key: "browser.name", value: "Chrome" },
+        { key: "os.name", value: "Linux" },
+      ]),
+    );
 
     const headlessEvent = await throwFrom(headless, "headless run");
     expect((JSON.parse(headlessEvent.data) as { contexts: { browser: { name: string } } }).contexts.browser.name).toBe("Chrome Headless");
@@ -123,5 +150,4 @@ describe.each(DIALECTS)("browser contexts from @sentry/browser's User-Agent on %
     expect(await search("os.name:Linux")).toEqual(["TypeError: checkout failed", "TypeError: headless run"]);
     expect(await search("browser.name:Firefox")).toEqual([]);
   });
-
 });

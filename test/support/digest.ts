@@ -34,7 +34,10 @@ export async function openDigestBench(dialect: Dialect): Promise<DigestBench> {
   const projectId = (await createProject({ ctx, input: { org: `dg${n}`, slug: "p" } })).project.id;
   const enqueue = async (...bodies: Buffer[]) => {
     for (const body of bodies) {
-      await store.queue.insertInto("ingest_queue").values({ project_id: projectId, key_id: 0, endpoint: "envelope", received_at: Date.now(), body }).execute();
+      await store.queue
+        .insertInto("ingest_queue")
+        .values({ project_id: projectId, key_id: 0, endpoint: "envelope", received_at: Date.now(), body })
+        .execute();
     }
   };
   const drain = async (maxBatches = 1000) => {

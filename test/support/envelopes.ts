@@ -35,7 +35,10 @@ export const eventItem = (eventId: string, message: string, extra: Record<string
 export const errorEnvelope = (eventId: string, message: string, header: Record<string, unknown> = {}): Buffer =>
   buildEnvelope({ event_id: eventId, sent_at: new Date().toISOString(), ...header }, [eventItem(eventId, message)]);
 
-const hex = (bytes: number) => randomUUID().replaceAll("-", "").slice(0, bytes * 2);
+const hex = (bytes: number) =>
+  randomUUID()
+    .replaceAll("-", "")
+    .slice(0, bytes * 2);
 
 /** A transaction event with one child span (older SDKs' tracing). */
 export function transactionEnvelope(eventId: string, name: string): Buffer {
@@ -49,7 +52,17 @@ export function transactionEnvelope(eventId: string, name: string): Buffer {
     start_timestamp: now - 1,
     timestamp: now,
     contexts: { trace: { trace_id: traceId, span_id: spanId, op: "http.server", status: "ok" } },
-    spans: [{ trace_id: traceId, span_id: hex(8), parent_span_id: spanId, op: "db", description: "select 1", start_timestamp: now - 0.5, timestamp: now - 0.4 }],
+    spans: [
+      {
+        trace_id: traceId,
+        span_id: hex(8),
+        parent_span_id: spanId,
+        op: "db",
+        description: "select 1",
+        start_timestamp: now - 0.5,
+        timestamp: now - 0.4,
+      },
+    ],
   };
   return buildEnvelope({ event_id: eventId, trace: { trace_id: traceId } }, [{ type: "transaction", payload: JSON.stringify(tx) }]);
 }
@@ -58,9 +71,22 @@ export function transactionEnvelope(eventId: string, name: string): Buffer {
 export function spanEnvelope(name: string): Buffer {
   const now = Date.now() / 1000;
   const traceId = newEventId();
-  const span = { trace_id: traceId, span_id: hex(8), name, start_timestamp: now - 1, end_timestamp: now, status: "ok", is_segment: true, attributes: {} };
+  const span = {
+    trace_id: traceId,
+    span_id: hex(8),
+    name,
+    start_timestamp: now - 1,
+    end_timestamp: now,
+    status: "ok",
+    is_segment: true,
+    attributes: {},
+  };
   return buildEnvelope({ trace: { trace_id: traceId } }, [
-    { type: "span", payload: JSON.stringify({ items: [span] }), headers: { item_count: 1, content_type: "application/vnd.sentry.items.span.v2+json" } },
+    {
+      type: "span",
+      payload: JSON.stringify({ items: [span] }),
+      headers: { item_count: 1, content_type: "application/vnd.sentry.items.span.v2+json" },
+    },
   ]);
 }
 

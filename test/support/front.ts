@@ -88,7 +88,11 @@ export interface RawReply {
  * Writes `parts` to a fresh TCP connection (pausing `gapMs` between them) and collects the
  * answer: for requests an HTTP client would refuse to send (bad framing, raw bytes in headers).
  */
-export function raw(port: number, parts: (Buffer | string)[], options: { gapMs?: number; waitMs?: number; endWrite?: boolean } = {}): Promise<RawReply> {
+export function raw(
+  port: number,
+  parts: (Buffer | string)[],
+  options: { gapMs?: number; waitMs?: number; endWrite?: boolean } = {},
+): Promise<RawReply> {
   const { gapMs = 0, waitMs = 3000, endWrite = false } = options;
   const started = Date.now();
   return new Promise((resolve) => {

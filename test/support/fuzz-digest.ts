@@ -38,25 +38,55 @@ let projects = 0;
  * afterwards is stored.
  */
 export async function expectEveryEnvelopeAccounted(bench: DigestBench, bodies: readonly Buffer[]): Promise<void> {
-  const org = await bench.store.db.selectFrom("organizations").innerJoin("projects", "projects.organization_id", "organizations.id").select("organizations.slug").where("projects.id", "=", bench.projectId).executeTakeFirstOrThrow();
+  const org = await bench.store.db
+    .selectFrom("organizations")
+    .innerJoin("projects", "projects.organization_id", "organizations.id")
+    .select("organizations.slug")
+    .where("projects.id", "=", bench.projectId)
+    .executeTakeFirstOrThrow();
   const ids: number[] = [];
   for (const body of bodies) {
     const { project } = await createProject({ ctx: bench.ctx, input: { org: org.slug, slug: `fz${++projects}` } });
     ids.push(project.id);
-    await bench.store.queue.insertInto("ingest_queue").values({ project_id: project.id, key_id: 0, endpoint: "envelope", received_at: Date.now(), body }).execute();
+    await bench.store.queue
+      .insertInto("ingest_queue")
+      .values({ project_id: project.id, key_id: 0, endpoint: "envelope", received_at: Date.now(), body })
+      .execute();
   }
   await bench.drain(100);
-  expect(Number((await bench.store.queue.selectFrom("ingest_queue").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n)).toBe(0);
+  expect(
+    Number(
+      (
+        await bench.store.queue
+          .selectFrom("ingest_queue")
+          .select((eb) => eb.fn.countAll<number>().as("n"))
+          .executeTakeFirstOrThrow()
+      ).n,
+    ),
+  ).toBe(0);
   for (const [i, body] of bodies.entries()) {
     const projectId = ids[i] ?? -1;
     if (!mustBeAccounted(body)) continue;
     const count = async (table: "outcomes" | "dead_letters" | "raw_items") =>
-      Number((await bench.store.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as("n")).where("project_id", "=", projectId).executeTakeFirstOrThrow()).n);
+      Number(
+        (
+          await bench.store.db
+            .selectFrom(table)
+            .select((eb) => eb.fn.countAll<number>().as("n"))
+            .where("project_id", "=", projectId)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     const traces = (await count("outcomes")) + (await count("dead_letters")) + (await count("raw_items"));
-    expect(traces, `envelope ${i} (${body.subarray(0, 200).toString("utf8")}…) left no outcome, dead letter or stored item`).toBeGreaterThan(0);
+    expect(
+      traces,
+      `envelope ${i} (${body.subarray(0, 200).toString("utf8")}…) left no outcome, dead letter or stored item`,
+    ).toBeGreaterThan(0);
   }
   // A dead letter always says why, and shows no more than a storable, bounded excerpt.
-  const letters = ids.length ? await bench.store.db.selectFrom("dead_letters").select(["reason", "excerpt"]).where("project_id", "in", ids).execute() : [];
+  const letters = ids.length
+    ? await bench.store.db.selectFrom("dead_letters").select(["reason", "excerpt"]).where("project_id", "in", ids).execute()
+    : [];
   for (const letter of letters) {
     expect(letter.reason).not.toBe("");
     expect(letter.excerpt.length).toBeLessThanOrEqual(4096);

@@ -34,7 +34,13 @@ interface EventData {
 }
 
 /** A project of `platform` and its guide at `path`, with the project's DSN filled in as the page fills it. */
-export async function projectGuide(ctx: Ctx, base: string, org: string, platform: string, path: string): Promise<{ projectId: number; dsn: string; guide: Snippet }> {
+export async function projectGuide(
+  ctx: Ctx,
+  base: string,
+  org: string,
+  platform: string,
+  path: string,
+): Promise<{ projectId: number; dsn: string; guide: Snippet }> {
   const { project, key } = await createProject({ ctx, input: { org, slug: platform, platform } });
   const dsn = buildDsn(base, key.public_key, project.id);
   const guide = snippets(dsn).find((s) => s.path === path);

@@ -3,10 +3,17 @@ import { waitFor } from "./wait";
 
 /** Waits until the digest step has emptied the ingest queue. */
 export function queueDrained(store: TestStore, ms = 20_000): Promise<true> {
-  return waitFor(async () => {
-    const row = await store.queue.selectFrom("ingest_queue").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
-    return Number(row.n) === 0;
-  }, ms, "the digest queue to drain");
+  return waitFor(
+    async () => {
+      const row = await store.queue
+        .selectFrom("ingest_queue")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .executeTakeFirstOrThrow();
+      return Number(row.n) === 0;
+    },
+    ms,
+    "the digest queue to drain",
+  );
 }
 
 export async function outcomesOf(store: TestStore, projectId: number) {
@@ -21,5 +28,7 @@ export async function outcomesOf(store: TestStore, projectId: number) {
 }
 
 export function quantity(rows: Awaited<ReturnType<typeof outcomesOf>>, category: string, outcome: string, reason?: string): number {
-  return rows.filter((r) => r.category === category && r.outcome === outcome && (reason === undefined || r.reason === reason)).reduce((s, r) => s + r.quantity, 0);
+  return rows
+    .filter((r) => r.category === category && r.outcome === outcome && (reason === undefined || r.reason === reason))
+    .reduce((s, r) => s + r.quantity, 0);
 }

@@ -7,13 +7,23 @@ const DESCRIBE: Record<string, (d: Record<string, unknown>) => string> = {
   set_resolved_in_next_release: () => "resolved the issue in the next release",
   set_resolved_in_release: (d) => `resolved the issue in release ${String(d.release ?? "")}`,
   set_unresolved: () => "marked the issue unresolved",
-  set_ignored: (d) => (d.until === "forever" ? "ignored the issue forever" : d.minutes ? `ignored the issue for ${String(d.minutes)} minutes` : d.count ? `ignored the issue until ${String(d.count)} more events` : `ignored the issue until ${String(d.users)} more users`),
+  set_ignored: (d) =>
+    d.until === "forever"
+      ? "ignored the issue forever"
+      : d.minutes
+        ? `ignored the issue for ${String(d.minutes)} minutes`
+        : d.count
+          ? `ignored the issue until ${String(d.count)} more events`
+          : `ignored the issue until ${String(d.users)} more users`,
   set_regression: (d) => `marked the issue as a regression${d.release ? ` in release ${String(d.release)}` : ""}`,
   set_escalating: () => "unignored the issue: its ignore condition was met",
   assigned: () => "assigned the issue",
   unassigned: () => "unassigned the issue",
   // Entries written before the short id was recorded fall back to the row id.
-  merge: (d) => (d.into ? `merged this issue into ${typeof d.intoShortId === "string" ? d.intoShortId : `#${String(d.into)}`}` : `merged ${Array.isArray(d.merged) ? d.merged.length : ""} issues into this one`),
+  merge: (d) =>
+    d.into
+      ? `merged this issue into ${typeof d.intoShortId === "string" ? d.intoShortId : `#${String(d.into)}`}`
+      : `merged ${Array.isArray(d.merged) ? d.merged.length : ""} issues into this one`,
   note: () => "commented",
   bookmarked: () => "bookmarked the issue",
   unbookmarked: () => "removed the bookmark",

@@ -20,7 +20,19 @@ interface Member {
  * So the form submits through `onSubmit` and dispatches the action in a transition (no reset),
  * and the chosen value is state; a new value from the server (someone else assigned) wins.
  */
-export function AssignForm({ org, issueId, assigneeId, members, children }: { org: string; issueId: number; assigneeId: number | null; members: Member[]; children?: React.ReactNode }) {
+export function AssignForm({
+  org,
+  issueId,
+  assigneeId,
+  members,
+  children,
+}: {
+  org: string;
+  issueId: number;
+  assigneeId: number | null;
+  members: Member[];
+  children?: React.ReactNode;
+}) {
   const [state, action] = useActionState<FormState, FormData>(triageAction, {});
   const banner = useBanner();
   const server = assigneeId === null ? "" : String(assigneeId);
@@ -49,7 +61,13 @@ export function AssignForm({ org, issueId, assigneeId, members, children }: { or
       <div className="toolbar">
         <label style={{ margin: 0, fontWeight: 400 }} className="row">
           Assignee
-          <select name="assignee" value={chosen} onChange={(e) => setChosen(e.target.value)} style={{ width: "auto", marginTop: 0 }} data-testid="assignee">
+          <select
+            name="assignee"
+            value={chosen}
+            onChange={(e) => setChosen(e.target.value)}
+            style={{ width: "auto", marginTop: 0 }}
+            data-testid="assignee"
+          >
             <option value="">nobody</option>
             {members.map((m) => (
               <option key={m.id} value={m.id}>

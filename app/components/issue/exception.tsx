@@ -14,13 +14,17 @@ function FrameView({ frame, open }: { frame: Frame; open: boolean }) {
     <details className={`frame ${frame.in_app ? "app" : "system"}`} open={open && hasContext} data-testid="frame">
       <summary>
         {frame.function ? <strong>{frame.function}</strong> : <em>anonymous</em>} <span className="muted">in</span> {location(frame)}
-        {frame.in_app && <span className="badge" style={{ marginLeft: 6 }}>in app</span>}
+        {frame.in_app && (
+          <span className="badge" style={{ marginLeft: 6 }}>
+            in app
+          </span>
+        )}
       </summary>
       {hasContext && (
         <pre className="context">
           {lines.map((line, i) => (
             <span key={i} className={i === (frame.pre_context?.length ?? 0) ? "line current" : "line"}>
-              {String(start + i).padStart(5, " ")}  {line}
+              {String(start + i).padStart(5, " ")} {line}
             </span>
           ))}
         </pre>
@@ -37,7 +41,9 @@ export function ExceptionChain({ values, full, raw }: { values: ExceptionValue[]
     const text = chain
       .map((ex) => {
         const frames = [...(ex.stacktrace?.frames ?? [])].reverse();
-        return [`${ex.type ?? "Error"}: ${ex.value ?? ""}`, ...frames.map((f) => `    at ${f.function ?? "?"} (${location(f)})`)].join("\n");
+        return [`${ex.type ?? "Error"}: ${ex.value ?? ""}`, ...frames.map((f) => `    at ${f.function ?? "?"} (${location(f)})`)].join(
+          "\n",
+        );
       })
       .join("\n\ncaused by:\n");
     return <pre data-testid="raw-stack">{text}</pre>;
@@ -52,9 +58,15 @@ export function ExceptionChain({ values, full, raw }: { values: ExceptionValue[]
           <div key={i} style={{ marginBottom: "1rem" }}>
             <h3 style={{ margin: "0.25rem 0", wordBreak: "break-word" }}>
               {ex.type ?? "Error"}
-              {ex.mechanism && ex.mechanism.handled === false && <span className="badge off" style={{ marginLeft: 8 }}>unhandled</span>}
+              {ex.mechanism && ex.mechanism.handled === false && (
+                <span className="badge off" style={{ marginLeft: 8 }}>
+                  unhandled
+                </span>
+              )}
             </h3>
-            <p style={{ marginTop: 0, wordBreak: "break-word", whiteSpace: "pre-wrap" }} data-testid="exception-value">{ex.value}</p>
+            <p style={{ marginTop: 0, wordBreak: "break-word", whiteSpace: "pre-wrap" }} data-testid="exception-value">
+              {ex.value}
+            </p>
             {shown.length > 0 && (
               <div className="frames">
                 {shown.map((f, j) => (

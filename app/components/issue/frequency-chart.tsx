@@ -25,21 +25,46 @@ export function FrequencyChart({ data }: { data: Frequency }) {
   const period = range === "24h" ? "the last 24 hours" : "the last 30 days";
   const ticks = [0, Math.floor(buckets.length / 2), buckets.length - 1];
   return (
-    <svg className="freq-chart" viewBox={`0 0 ${W} ${H}`} role="img" aria-labelledby="freq-title" data-testid="frequency-chart" data-range={range}>
+    <svg
+      className="freq-chart"
+      viewBox={`0 0 ${W} ${H}`}
+      role="img"
+      aria-labelledby="freq-title"
+      data-testid="frequency-chart"
+      data-range={range}
+    >
       <title id="freq-title">{`${total} event${total === 1 ? "" : "s"} in ${period}, ${range === "24h" ? "per hour" : "per day"} (UTC); most in one ${range === "24h" ? "hour" : "day"}: ${peak}`}</title>
-      <text x={LEFT - 4} y={11} textAnchor="end" className="freq-axis">{max}</text>
-      <text x={LEFT - 4} y={plotH} textAnchor="end" className="freq-axis">0</text>
+      <text x={LEFT - 4} y={11} textAnchor="end" className="freq-axis">
+        {max}
+      </text>
+      <text x={LEFT - 4} y={plotH} textAnchor="end" className="freq-axis">
+        0
+      </text>
       <line x1={LEFT} x2={W} y1={plotH + 0.5} y2={plotH + 0.5} className="freq-base" />
       {buckets.map((b, i) => {
         const h = b.count === 0 ? 0 : Math.max(1, (b.count / max) * (plotH - 2));
         return (
-          <rect key={b.start} className="freq-bar" data-testid="frequency-bar" x={LEFT + i * bw + 1} width={Math.max(1, bw - 2)} y={plotH - h} height={h}>
+          <rect
+            key={b.start}
+            className="freq-bar"
+            data-testid="frequency-bar"
+            x={LEFT + i * bw + 1}
+            width={Math.max(1, bw - 2)}
+            y={plotH - h}
+            height={h}
+          >
             <title>{`${range === "24h" ? `${dayLabel(b.start)} ${hourLabel(b.start)}` : dayLabel(b.start)}: ${b.count} event${b.count === 1 ? "" : "s"}`}</title>
           </rect>
         );
       })}
       {ticks.map((i, n) => (
-        <text key={i} x={LEFT + i * bw + bw / 2} y={H - 2} textAnchor={n === 0 ? "start" : n === 2 ? "end" : "middle"} className="freq-axis">
+        <text
+          key={i}
+          x={LEFT + i * bw + bw / 2}
+          y={H - 2}
+          textAnchor={n === 0 ? "start" : n === 2 ? "end" : "middle"}
+          className="freq-axis"
+        >
           {label(buckets[i]?.start ?? 0)}
         </text>
       ))}

@@ -36,17 +36,25 @@ export function GroupingExplanation({ event, config }: { event: NormalizedEvent;
     <section className="panel" data-testid="grouping">
       <details>
         <summary>
-          <strong>Why events group here</strong> <span className="muted-small">{groupingStrategy(config).id} · hash {result.hash}</span>
+          <strong>Why events group here</strong>{" "}
+          <span className="muted-small">
+            {groupingStrategy(config).id} · hash {result.hash}
+          </span>
         </summary>
         {result.fingerprint && (
           <p>
-            Fingerprint from the {result.fingerprint.source === "sdk" ? "SDK" : `rule on line ${result.fingerprint.rule?.line ?? "?"}`}: <code>{JSON.stringify(result.fingerprint.resolved)}</code>
+            Fingerprint from the {result.fingerprint.source === "sdk" ? "SDK" : `rule on line ${result.fingerprint.rule?.line ?? "?"}`}:{" "}
+            <code>{JSON.stringify(result.fingerprint.resolved)}</code>
           </p>
         )}
         {result.variants.map((v) => (
           <div key={v.id} style={{ marginTop: "0.5rem" }}>
             <p style={{ margin: 0 }}>
-              <strong>{v.id}</strong> {v.contributes ? <span className="badge on">used</span> : <span className="badge">not used</span>} <span className="muted-small">{v.description}{v.hint ? ` — ${v.hint}` : ""}</span>
+              <strong>{v.id}</strong> {v.contributes ? <span className="badge on">used</span> : <span className="badge">not used</span>}{" "}
+              <span className="muted-small">
+                {v.description}
+                {v.hint ? ` — ${v.hint}` : ""}
+              </span>
             </p>
             {v.component && (
               <ul style={{ marginTop: 0 }}>

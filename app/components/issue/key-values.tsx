@@ -1,6 +1,10 @@
 /** Name/value pairs as normalization stores headers, cookies and query strings (develop docs: request.mdx). */
 function isPairs(v: unknown): v is [string, string][] {
-  return Array.isArray(v) && v.length > 0 && v.every((p) => Array.isArray(p) && p.length === 2 && typeof p[0] === "string" && typeof p[1] === "string");
+  return (
+    Array.isArray(v) &&
+    v.length > 0 &&
+    v.every((p) => Array.isArray(p) && p.length === 2 && typeof p[0] === "string" && typeof p[1] === "string")
+  );
 }
 
 /**
@@ -17,7 +21,15 @@ export function KeyValues({ rows, testId }: { rows: [string, unknown][]; testId?
         {shown.map(([k, v], i) => (
           <tr key={`${k}-${i}`}>
             <th>{k}</th>
-            <td>{isPairs(v) ? <KeyValues rows={v} testId={testId && `${testId}-${k.toLowerCase()}`} /> : typeof v === "string" ? v : JSON.stringify(v, null, 2)}</td>
+            <td>
+              {isPairs(v) ? (
+                <KeyValues rows={v} testId={testId && `${testId}-${k.toLowerCase()}`} />
+              ) : typeof v === "string" ? (
+                v
+              ) : (
+                JSON.stringify(v, null, 2)
+              )}
+            </td>
           </tr>
         ))}
       </tbody>

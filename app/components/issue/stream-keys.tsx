@@ -78,7 +78,13 @@ export function StreamKeys({ org, userId }: { org: string; userId: number }) {
 
   const message = pending ? `${doing}…` : (state.error ?? state.notice ?? "");
   return (
-    <p className={state.error ? "error" : "muted-small"} role="status" aria-live="polite" data-testid="stream-keys-status" hidden={message === ""}>
+    <p
+      className={state.error ? "error" : "muted-small"}
+      role="status"
+      aria-live="polite"
+      data-testid="stream-keys-status"
+      hidden={message === ""}
+    >
       {message} {message !== "" && !pending && <span className="muted-small">(press ? for shortcuts)</span>}
     </p>
   );

@@ -13,7 +13,11 @@ export function TagBars({ tags, searchHref }: { tags: TagDistribution[]; searchH
           <strong>{t.key}</strong>
           <div className="bar">
             {t.top.map((v, i) => (
-              <span key={v.value} style={{ width: `${(v.count / t.total) * 100}%`, background: COLORS[i % COLORS.length] }} title={`${v.value}: ${v.count}`} />
+              <span
+                key={v.value}
+                style={{ width: `${(v.count / t.total) * 100}%`, background: COLORS[i % COLORS.length] }}
+                title={`${v.value}: ${v.count}`}
+              />
             ))}
           </div>
           <ul>

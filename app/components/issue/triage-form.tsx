@@ -11,14 +11,28 @@ import type { FormState } from "../../lib/forms";
  * (`name="action" value="resolve"`). Messages from the server appear above it (inside
  * `OneBanner`, only for the form submitted last).
  */
-export function TriageForm({ org, issueIds, children, id, testId }: { org: string; issueIds?: number[]; children: React.ReactNode; id?: string; testId?: string }) {
+export function TriageForm({
+  org,
+  issueIds,
+  children,
+  id,
+  testId,
+}: {
+  org: string;
+  issueIds?: number[];
+  children: React.ReactNode;
+  id?: string;
+  testId?: string;
+}) {
   const [state, action] = useActionState<FormState, FormData>(triageAction, {});
   const banner = useBanner();
   return (
     <form action={action} onSubmit={banner.claim} id={id} data-testid={testId}>
       {banner.shown && <FormMessages state={state} />}
       <input type="hidden" name="org" value={org} />
-      {issueIds?.map((i) => <input key={i} type="hidden" name="issue" value={i} />)}
+      {issueIds?.map((i) => (
+        <input key={i} type="hidden" name="issue" value={i} />
+      ))}
       {children}
     </form>
   );

@@ -156,7 +156,11 @@ export function Palette({ org }: { org: string }) {
       // A pasted id and a quick Enter must not open the previous query's result (or nothing).
       const q = query.trim();
       if (answered === q) go(results[active]);
-      else if (q !== "") void ask(q).then((found) => go(found[0]), () => undefined);
+      else if (q !== "")
+        void ask(q).then(
+          (found) => go(found[0]),
+          () => undefined,
+        );
     } else return;
     e.preventDefault();
   };
@@ -182,7 +186,14 @@ export function Palette({ org }: { org: string }) {
           {results.map((r, n) => {
             const { main, sub } = label(r);
             return (
-              <li key={r.href} id={`palette-result-${n}`} role="option" aria-selected={n === active} onMouseEnter={() => setActive(n)} onClick={() => go(r)}>
+              <li
+                key={r.href}
+                id={`palette-result-${n}`}
+                role="option"
+                aria-selected={n === active}
+                onMouseEnter={() => setActive(n)}
+                onClick={() => go(r)}
+              >
                 <span className="palette-main">{main}</span>
                 <span className="palette-sub">{sub}</span>
               </li>
@@ -198,8 +209,14 @@ export function Palette({ org }: { org: string }) {
           <tbody>
             {SHORTCUTS.map((s) => (
               <tr key={s.what}>
-                <td>{s.keys.map((k) => <kbd key={k}>{k}</kbd>)}</td>
-                <td>{s.what} <span className="palette-sub">({s.where})</span></td>
+                <td>
+                  {s.keys.map((k) => (
+                    <kbd key={k}>{k}</kbd>
+                  ))}
+                </td>
+                <td>
+                  {s.what} <span className="palette-sub">({s.where})</span>
+                </td>
               </tr>
             ))}
           </tbody>

@@ -13,11 +13,15 @@ describe("sidebar sections", () => {
   });
 
   it("shows dead letters to owners and admins, whom the permission table lets read them", () => {
-    for (const role of ["owner", "admin"] as const) expect(shownSections({ org: "o", project: null, role }, "/orgs/o").map((s) => s.id)).toContain("dead-letters");
+    for (const role of ["owner", "admin"] as const)
+      expect(shownSections({ org: "o", project: null, role }, "/orgs/o").map((s) => s.id)).toContain("dead-letters");
   });
 
   it("marks the section the page lies under, and the organization's home only on itself", () => {
-    const current = (path: string) => shownSections({ org: "o", project: "api", role: "owner" }, path).filter((s) => s.current).map((s) => s.id);
+    const current = (path: string) =>
+      shownSections({ org: "o", project: "api", role: "owner" }, path)
+        .filter((s) => s.current)
+        .map((s) => s.id);
     expect(current("/orgs/o")).toEqual(["projects"]);
     expect(current("/orgs/o/issues/12/events")).toEqual(["issues"]);
     expect(current("/orgs/o/projects/api/settings/keys")).toEqual(["settings"]);

@@ -29,7 +29,12 @@ export const SECTIONS: readonly Section[] = [
   { id: "issues", label: "Issues", href: (s) => (s.project ? `/orgs/${s.org}/issues?project=${s.project}` : `/orgs/${s.org}/issues`) },
   { id: "stats", label: "Stats", href: (s) => (s.project ? `/orgs/${s.org}/projects/${s.project}/stats` : null) },
   { id: "settings", label: "Settings", href: (s) => (s.project ? `/orgs/${s.org}/projects/${s.project}/settings` : null) },
-  { id: "dead-letters", label: "Dead letters", href: (s) => `/orgs/${s.org}/dead-letters`, visible: (s) => roleAllows(s.role, "dead-letter:read") },
+  {
+    id: "dead-letters",
+    label: "Dead letters",
+    href: (s) => `/orgs/${s.org}/dead-letters`,
+    visible: (s) => roleAllows(s.role, "dead-letter:read"),
+  },
 ];
 
 export interface ShownSection {

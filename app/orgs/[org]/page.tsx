@@ -45,11 +45,12 @@ export default async function OrganizationPage({ params }: { params: Promise<{ o
               {projects.map((p) => (
                 <tr key={p.id}>
                   <td>
-                    <Link href={`/orgs/${org.slug}/projects/${p.slug}/settings`}>{p.name}</Link>{" "}
-                    <span className="muted">{p.slug}</span>
+                    <Link href={`/orgs/${org.slug}/projects/${p.slug}/settings`}>{p.name}</Link> <span className="muted">{p.slug}</span>
                   </td>
                   <td>{platformName(p.platform)}</td>
-                  <td className="muted"><When ms={p.created_at} /></td>
+                  <td className="muted">
+                    <When ms={p.created_at} />
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -29,6 +29,9 @@ export async function insertUser(db: Kysely<DB>, now: number, input: NewUser): P
 }
 
 export async function countUsers(db: Kysely<DB>): Promise<number> {
-  const row = await db.selectFrom("users").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom("users")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }

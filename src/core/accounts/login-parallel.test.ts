@@ -86,7 +86,8 @@ describe.each(DIALECTS)("100 parallel login guesses on %s", (dialect) => {
 
   it("throttles the right guess among 100 parallel ones once the address is past the limit", async () => {
     const ip = `198.51.100.${n}`;
-    for (let i = 0; i < MAX; i++) expect(await outcome(ctxs[0] as Ctx, { email, password: "wrong", ip, userAgent: "vitest" })).toBe("unauthenticated");
+    for (let i = 0; i < MAX; i++)
+      expect(await outcome(ctxs[0] as Ctx, { email, password: "wrong", ip, userAgent: "vitest" })).toBe("unauthenticated");
     verifications.count = 0;
     const outcomes = await Promise.all(guesses(ip, 50));
     expect(outcomes.every((o) => o === "throttled")).toBe(true);

@@ -28,7 +28,13 @@ describe.each(DIALECTS)("login on %s", (dialect) => {
   let n = 0;
   let email: string;
   let ip: string;
-  const attempt = (overrides: Partial<LoginInput> = {}): LoginInput => ({ email, password: PASSWORD, ip, userAgent: "vitest", ...overrides });
+  const attempt = (overrides: Partial<LoginInput> = {}): LoginInput => ({
+    email,
+    password: PASSWORD,
+    ip,
+    userAgent: "vitest",
+    ...overrides,
+  });
   const wrong = (overrides: Partial<LoginInput> = {}) => attempt({ password: "a wrong password", ...overrides });
 
   beforeAll(async () => {
@@ -55,7 +61,14 @@ describe.each(DIALECTS)("login on %s", (dialect) => {
     expect(result.expiresAt).toBe(clock + 14 * 86_400_000);
     const sessions = await ctx.db.selectFrom("sessions").selectAll().where("user_id", "=", result.user.id).execute();
     expect(sessions).toEqual([
-      { id: hashSessionToken(result.token), user_id: result.user.id, created_at: clock, expires_at: result.expiresAt, ip, user_agent: "vitest" },
+      {
+        id: hashSessionToken(result.token),
+        user_id: result.user.id,
+        created_at: clock,
+        expires_at: result.expiresAt,
+        ip,
+        user_agent: "vitest",
+      },
     ]);
     expect((await userForSession(ctx, result.token))?.id).toBe(result.user.id);
   });

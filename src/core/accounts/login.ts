@@ -55,7 +55,14 @@ export async function login({ ctx, input }: { ctx: Ctx; input: LoginInput }): Pr
   const expiresAt = now + ctx.limits.sessionDays * 86_400_000;
   await ctx.db
     .insertInto("sessions")
-    .values({ id: hashSessionToken(token), user_id: user.id, created_at: now, expires_at: expiresAt, ip: input.ip, user_agent: input.userAgent.slice(0, 512) })
+    .values({
+      id: hashSessionToken(token),
+      user_id: user.id,
+      created_at: now,
+      expires_at: expiresAt,
+      ip: input.ip,
+      user_agent: input.userAgent.slice(0, 512),
+    })
     .execute();
   return { user, token, expiresAt };
 }

@@ -1,16 +1,8 @@
 import { z } from "zod";
 
-export const Email = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .max(254)
-  .email("enter a valid email address");
+export const Email = z.string().trim().toLowerCase().max(254).email("enter a valid email address");
 
-export const Password = z
-  .string()
-  .min(8, "use at least 8 characters for the password")
-  .max(1024, "the password is too long");
+export const Password = z.string().min(8, "use at least 8 characters for the password").max(1024, "the password is too long");
 
 export const Slug = z
   .string()

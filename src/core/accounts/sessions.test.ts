@@ -14,7 +14,10 @@ describe.each(DIALECTS)("sessions on %s", (dialect) => {
   beforeAll(async () => {
     store = await openTestStore(dialect);
     clock = Date.UTC(2025, 0, 1);
-    ctx = testCtx(store, { now: () => clock, limits: { sessionDays: 2, loginMaxFailures: 3, loginAccountMaxFailures: 30, loginWindowSeconds: 900 } });
+    ctx = testCtx(store, {
+      now: () => clock,
+      limits: { sessionDays: 2, loginMaxFailures: 3, loginAccountMaxFailures: 30, loginWindowSeconds: 900 },
+    });
   });
   afterAll(() => store.cleanup());
 
@@ -35,7 +38,10 @@ describe.each(DIALECTS)("sessions on %s", (dialect) => {
 
   it("ends the session at logout and leaves the user's other sessions open", async () => {
     const first = await signedIn();
-    const second = await login({ ctx, input: { email: first.user.email, password: "session password", ip: "127.0.0.2", userAgent: "other" } });
+    const second = await login({
+      ctx,
+      input: { email: first.user.email, password: "session password", ip: "127.0.0.2", userAgent: "other" },
+    });
     await logout(ctx, first.token);
     expect(await userForSession(ctx, first.token)).toBeNull();
     expect((await userForSession(ctx, second.token))?.id).toBe(first.user.id);

@@ -17,7 +17,10 @@ describe.each(DIALECTS)("setupFirstAdmin on %s", (dialect) => {
   afterEach(() => store.cleanup());
 
   it("creates a superuser, their organization and an owner membership", async () => {
-    const user = await setupFirstAdmin({ ctx, input: { email: "Admin@Example.com", password: "first admin pw", orgSlug: "Acme", orgName: "Acme Inc." } });
+    const user = await setupFirstAdmin({
+      ctx,
+      input: { email: "Admin@Example.com", password: "first admin pw", orgSlug: "Acme", orgName: "Acme Inc." },
+    });
     expect(user).toMatchObject({ email: "admin@example.com", is_superuser: 1 });
     const org = await ctx.db.selectFrom("organizations").selectAll().where("slug", "=", "acme").executeTakeFirstOrThrow();
     expect(org).toMatchObject({ name: "Acme Inc.", is_internal: 0 });
@@ -27,12 +30,16 @@ describe.each(DIALECTS)("setupFirstAdmin on %s", (dialect) => {
 
   it("names the organization after its slug when no name is given", async () => {
     await setupFirstAdmin({ ctx, input: { email: "admin@example.com", password: "first admin pw", orgSlug: "acme" } });
-    expect(await ctx.db.selectFrom("organizations").select("name").where("slug", "=", "acme").executeTakeFirstOrThrow()).toEqual({ name: "acme" });
+    expect(await ctx.db.selectFrom("organizations").select("name").where("slug", "=", "acme").executeTakeFirstOrThrow()).toEqual({
+      name: "acme",
+    });
   });
 
   it("is refused once a user exists", async () => {
     await createUser({ ctx, input: { email: "someone@example.com", password: "existing user" } });
-    await expect(setupFirstAdmin({ ctx, input: { email: "admin@example.com", password: "first admin pw", orgSlug: "acme" } })).rejects.toMatchObject({
+    await expect(
+      setupFirstAdmin({ ctx, input: { email: "admin@example.com", password: "first admin pw", orgSlug: "acme" } }),
+    ).rejects.toMatchObject({
       code: "conflict",
     });
     expect(await countUsers(ctx.db)).toBe(1);
@@ -41,21 +48,27 @@ describe.each(DIALECTS)("setupFirstAdmin on %s", (dialect) => {
 
   it("can run only once", async () => {
     await setupFirstAdmin({ ctx, input: { email: "admin@example.com", password: "first admin pw", orgSlug: "acme" } });
-    await expect(setupFirstAdmin({ ctx, input: { email: "other@example.com", password: "second admin", orgSlug: "other" } })).rejects.toMatchObject({
+    await expect(
+      setupFirstAdmin({ ctx, input: { email: "other@example.com", password: "second admin", orgSlug: "other" } }),
+    ).rejects.toMatchObject({
       code: "conflict",
     });
     expect(await countUsers(ctx.db)).toBe(1);
   });
 
   it("creates no user when the organization cannot be created", async () => {
-    await expect(setupFirstAdmin({ ctx, input: { email: "admin@example.com", password: "first admin pw", orgSlug: INTERNAL_ORG_SLUG } })).rejects.toMatchObject({
+    await expect(
+      setupFirstAdmin({ ctx, input: { email: "admin@example.com", password: "first admin pw", orgSlug: INTERNAL_ORG_SLUG } }),
+    ).rejects.toMatchObject({
       code: "conflict",
     });
     expect(await countUsers(ctx.db)).toBe(0);
   });
 
   it("refuses an invalid organization slug before creating anything", async () => {
-    await expect(setupFirstAdmin({ ctx, input: { email: "admin@example.com", password: "first admin pw", orgSlug: "no spaces" } })).rejects.toMatchObject({
+    await expect(
+      setupFirstAdmin({ ctx, input: { email: "admin@example.com", password: "first admin pw", orgSlug: "no spaces" } }),
+    ).rejects.toMatchObject({
       code: "invalid_input",
       message: expect.stringMatching(/^orgSlug: /),
     });

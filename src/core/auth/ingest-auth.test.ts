@@ -28,7 +28,10 @@ describe("parseSentryAuthHeader", () => {
 
 describe("findPublicKey", () => {
   it("finds the key in X-Sentry-Auth", () => {
-    expect(findPublicKey({ xSentryAuth: `Sentry sentry_version=7, sentry_key=${KEY}`, query: noQuery })).toEqual({ ok: true, publicKey: KEY });
+    expect(findPublicKey({ xSentryAuth: `Sentry sentry_version=7, sentry_key=${KEY}`, query: noQuery })).toEqual({
+      ok: true,
+      publicKey: KEY,
+    });
   });
 
   it("finds the key in an 'Authorization: Sentry' header", () => {
@@ -40,7 +43,11 @@ describe("findPublicKey", () => {
   });
 
   it("finds the key and the project id in the envelope header's DSN", () => {
-    expect(findPublicKey({ query: noQuery, envelopeDsn: `https://${KEY}@example.com/42` })).toEqual({ ok: true, publicKey: KEY, projectId: "42" });
+    expect(findPublicKey({ query: noQuery, envelopeDsn: `https://${KEY}@example.com/42` })).toEqual({
+      ok: true,
+      publicKey: KEY,
+      projectId: "42",
+    });
   });
 
   it("accepts the same key given in several places", () => {
@@ -69,7 +76,10 @@ describe("findPublicKey", () => {
   });
 
   it("ignores an Authorization header of another scheme", () => {
-    expect(findPublicKey({ authorization: "Bearer tlt_abc", query: noQuery })).toEqual({ ok: false, reason: "missing authorization information" });
+    expect(findPublicKey({ authorization: "Bearer tlt_abc", query: noQuery })).toEqual({
+      ok: false,
+      reason: "missing authorization information",
+    });
   });
 
   it("refuses an X-Sentry-Auth header without sentry_key", () => {
@@ -80,6 +90,9 @@ describe("findPublicKey", () => {
   });
 
   it("refuses an envelope header DSN that is not a DSN", () => {
-    expect(findPublicKey({ query: noQuery, envelopeDsn: "not a dsn" })).toEqual({ ok: false, reason: "bad envelope authentication header" });
+    expect(findPublicKey({ query: noQuery, envelopeDsn: "not a dsn" })).toEqual({
+      ok: false,
+      reason: "bad envelope authentication header",
+    });
   });
 });

@@ -13,7 +13,13 @@ export interface DeadLetterSummary {
 }
 
 /** The newest dead letters of an organization's projects, newest first. */
-export async function listDeadLetters({ ctx, input }: { ctx: Ctx; input: { organizationId: number; limit?: number } }): Promise<DeadLetterSummary[]> {
+export async function listDeadLetters({
+  ctx,
+  input,
+}: {
+  ctx: Ctx;
+  input: { organizationId: number; limit?: number };
+}): Promise<DeadLetterSummary[]> {
   const rows = await ctx.db
     .selectFrom("dead_letters")
     .innerJoin("projects", "projects.id", "dead_letters.project_id")

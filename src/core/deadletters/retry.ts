@@ -10,7 +10,13 @@ import { deadLetterInOrg } from "./find";
  */
 export async function retryDeadLetter({ ctx, input }: { ctx: Ctx; input: { organizationId: number; id: number } }): Promise<void> {
   const row = await deadLetterInOrg(ctx, input.organizationId, input.id);
-  const queued = { project_id: row.project_id, key_id: row.key_id, endpoint: "envelope" as const, received_at: row.received_at, body: row.body };
+  const queued = {
+    project_id: row.project_id,
+    key_id: row.key_id,
+    endpoint: "envelope" as const,
+    received_at: row.received_at,
+    body: row.body,
+  };
   if (ctx.dialect === "postgres") {
     await ctx.db.transaction().execute(async (trx) => {
       await trx.insertInto("ingest_queue").values(queued).execute();

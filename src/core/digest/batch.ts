@@ -66,7 +66,12 @@ async function nextBatch(queue: Kysely<QueueDB>, options: DigestOptions, after: 
     bytes += Number(c.bytes);
   }
   if (ids.length === 0) return [];
-  return queue.selectFrom("ingest_queue").select(["id", "project_id", "key_id", "received_at", "body"]).where("id", "in", ids).orderBy("id").execute();
+  return queue
+    .selectFrom("ingest_queue")
+    .select(["id", "project_id", "key_id", "received_at", "body"])
+    .where("id", "in", ids)
+    .orderBy("id")
+    .execute();
 }
 
 /**
@@ -88,7 +93,14 @@ async function digestQueued(ctx: Ctx, queued: readonly Queued[], options: Digest
       rules = await fingerprintRules(ctx, entry.project_id);
       rulesByProject.set(entry.project_id, rules);
     }
-    inputs.push({ projectId: entry.project_id, keyId: entry.key_id, receivedAt: entry.received_at, body: entry.body, options: project, rules });
+    inputs.push({
+      projectId: entry.project_id,
+      keyId: entry.key_id,
+      receivedAt: entry.received_at,
+      body: entry.body,
+      options: project,
+      rules,
+    });
   }
   return runStages(inputs, {
     limits: options.limits,
@@ -100,7 +112,11 @@ async function digestQueued(ctx: Ctx, queued: readonly Queued[], options: Digest
 
 /** Deletes queue rows by id, in statements of bounded size. */
 async function dequeue(queue: Kysely<QueueDB>, ids: readonly number[]): Promise<void> {
-  for (let i = 0; i < ids.length; i += DEQUEUE_CHUNK) await queue.deleteFrom("ingest_queue").where("id", "in", ids.slice(i, i + DEQUEUE_CHUNK)).execute();
+  for (let i = 0; i < ids.length; i += DEQUEUE_CHUNK)
+    await queue
+      .deleteFrom("ingest_queue")
+      .where("id", "in", ids.slice(i, i + DEQUEUE_CHUNK))
+      .execute();
 }
 const DEQUEUE_CHUNK = 500;
 
@@ -173,7 +189,10 @@ async function digestInOneTransaction(ctx: Ctx, options: DigestOptions): Promise
     if (queued.length === 0) return 0;
     const settled = await digestQueued({ ...ctx, db: trx }, queued, options);
     setAside = await writeSettled(trx, ctx.dialect, settled, ctx.now());
-    await dequeue(queue, queued.map((q) => q.id));
+    await dequeue(
+      queue,
+      queued.map((q) => q.id),
+    );
     return queued.length;
   });
   if (setAside > 0) options.onSetAside?.(setAside);

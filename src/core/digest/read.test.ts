@@ -27,7 +27,7 @@ describe("nestsDeeperThan", () => {
   });
 
   it("does not count brackets inside strings, escaped quotes included", () => {
-    expect(nestsDeeperThan(Buffer.from(JSON.stringify({ s: "[[[[{{{{\\\"[[[[" })), 1)).toBe(false);
+    expect(nestsDeeperThan(Buffer.from(JSON.stringify({ s: '[[[[{{{{\\"[[[[' })), 1)).toBe(false);
     expect(nestsDeeperThan(Buffer.from(JSON.stringify({ s: '"', t: [[1]] })), 2)).toBe(true);
   });
 

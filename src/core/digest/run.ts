@@ -49,15 +49,32 @@ export async function runStages(inputs: readonly EnvelopeInput[], run: StageRun)
   const pending: Pending[] = [];
   for (const input of inputs) {
     const itemTypes: string[] = [];
-    const letter = { projectId: input.projectId, keyId: input.keyId, receivedAt: input.receivedAt, body: input.body, itemTypes, scrubbing: input.options.scrubbing };
+    const letter = {
+      projectId: input.projectId,
+      keyId: input.keyId,
+      receivedAt: input.receivedAt,
+      body: input.body,
+      itemTypes,
+      scrubbing: input.options.scrubbing,
+    };
     const records = emptyRecords();
     const index = settled.length;
     const enrich: StageContext["enrich"] =
-      run.enrichers.length === 0 ? (event, then) => then(event) : (event, then) => void pending.push({ index, projectId: input.projectId, event, then });
+      run.enrichers.length === 0
+        ? (event, then) => then(event)
+        : (event, then) => void pending.push({ index, projectId: input.projectId, event, then });
     try {
       const envelope = parseEnvelope(Buffer.from(input.body), run.limits);
       itemTypes.push(...envelope.items.map((item) => item.header.type));
-      const c: StageContext = { projectId: input.projectId, receivedAt: input.receivedAt, header: envelope.header, options: input.options, rules: input.rules, records, enrich };
+      const c: StageContext = {
+        projectId: input.projectId,
+        receivedAt: input.receivedAt,
+        header: envelope.header,
+        options: input.options,
+        rules: input.rules,
+        records,
+        enrich,
+      };
       for (const item of envelope.items) digestItem(c, item);
       settled.push({ records, failure: null, letter });
     } catch (error) {
@@ -66,7 +83,14 @@ export async function runStages(inputs: readonly EnvelopeInput[], run: StageRun)
       if (isEnvelopeError(error)) {
         // Stored envelopes were written by accept and parse; one that does not is counted, not retried forever.
         const invalid = emptyRecords();
-        invalid.outcomes.push({ projectId: input.projectId, category: "default", outcome: "invalid", reason: error.reason, quantity: 1, at: input.receivedAt });
+        invalid.outcomes.push({
+          projectId: input.projectId,
+          category: "default",
+          outcome: "invalid",
+          reason: error.reason,
+          quantity: 1,
+          at: input.receivedAt,
+        });
         settled.push({ records: invalid, failure: null, letter });
       } else {
         settled.push({ records, failure: failureOf(error), letter });

@@ -7,7 +7,16 @@ const SEGMENT = "a1b2c3d4e5f60718";
 const attr = (value: string) => ({ value, type: "string" });
 
 function span(id: string, start: number, end: number, extra: Record<string, unknown> = {}) {
-  return { trace_id: TRACE, span_id: id, parent_span_id: SEGMENT, name: id, start_timestamp: start, end_timestamp: end, attributes: { "sentry.segment.id": attr(SEGMENT) }, ...extra };
+  return {
+    trace_id: TRACE,
+    span_id: id,
+    parent_span_id: SEGMENT,
+    name: id,
+    start_timestamp: start,
+    end_timestamp: end,
+    attributes: { "sentry.segment.id": attr(SEGMENT) },
+    ...extra,
+  };
 }
 
 describe("span v2 records", () => {

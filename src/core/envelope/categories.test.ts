@@ -13,8 +13,22 @@ describe("itemQuantities", () => {
   it.each([
     [{ type: "event" }, 100, [{ category: "error", quantity: 1 }]],
     [{ type: "transaction" }, 100, [{ category: "transaction", quantity: 1 }]],
-    [{ type: "attachment" }, 5000, [{ category: "attachment", quantity: 5000 }, { category: "attachment_item", quantity: 1 }]],
-    [{ type: "attachment", length: 0 }, 0, [{ category: "attachment", quantity: 1 }, { category: "attachment_item", quantity: 1 }]],
+    [
+      { type: "attachment" },
+      5000,
+      [
+        { category: "attachment", quantity: 5000 },
+        { category: "attachment_item", quantity: 1 },
+      ],
+    ],
+    [
+      { type: "attachment", length: 0 },
+      0,
+      [
+        { category: "attachment", quantity: 1 },
+        { category: "attachment_item", quantity: 1 },
+      ],
+    ],
     [{ type: "session" }, 100, [{ category: "session", quantity: 1 }]],
     [{ type: "sessions" }, 100, [{ category: "session", quantity: 1 }]],
     [{ type: "user_report" }, 100, [{ category: "feedback", quantity: 1 }]],
@@ -25,7 +39,14 @@ describe("itemQuantities", () => {
     [{ type: "replay_video" }, 100, [{ category: "replay", quantity: 1 }]],
     [{ type: "span", item_count: 7 }, 100, [{ category: "span", quantity: 7 }]],
     [{ type: "span" }, 100, [{ category: "span", quantity: 1 }]],
-    [{ type: "log", item_count: 3 }, 900, [{ category: "log_item", quantity: 3 }, { category: "log_byte", quantity: 900 }]],
+    [
+      { type: "log", item_count: 3 },
+      900,
+      [
+        { category: "log_item", quantity: 3 },
+        { category: "log_byte", quantity: 900 },
+      ],
+    ],
     [{ type: "trace_metric", item_count: 4 }, 100, [{ category: "trace_metric", quantity: 4 }]],
     [{ type: "security" }, 100, [{ category: "security", quantity: 1 }]],
     [{ type: "raw_security" }, 100, [{ category: "security", quantity: 1 }]],

@@ -56,7 +56,14 @@ describe("readEnvelopeHeader", () => {
 
 describe("readItemHeader", () => {
   it("reads type, length, item_count and attachment fields", () => {
-    const raw = { type: "attachment", length: 5, filename: "a.txt", attachment_type: "event.minidump", content_type: "text/plain", extra: true };
+    const raw = {
+      type: "attachment",
+      length: 5,
+      filename: "a.txt",
+      attachment_type: "event.minidump",
+      content_type: "text/plain",
+      extra: true,
+    };
     expect(readItemHeader(raw)).toEqual({
       ok: true,
       value: {

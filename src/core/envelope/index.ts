@@ -3,13 +3,7 @@ export { EnvelopeParser, type EnvelopeItem, type EnvelopeVisitor, type ItemEnd }
 export { parseEnvelope, type ParsedEnvelope } from "./parse-envelope";
 export { readEnvelope, type EnvelopeEvent } from "./read-envelope";
 export { EnvelopeError, isEnvelopeError, statusOf, type EnvelopeErrorDetails, type EnvelopeErrorReason } from "./errors";
-export {
-  normalizeEventId,
-  type DynamicSamplingContext,
-  type EnvelopeHeader,
-  type ItemHeader,
-  type JsonObject,
-} from "./headers";
+export { normalizeEventId, type DynamicSamplingContext, type EnvelopeHeader, type ItemHeader, type JsonObject } from "./headers";
 export { ITEM_TYPES, INTERNAL_ITEM_TYPES, isStreamedItemType, knownItemType, type ItemType } from "./item-types";
 export { DEFAULT_ENVELOPE_LIMITS, itemBudget, type EnvelopeLimits, type ItemBudget, type LimitName } from "./limits";
 export { ITEM_CATEGORIES, itemQuantities, type DataCategory, type Quantity } from "./categories";

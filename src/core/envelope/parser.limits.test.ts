@@ -84,7 +84,10 @@ describe("size limits while streaming", () => {
 
   it("rejects a 101st session with too_many_items, counting session and sessions together", () => {
     const items = Array.from({ length: 101 }, (_, i) => item({ type: i % 2 ? "session" : "sessions" }, "{}", true));
-    expect(rejected(envelope({}, ...items), DEFAULT_ENVELOPE_LIMITS)).toMatchObject({ reason: "too_many_items", limit: "maxSessionsCount" });
+    expect(rejected(envelope({}, ...items), DEFAULT_ENVELOPE_LIMITS)).toMatchObject({
+      reason: "too_many_items",
+      limit: "maxSessionsCount",
+    });
   });
 
   it("rejects a client report over maxClientReportBytes", () => {
@@ -113,7 +116,11 @@ describe("size limits while streaming", () => {
 
   it("stops at maxEnvelopeBytes even inside an unknown item, which has no cap of its own", () => {
     const input = '{}\n{"type":"custom"}\n' + "u".repeat(200);
-    expect(rejected(input, limitsWith({ maxEnvelopeBytes: 100 }))).toMatchObject({ reason: "too_large", limit: "maxEnvelopeBytes", offset: 100 });
+    expect(rejected(input, limitsWith({ maxEnvelopeBytes: 100 }))).toMatchObject({
+      reason: "too_large",
+      limit: "maxEnvelopeBytes",
+      offset: 100,
+    });
     expect(parseWhole(input, limitsWith({ maxEnvelopeBytes: Buffer.byteLength(input) })).ok).toBe(true);
   });
 
@@ -174,7 +181,8 @@ describe("a 50 MiB attachment fed in 64 KiB chunks", () => {
       const chunk = Buffer.alloc(Math.min(chunkSize, total - start));
       for (let i = 0; i < chunk.length; i++) {
         const at = start + i;
-        chunk[i] = at < head.length ? (head[at] ?? 0) : at >= head.length + size ? (tail[at - head.length - size] ?? 0) : (at - head.length) % 251;
+        chunk[i] =
+          at < head.length ? (head[at] ?? 0) : at >= head.length + size ? (tail[at - head.length - size] ?? 0) : (at - head.length) % 251;
       }
       yield chunk;
     }
@@ -192,7 +200,7 @@ describe("a 50 MiB attachment fed in 64 KiB chunks", () => {
       onItemStart: (header) => events.push(`start ${header.type}`),
       onItemChunk: (chunk) => {
         views &&= chunk.buffer === pushed?.buffer;
-        for (let i = 0; i < chunk.length; i++) intact &&= chunk[i] === (expected++ % 251);
+        for (let i = 0; i < chunk.length; i++) intact &&= chunk[i] === expected++ % 251;
         bytes += chunk.length;
       },
       onItemEnd: ({ payloadBytes }) => events.push(`end ${payloadBytes}`),

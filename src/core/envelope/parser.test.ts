@@ -50,12 +50,7 @@ const valid: Array<[string, string | Buffer, Record<string, unknown>, Expected]>
       { type: "attachment", payload: "" },
     ],
   ],
-  [
-    "a length-0 item at EOF right after its header",
-    `{}\n{"type":"attachment","length":0}`,
-    {},
-    [{ type: "attachment", payload: "" }],
-  ],
+  ["a length-0 item at EOF right after its header", `{}\n{"type":"attachment","length":0}`, {}, [{ type: "attachment", payload: "" }]],
   [
     "an implicit-length session that ends at EOF (spec example)",
     '{}\n{"type":"session"}\n{"started": "2020-02-07T14:16:00Z","attrs":{"release":"sentry-test@1.0.0"}}',
@@ -77,12 +72,7 @@ const valid: Array<[string, string | Buffer, Record<string, unknown>, Expected]>
       { type: "session", payload: "{}\r" },
     ],
   ],
-  [
-    "an item header at EOF with no length has an empty payload",
-    '{}\n{"type":"event"}',
-    {},
-    [{ type: "event", payload: "" }],
-  ],
+  ["an item header at EOF with no length has an empty payload", '{}\n{"type":"event"}', {}, [{ type: "event", payload: "" }]],
   [
     "an implicit-length empty payload between two newlines",
     '{}\n{"type":"event"}\n\n{"type":"session"}\n{}',
@@ -188,7 +178,12 @@ const invalid: Array<[string, string, string, string]> = [
   ["a length shorter than the payload", '{}\n{"type":"attachment","length":3}\nhello', "missing_newline", "found byte 0x6c"],
   ["a length-prefixed payload followed by \\r\\n", '{}\n{"type":"attachment","length":5}\nhello\r\n', "missing_newline", "found '\\r'"],
   ["a length longer than the payload", '{}\n{"type":"attachment","length":10}\nhello', "unexpected_eof", "declares length 10 but only 5"],
-  ["a payload cut off before its declared length", '{}\n{"type":"event","length":50}\n{"message":', "unexpected_eof", "only 11 payload bytes"],
+  [
+    "a payload cut off before its declared length",
+    '{}\n{"type":"event","length":50}\n{"message":',
+    "unexpected_eof",
+    "only 11 payload bytes",
+  ],
   ["an item header with a length at EOF", '{}\n{"type":"attachment","length":5}', "unexpected_eof", "only 0 payload bytes"],
 ];
 
@@ -256,7 +251,13 @@ describe("statusOf", () => {
   });
 
   it("maps every framing error to 400", () => {
-    for (const r of ["invalid_envelope_header", "invalid_item_header", "missing_newline", "unexpected_eof", "internal_item_type"] as const) {
+    for (const r of [
+      "invalid_envelope_header",
+      "invalid_item_header",
+      "missing_newline",
+      "unexpected_eof",
+      "internal_item_type",
+    ] as const) {
       expect(statusOf(err(r))).toBe(400);
     }
   });
@@ -363,7 +364,9 @@ describe("EnvelopeParser on input split into chunks", () => {
     expect(parseChunks(split(bytes, 1), limits)).toEqual(whole);
     const random = prng(bytes.length);
     for (let round = 0; round < 100; round++) {
-      const cuts = Array.from({ length: 1 + Math.floor(random() * 6) }, () => Math.floor(random() * (bytes.length + 1))).sort((a, b) => a - b);
+      const cuts = Array.from({ length: 1 + Math.floor(random() * 6) }, () => Math.floor(random() * (bytes.length + 1))).sort(
+        (a, b) => a - b,
+      );
       const pieces = [0, ...cuts].map((from, k) => bytes.subarray(from, cuts[k] ?? bytes.length));
       const outcome = parseChunks(pieces, limits);
       if (JSON.stringify(outcome) !== JSON.stringify(whole)) expect({ cuts, outcome }).toEqual({ cuts, outcome: whole });

@@ -24,13 +24,7 @@
  * how the input was split into chunks.
  */
 import { EnvelopeError, type EnvelopeErrorDetails, type EnvelopeErrorReason } from "./errors";
-import {
-  parseHeaderLine,
-  readEnvelopeHeader,
-  readItemHeader,
-  type EnvelopeHeader,
-  type ItemHeader,
-} from "./headers";
+import { parseHeaderLine, readEnvelopeHeader, readItemHeader, type EnvelopeHeader, type ItemHeader } from "./headers";
 import { INTERNAL_ITEM_TYPES, isStreamedItemType } from "./item-types";
 import { LimitTracker } from "./limit-tracker";
 import { DEFAULT_ENVELOPE_LIMITS, type EnvelopeLimits, type ItemBudget } from "./limits";

@@ -16,7 +16,9 @@ describe("error-messages filter", () => {
   it("matches a captured message and a log entry", () => {
     const cfg = config({ errorMessages: ["payment declined*"] });
     expect(shouldFilter(browserMessage("Payment declined for order 42"), cfg)).toBe("error-message");
-    expect(shouldFilter({ logentry: { message: "Payment declined for %s", formatted: "Payment declined for 42" } }, cfg)).toBe("error-message");
+    expect(shouldFilter({ logentry: { message: "Payment declined for %s", formatted: "Payment declined for 42" } }, cfg)).toBe(
+      "error-message",
+    );
   });
 
   it("ignores case", () => {
@@ -36,7 +38,12 @@ describe("error-messages filter", () => {
 
   it("checks every exception of a chain", () => {
     const chained = {
-      exception: { values: [{ type: "FetchError", value: "socket hang up" }, { type: "Error", value: "Checkout failed" }] },
+      exception: {
+        values: [
+          { type: "FetchError", value: "socket hang up" },
+          { type: "Error", value: "Checkout failed" },
+        ],
+      },
     };
     expect(shouldFilter(chained, config({ errorMessages: ["*socket hang up"] }))).toBe("error-message");
   });

@@ -35,8 +35,16 @@ const GARBAGE: unknown[] = [
   { exception: { values: [{ type: 5, value: {}, stacktrace: "x" }] } },
   { exception: { values: [{ stacktrace: { frames: "x" } }] } },
   { exception: { values: [{ stacktrace: { frames: {} } }] } },
-  { exception: { values: [{ value: "Script error.", stacktrace: { frames: [null, 1, "x", [], { lineno: "5", filename: 7, abs_path: {} }] } }] } },
-  { exception: { values: [{ value: "Script error.", stacktrace: { frames: [{ lineno: Number.POSITIVE_INFINITY, filename: "http://[::1" }] } }] } },
+  {
+    exception: {
+      values: [{ value: "Script error.", stacktrace: { frames: [null, 1, "x", [], { lineno: "5", filename: 7, abs_path: {} }] } }],
+    },
+  },
+  {
+    exception: {
+      values: [{ value: "Script error.", stacktrace: { frames: [{ lineno: Number.POSITIVE_INFINITY, filename: "http://[::1" }] } }],
+    },
+  },
   { message: {} },
   { message: 12 },
   { message: ["Script error."] },

@@ -56,7 +56,10 @@ function compile(pattern: string): CodePointMatcher {
   const head = segmentOf(parts[0] ?? "");
   if (parts.length === 1) return (text) => text.length === head.length && matchesAt(text, 0, head);
   const tail = segmentOf(parts[parts.length - 1] ?? "");
-  const middles = parts.slice(1, -1).filter((p) => p.length > 0).map(segmentOf);
+  const middles = parts
+    .slice(1, -1)
+    .filter((p) => p.length > 0)
+    .map(segmentOf);
   return (text) => {
     const end = text.length - tail.length;
     if (end < head.length || !matchesAt(text, 0, head) || !matchesAt(text, end, tail)) return false;

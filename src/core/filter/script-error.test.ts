@@ -35,7 +35,9 @@ describe("script-error filter", () => {
   });
 
   it("keeps 'Script error.' with a stack when the page URL is unknown", () => {
-    const event = { exception: { values: [{ type: "Error", value: "Script error.", stacktrace: { frames: [{ filename: CDN_SCRIPT, lineno: 3 }] } }] } };
+    const event = {
+      exception: { values: [{ type: "Error", value: "Script error.", stacktrace: { frames: [{ filename: CDN_SCRIPT, lineno: 3 }] } }] },
+    };
     expect(shouldFilter(event, config())).toBeNull();
   });
 

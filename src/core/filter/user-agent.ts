@@ -57,26 +57,26 @@ export function parseUserAgent(ua: string): ParsedBrowser | null {
  * the families we know, lower-cased.
  */
 const CONTEXT_NAMES: Readonly<Record<string, BrowserFamily>> = {
-  "ie": "ie",
+  ie: "ie",
   "ie mobile": "ie",
   "internet explorer": "ie",
-  "edge": "edge",
+  edge: "edge",
   "edge mobile": "edge",
-  "safari": "safari",
+  safari: "safari",
   "mobile safari": "safari",
-  "firefox": "firefox",
+  firefox: "firefox",
   "firefox mobile": "firefox",
   "firefox ios": "firefox",
-  "chrome": "chrome",
+  chrome: "chrome",
   "chrome mobile": "chrome",
   "chrome mobile ios": "chrome",
   "chrome mobile webview": "chrome",
-  "chromium": "chrome",
-  "headlesschrome": "chrome",
-  "opera": "opera",
+  chromium: "chrome",
+  headlesschrome: "chrome",
+  opera: "opera",
   "opera mobile": "opera",
   "opera mini": "opera_mini",
-  "android": "android",
+  android: "android",
 };
 
 /** The family and major version from `contexts.browser`, or null. */

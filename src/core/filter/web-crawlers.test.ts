@@ -37,7 +37,19 @@ describe("web-crawlers filter", () => {
 
   it("reads the header case-insensitively, from an object or a pair list", () => {
     expect(shouldFilter({ request: { headers: { "user-agent": UA.bingbot } } }, config())).toBe("web-crawlers");
-    expect(shouldFilter({ request: { headers: [["Accept", "*/*"], ["USER-AGENT", UA.bingbot]] } }, config())).toBe("web-crawlers");
+    expect(
+      shouldFilter(
+        {
+          request: {
+            headers: [
+              ["Accept", "*/*"],
+              ["USER-AGENT", UA.bingbot],
+            ],
+          },
+        },
+        config(),
+      ),
+    ).toBe("web-crawlers");
   });
 
   it("falls back to contexts.browser.name when there is no header", () => {

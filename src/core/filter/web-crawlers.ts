@@ -73,10 +73,7 @@ const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
  * and `spider` followed by `/`, a space, `;` or `)`, and the word `crawler`. Literal
  * alternatives and single-character classes keep matching linear.
  */
-const CRAWLER = new RegExp(
-  `${CRAWLER_USER_AGENT_TOKENS.map(escape).join("|")}|(?<!cu)bots?[/\\s;)]|spider[/\\s;)]|crawler`,
-  "i",
-);
+const CRAWLER = new RegExp(`${CRAWLER_USER_AGENT_TOKENS.map(escape).join("|")}|(?<!cu)bots?[/\\s;)]|spider[/\\s;)]|crawler`, "i");
 
 /** Whether a user agent (or a browser name) belongs to a known crawler. */
 export function isCrawlerUserAgent(ua: string): boolean {

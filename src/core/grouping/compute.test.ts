@@ -74,7 +74,12 @@ describe("default grouping: stack traces", () => {
   });
 
   it("prefers the module to the file name, and normalizes file names", () => {
-    expect(values(errorEvent("E", "x", [appFrame("f", { module: "billing", filename: "billing.py" })]))).toEqual(["E", "billing", "f", "f()"]);
+    expect(values(errorEvent("E", "x", [appFrame("f", { module: "billing", filename: "billing.py" })]))).toEqual([
+      "E",
+      "billing",
+      "f",
+      "f()",
+    ]);
     const js = (filename: string) => errorEvent("E", "x", [{ filename, function: "go", in_app: true }], { platform: "javascript" });
     expect(hash(js("/static/js/main.3f2a1b9c.js"))).toBe(hash(js("/static/js/main.8e7d6c5b.js")));
     expect(values(js("/static/js/main.3f2a1b9c.js?v=2"))).toEqual(["E", "main.<hash>.js", "go"]);
@@ -94,8 +99,21 @@ describe("default grouping: stack traces", () => {
     const js = (frames: Frame[]) => errorEvent("E", "x", frames, { platform: "javascript" });
     const base = { filename: "/app.js", in_app: true, context_line: "go()" };
     expect(values(js([{ ...base, function: "Object.<anonymous>" }]))).toEqual(["E", "app.js", "go()"]);
-    expect(hash(js([{ ...base, function: "a" }, { filename: "[native code]", function: "forEach", in_app: true }, { ...base, function: "b" }]))).toBe(
-      hash(js([{ ...base, function: "a" }, { ...base, function: "b" }])),
+    expect(
+      hash(
+        js([
+          { ...base, function: "a" },
+          { filename: "[native code]", function: "forEach", in_app: true },
+          { ...base, function: "b" },
+        ]),
+      ),
+    ).toBe(
+      hash(
+        js([
+          { ...base, function: "a" },
+          { ...base, function: "b" },
+        ]),
+      ),
     );
     const recursive = { ...base, function: "walk", lineno: 3 };
     expect(hash(js([recursive, recursive, recursive]))).toBe(hash(js([recursive])));
@@ -103,7 +121,11 @@ describe("default grouping: stack traces", () => {
 
   it("keeps the whole chain of a chained exception", () => {
     const chain = (causeType: string) =>
-      makeEvent({ exception: { values: [exception(causeType, "inner", [appFrame("inner")]), exception("RuntimeError", "outer", [appFrame("outer")])] } });
+      makeEvent({
+        exception: {
+          values: [exception(causeType, "inner", [appFrame("inner")]), exception("RuntimeError", "outer", [appFrame("outer")])],
+        },
+      });
     expect(findComponent(used(computeGrouping(chain("KeyError"))).component!, "chained-exception")).toBeDefined();
     expect(hash(chain("KeyError"))).not.toBe(hash(chain("ValueError")));
   });
@@ -112,7 +134,10 @@ describe("default grouping: stack traces", () => {
     const group = (container: string) =>
       makeEvent({
         exception: {
-          values: [exception("ValueError", "a", [appFrame("a")]), exception(container, "group", [appFrame("g")], { mechanism: { type: "chained", is_exception_group: true } })],
+          values: [
+            exception("ValueError", "a", [appFrame("a")]),
+            exception(container, "group", [appFrame("g")], { mechanism: { type: "chained", is_exception_group: true } }),
+          ],
         },
       });
     expect(hash(group("ExceptionGroup"))).toBe(hash(group("TaskGroupError")));
@@ -129,7 +154,14 @@ describe("default grouping: stack traces", () => {
 
   it("groups by the crashed thread's stack when there is no exception", () => {
     const threads = (fn: string) =>
-      makeEvent({ threads: { values: [{ id: 1, stacktrace: { frames: [appFrame("idle")] } }, { id: 2, crashed: true, stacktrace: { frames: [appFrame(fn)] } }] } });
+      makeEvent({
+        threads: {
+          values: [
+            { id: 1, stacktrace: { frames: [appFrame("idle")] } },
+            { id: 2, crashed: true, stacktrace: { frames: [appFrame(fn)] } },
+          ],
+        },
+      });
     expect(values(threads("crash"))).toEqual(["app.views", "crash", "crash()"]);
   });
 
@@ -137,7 +169,10 @@ describe("default grouping: stack traces", () => {
     const event = messageEvent("User 1 logged in", { stacktrace: { frames: [appFrame("login")] } });
     const result = computeGrouping(event);
     expect(values(event)).toEqual(["app.views", "login", "login()"]);
-    expect(findComponent(used(result).component!, "message")).toMatchObject({ contributes: false, hint: "ignored because the stacktrace takes precedence" });
+    expect(findComponent(used(result).component!, "message")).toMatchObject({
+      contributes: false,
+      hint: "ignored because the stacktrace takes precedence",
+    });
   });
 });
 
@@ -160,10 +195,15 @@ describe("default grouping: without a stack", () => {
   });
 
   it("uses the message template when the message has parameters", () => {
-    const logged = (user: string) => makeEvent({ logentry: { message: "User %s logged in as %s", params: [user, "admin"], formatted: `User ${user} logged in as admin` } });
+    const logged = (user: string) =>
+      makeEvent({
+        logentry: { message: "User %s logged in as %s", params: [user, "admin"], formatted: `User ${user} logged in as admin` },
+      });
     expect(hash(logged("ada"))).toBe(hash(logged("grace")));
     expect(values(logged("ada"))).toEqual(["User %s logged in as %s"]);
-    expect(findComponent(used(computeGrouping(logged("ada"))).component!, "message")!.hint).toBe("the message template, without its parameters");
+    expect(findComponent(used(computeGrouping(logged("ada"))).component!, "message")!.hint).toBe(
+      "the message template, without its parameters",
+    );
   });
 
   it("uses the formatted message when there are no parameters", () => {
@@ -174,7 +214,11 @@ describe("default grouping: without a stack", () => {
   it("gives events with nothing to group by one shared hash", () => {
     const result = computeGrouping(makeEvent());
     expect(result.hash).toBe(EMPTY_HASH);
-    expect(result.variants[0]).toMatchObject({ id: "default", hash: null, hint: "nothing to group by: every event like this shares one issue" });
+    expect(result.variants[0]).toMatchObject({
+      id: "default",
+      hash: null,
+      hint: "nothing to group by: every event like this shares one issue",
+    });
   });
 
   it("rejects an unknown config", () => {

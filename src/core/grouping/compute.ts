@@ -76,7 +76,9 @@ export function computeGrouping(event: NormalizedEvent, options: GroupingOptions
   for (const v of variants) {
     if (withDefault && v === chosen) continue;
     v.contributes = false;
-    v.hint = withDefault ? `not used: {{ default }} took the ${chosen.id} variant` : "ignored because a custom fingerprint takes precedence";
+    v.hint = withDefault
+      ? `not used: {{ default }} took the ${chosen.id} variant`
+      : "ignored because a custom fingerprint takes precedence";
   }
   return { config: strategy.id, hash, hashes: [hash], variants: [fingerprintVariant, ...variants], fingerprint, title };
 }

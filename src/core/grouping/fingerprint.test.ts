@@ -33,7 +33,9 @@ describe("SDK fingerprint", () => {
     expect(b.hash).toBe(a.hash);
     expect(a.hashes).toEqual([a.hash]);
     expect(a.variants[0]).toMatchObject({ id: "fingerprint", contributes: true, values: ["my-key"] });
-    expect(a.variants.slice(1).every((v) => !v.contributes && v.hint === "ignored because a custom fingerprint takes precedence")).toBe(true);
+    expect(a.variants.slice(1).every((v) => !v.contributes && v.hint === "ignored because a custom fingerprint takes precedence")).toBe(
+      true,
+    );
   });
 
   it("combines {{ default }} with custom values: splits the default group, keeps it together per value", () => {
@@ -58,13 +60,22 @@ describe("SDK fingerprint", () => {
 });
 
 describe("fingerprint variables", () => {
-  const event = errorEvent("KeyError", "'gold'", [appFrame("outer"), appFrame("price_for", { module: "billing", abs_path: "/srv/app/billing.py", filename: "billing.py", package: "app.so" }), { function: "lib", in_app: false }], {
-    transaction: "/checkout",
-    logger: "app.billing",
-    level: "warning",
-    tags: [["region", "eu"]],
-    logentry: { formatted: "charging failed" },
-  });
+  const event = errorEvent(
+    "KeyError",
+    "'gold'",
+    [
+      appFrame("outer"),
+      appFrame("price_for", { module: "billing", abs_path: "/srv/app/billing.py", filename: "billing.py", package: "app.so" }),
+      { function: "lib", in_app: false },
+    ],
+    {
+      transaction: "/checkout",
+      logger: "app.billing",
+      level: "warning",
+      tags: [["region", "eu"]],
+      logentry: { formatted: "charging failed" },
+    },
+  );
 
   it.each([
     ["{{ transaction }}", "/checkout"],
@@ -91,15 +102,11 @@ describe("fingerprint variables", () => {
 
   it("fills missing values with <no-…> markers", () => {
     const bare = messageEvent("hi");
-    expect(["{{ transaction }}", "{{ type }}", "{{ value }}", "{{ function }}", "{{ module }}", "{{ logger }}", "{{ tags.region }}"].map((v) => resolveValue(v, bare))).toEqual([
-      "<no-transaction>",
-      "<no-type>",
-      "<no-value>",
-      "<no-function>",
-      "<no-module>",
-      "<no-logger>",
-      "<no-value-for-tag-region>",
-    ]);
+    expect(
+      ["{{ transaction }}", "{{ type }}", "{{ value }}", "{{ function }}", "{{ module }}", "{{ logger }}", "{{ tags.region }}"].map((v) =>
+        resolveValue(v, bare),
+      ),
+    ).toEqual(["<no-transaction>", "<no-type>", "<no-value>", "<no-function>", "<no-module>", "<no-logger>", "<no-value-for-tag-region>"]);
   });
 
   it("recognizes {{ default }} only as a whole value", () => {
@@ -122,7 +129,10 @@ message:"*connection refused*" -> conn-refused, {{ default }}
     expect(result.title).toBe("Timeout in fetch_rows");
     expect(result.fingerprint).toMatchObject({
       source: "rule",
-      rule: { line: 3, text: 'stack.function:"fetch_rows" error.type:TimeoutError -> timeout-{{ function }} title="Timeout in {{ function }}"' },
+      rule: {
+        line: 3,
+        text: 'stack.function:"fetch_rows" error.type:TimeoutError -> timeout-{{ function }} title="Timeout in {{ function }}"',
+      },
       replacedSdkFingerprint: ["sdk-said-so"],
     });
     expect(result.variants[0]!.description).toBe("fingerprint rule on line 3");

@@ -52,7 +52,9 @@ describe("hostile input", () => {
         values: Array.from({ length: 40 }, () => ({
           type: "E".repeat(10_000),
           value: '"'.repeat(50_000),
-          stacktrace: { frames: Array.from({ length: 2000 }, (_, i) => ({ function: "f".repeat(5000), filename: `/a${i}.js`, in_app: true })) },
+          stacktrace: {
+            frames: Array.from({ length: 2000 }, (_, i) => ({ function: "f".repeat(5000), filename: `/a${i}.js`, in_app: true })),
+          },
         })),
       },
     };
@@ -63,10 +65,16 @@ describe("hostile input", () => {
   });
 
   it("matches 500 star-heavy rules against thousands of frames within budget", () => {
-    const rules = Array.from({ length: 500 }, (_, i) => `stack.function:"*a*a*a*a*a*b${i}" stack.abs_path:"**/x/**/y/*.js" -> r${i}`).join("\n");
+    const rules = Array.from({ length: 500 }, (_, i) => `stack.function:"*a*a*a*a*a*b${i}" stack.abs_path:"**/x/**/y/*.js" -> r${i}`).join(
+      "\n",
+    );
     const parsed = parseFingerprintRules(rules);
     if (!parsed.ok) throw new Error(parsed.errors[0]!.message);
-    const frames = Array.from({ length: 250 }, (_, i) => ({ function: "a".repeat(250), abs_path: `/x/${"x/".repeat(60)}y/${i}.js`, in_app: true }));
+    const frames = Array.from({ length: 250 }, (_, i) => ({
+      function: "a".repeat(250),
+      abs_path: `/x/${"x/".repeat(60)}y/${i}.js`,
+      in_app: true,
+    }));
     const event = makeEvent({ exception: { values: Array.from({ length: 8 }, () => exception("E", "v", frames)) } });
     const { value, ms } = timed(() => computeGrouping(event, { rules: parsed.rules }));
     expect(value.fingerprint).toBeNull();
@@ -74,11 +82,22 @@ describe("hostile input", () => {
   });
 
   it("stops matching when an event exhausts the step budget, and the default grouping decides", () => {
-    const rules = Array.from({ length: 499 }, (_, i) => `stack.function:"*a*a*a*a*a*a*a*a*b?" -> r${i}`).join("\n") + "\nerror.type:E -> last";
+    const rules =
+      Array.from({ length: 499 }, (_, i) => `stack.function:"*a*a*a*a*a*a*a*a*b?" -> r${i}`).join("\n") + "\nerror.type:E -> last";
     const parsed = parseFingerprintRules(rules);
     if (!parsed.ok) throw new Error(parsed.errors[0]!.message);
     const frames = Array.from({ length: 250 }, (_, i) => ({ function: `b${"a".repeat(200)}${i}`, in_app: true }));
-    const event = makeEvent({ exception: { values: Array.from({ length: 8 }, (_, k) => exception("E", "v", frames.map((f) => ({ ...f, function: f.function + k })))) } });
+    const event = makeEvent({
+      exception: {
+        values: Array.from({ length: 8 }, (_, k) =>
+          exception(
+            "E",
+            "v",
+            frames.map((f) => ({ ...f, function: f.function + k })),
+          ),
+        ),
+      },
+    });
     const { value, ms } = timed(() => computeGrouping(event, { rules: parsed.rules }));
     expect(value.fingerprint).toBeNull();
     expect(value.hash).toBe(computeGrouping(event).hash);

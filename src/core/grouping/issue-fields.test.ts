@@ -4,7 +4,11 @@ import { appFrame, errorEvent, exception, libFrame, makeEvent, messageEvent } fr
 
 describe("deriveIssueFields", () => {
   it("titles an error 'Type: value' with the first line of the value, and fills metadata from the crashing in-app frame", () => {
-    const event = errorEvent("KeyError", "'gold'\nmore detail", [appFrame("outer"), appFrame("price_for", { module: "billing", filename: "billing.py" }), libFrame("get")]);
+    const event = errorEvent("KeyError", "'gold'\nmore detail", [
+      appFrame("outer"),
+      appFrame("price_for", { module: "billing", filename: "billing.py" }),
+      libFrame("get"),
+    ]);
     expect(deriveIssueFields(event)).toEqual({
       type: "error",
       title: "KeyError: 'gold'",
@@ -21,12 +25,22 @@ describe("deriveIssueFields", () => {
 
   it("titles a message event with its message", () => {
     const fields = deriveIssueFields(messageEvent("User 42 not found\nsecond line"));
-    expect(fields).toMatchObject({ type: "default", title: "User 42 not found", culprit: "", level: "info", metadata: { title: "User 42 not found" } });
+    expect(fields).toMatchObject({
+      type: "default",
+      title: "User 42 not found",
+      culprit: "",
+      level: "info",
+      metadata: { title: "User 42 not found" },
+    });
   });
 
   it("treats a JS message's synthetic, typeless exception as a message", () => {
     const event = messageEvent("Invoice 1 could not be loaded", {
-      exception: { values: [exception(undefined, "Invoice 1 could not be loaded", [appFrame("report")], { mechanism: { type: "generic", synthetic: true } })] },
+      exception: {
+        values: [
+          exception(undefined, "Invoice 1 could not be loaded", [appFrame("report")], { mechanism: { type: "generic", synthetic: true } }),
+        ],
+      },
     });
     expect(deriveIssueFields(event)).toMatchObject({ type: "default", title: "Invoice 1 could not be loaded" });
   });

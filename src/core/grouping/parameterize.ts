@@ -106,7 +106,7 @@ function classifyPiece(piece: string, before: string): string {
 }
 
 function isPieceChar(c: number): boolean {
-  return isWord(c) || c === 0x2e /* . */ || c === 0x40 /* @ */;
+  return isWord(c) || c === 0x2e /* . */ || c === 0x40; /* @ */
 }
 
 /** A word none of whose whole shapes matched: UUIDs inside it, then piece by piece. */
@@ -122,7 +122,11 @@ function replaceInside(word: string): string {
       i++;
       continue;
     }
-    if ((i === 0 || !isAlnum(word.charCodeAt(i - 1))) && isUuidAt(word, i) && (i + 36 === word.length || !isAlnum(word.charCodeAt(i + 36)))) {
+    if (
+      (i === 0 || !isAlnum(word.charCodeAt(i - 1))) &&
+      isUuidAt(word, i) &&
+      (i + 36 === word.length || !isAlnum(word.charCodeAt(i + 36)))
+    ) {
       out += "<uuid>";
       i += 36;
       before = "";

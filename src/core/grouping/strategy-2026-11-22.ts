@@ -59,7 +59,11 @@ function exceptionsComponent(exceptions: readonly ExceptionValue[], platform: st
 /** The thread to group by: the crashed one, else the current one, else the only one. */
 function groupingThread(threads: readonly Thread[]): Thread | undefined {
   const withStack = threads.filter((t) => t.stacktrace !== undefined);
-  return withStack.find((t) => t.crashed === true) ?? withStack.find((t) => t.current === true) ?? (threads.length === 1 ? withStack[0] : undefined);
+  return (
+    withStack.find((t) => t.crashed === true) ??
+    withStack.find((t) => t.current === true) ??
+    (threads.length === 1 ? withStack[0] : undefined)
+  );
 }
 
 function hasParams(params: LogEntry["params"]): boolean {

@@ -21,7 +21,12 @@ describe("summarizeGrouping", () => {
     const rules = parseFingerprintRules("message:hello* -> greeting, {{ level }}");
     if (!rules.ok) throw new Error("rules");
     const summary = summarizeGrouping(computeGrouping(messageEvent("hello there"), { rules: rules.rules }));
-    expect(summary).toMatchObject({ groupedBy: "fingerprint rule", variant: "fingerprint", values: ["greeting", "info"], config: "telltale:2026-11-22" });
+    expect(summary).toMatchObject({
+      groupedBy: "fingerprint rule",
+      variant: "fingerprint",
+      values: ["greeting", "info"],
+      config: "telltale:2026-11-22",
+    });
     expect(summarizeGrouping(computeGrouping(errorEvent("E", "Order 5 failed"))).values).toEqual(["E", "Order <int> failed"]);
   });
 });

@@ -34,7 +34,11 @@ function defaultGroupedBy(variant: GroupingVariant): GroupedBy {
 export function summarizeGrouping(result: GroupingResult): GroupingSummary {
   const variant = result.variants.find((v) => v.contributes) ?? result.variants[0]!;
   const groupedBy: GroupedBy =
-    variant.id === "fingerprint" ? (result.fingerprint?.source === "rule" ? "fingerprint rule" : "SDK fingerprint") : defaultGroupedBy(variant);
+    variant.id === "fingerprint"
+      ? result.fingerprint?.source === "rule"
+        ? "fingerprint rule"
+        : "SDK fingerprint"
+      : defaultGroupedBy(variant);
   const values = variant.component ? contributingValues(variant.component) : (variant.values ?? []);
   return { config: result.config, hash: result.hash, groupedBy, variant: variant.id, values };
 }

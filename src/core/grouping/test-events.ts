@@ -21,7 +21,12 @@ export function libFrame(fn: string, fields: Partial<Frame> = {}): Frame {
   return { module: "lib.core", filename: "lib/core.py", function: fn, lineno: 99, context_line: `${fn}()`, in_app: false, ...fields };
 }
 
-export function exception(type: string | undefined, value: string | undefined, frames?: Frame[], fields: Partial<ExceptionValue> = {}): ExceptionValue {
+export function exception(
+  type: string | undefined,
+  value: string | undefined,
+  frames?: Frame[],
+  fields: Partial<ExceptionValue> = {},
+): ExceptionValue {
   return {
     ...(type !== undefined ? { type } : {}),
     ...(value !== undefined ? { value } : {}),

@@ -168,12 +168,50 @@ export function isUrl(s: string): boolean {
 
 // Top-level domains that are not also common file extensions (`.py`, `.md`, `.js` are left out).
 const TLDS = new Set([
-  "com", "net", "org", "io", "dev", "app", "co", "edu", "gov", "mil", "info", "biz", "cloud", "ai", "internal", "local",
-  "localdomain", "lan", "corp", "example", "test", "de", "uk", "fr", "nl", "eu", "us", "ca", "au", "jp", "ch", "se", "es", "it",
+  "com",
+  "net",
+  "org",
+  "io",
+  "dev",
+  "app",
+  "co",
+  "edu",
+  "gov",
+  "mil",
+  "info",
+  "biz",
+  "cloud",
+  "ai",
+  "internal",
+  "local",
+  "localdomain",
+  "lan",
+  "corp",
+  "example",
+  "test",
+  "de",
+  "uk",
+  "fr",
+  "nl",
+  "eu",
+  "us",
+  "ca",
+  "au",
+  "jp",
+  "ch",
+  "se",
+  "es",
+  "it",
 ]);
 
 function isLabel(label: string): boolean {
-  return label.length >= 1 && label.length <= 63 && every(label, 0, label.length, (c) => isAlnum(c) || c === 0x2d) && !label.startsWith("-") && !label.endsWith("-");
+  return (
+    label.length >= 1 &&
+    label.length <= 63 &&
+    every(label, 0, label.length, (c) => isAlnum(c) || c === 0x2d) &&
+    !label.startsWith("-") &&
+    !label.endsWith("-")
+  );
 }
 
 export function isHostname(s: string): boolean {

@@ -142,7 +142,13 @@ export async function acceptEnvelope(rt: IngestRuntime, req: EnvelopeRequest): P
     return await state.commit(header, key.keyId);
   } catch (error) {
     if (!isEnvelopeError(error)) throw error;
-    if (key) state.count(error.itemType ? (ITEM_CATEGORIES[knownItemType(error.itemType) ?? "event"] ?? "default") : "default", statusOf(error) === 413 ? "too_large" : "invalid", error.reason, 1);
+    if (key)
+      state.count(
+        error.itemType ? (ITEM_CATEGORIES[knownItemType(error.itemType) ?? "event"] ?? "default") : "default",
+        statusOf(error) === 413 ? "too_large" : "invalid",
+        error.reason,
+        1,
+      );
     return { status: statusOf(error), reason: error.message };
   } finally {
     await state.cleanup();
@@ -220,14 +226,18 @@ class AcceptState {
   async commit(header: EnvelopeHeader, keyId: number): Promise<AcceptResult> {
     const rateLimits = dedupe(this.limited);
     if (this.kept.length === 0 && this.attachments.ids.length === 0) {
-      if (rateLimits.length > 0) return { status: 429, reason: "Sentry dropped data due to a quota or rate limit being reached", rateLimits };
+      if (rateLimits.length > 0)
+        return { status: 429, reason: "Sentry dropped data due to a quota or rate limit being reached", rateLimits };
       return { status: 200, id: header.eventId ?? null, rateLimits };
     }
     const body = this.kept.length ? serializeEnvelope(header.raw, this.kept) : null;
-    const row: QueueRow | null = body ? { project_id: this.projectId, key_id: keyId, endpoint: "envelope", received_at: this.receivedAt, body } : null;
+    const row: QueueRow | null = body
+      ? { project_id: this.projectId, key_id: keyId, endpoint: "envelope", received_at: this.receivedAt, body }
+      : null;
     // Attachments are complete before their event is queued, so the digest finds them; the
     // queue row is written in a group commit with other requests' (on SQLite to the queue file).
-    if (this.attachments.ids.length > 0) await this.rt.ctx.db.transaction().execute((trx) => this.attachments.complete(trx, header.eventId ?? null));
+    if (this.attachments.ids.length > 0)
+      await this.rt.ctx.db.transaction().execute((trx) => this.attachments.complete(trx, header.eventId ?? null));
     if (row) await this.rt.enqueue.add(row);
     this.committed = true;
     if (body) this.rt.queue.enqueued();

@@ -23,11 +23,7 @@ export async function loadKeyConfig(ctx: Ctx, publicKey: string): Promise<KeyCon
     .where("public_key", "=", publicKey)
     .executeTakeFirst();
   if (!key) return null;
-  const projectQuotas = await ctx.db
-    .selectFrom("project_quotas")
-    .selectAll()
-    .where("project_id", "=", key.project_id)
-    .execute();
+  const projectQuotas = await ctx.db.selectFrom("project_quotas").selectAll().where("project_id", "=", key.project_id).execute();
   const quotas: Quota[] = [];
   if (key.rate_limit_count !== null && key.rate_limit_window_seconds !== null) {
     quotas.push({

@@ -10,7 +10,13 @@ import { QueueWriter } from "./queue-writer";
 describe.each(DIALECTS)("QueueWriter on %s", (dialect) => {
   let store: TestStore;
   let projectId = 0;
-  const row = (n: number) => ({ project_id: projectId, key_id: 0, endpoint: "envelope" as const, received_at: n, body: Buffer.from(`{}\n{"type":"event","length":2}\n{}`) });
+  const row = (n: number) => ({
+    project_id: projectId,
+    key_id: 0,
+    endpoint: "envelope" as const,
+    received_at: n,
+    body: Buffer.from(`{}\n{"type":"event","length":2}\n{}`),
+  });
   const ids = async () => (await store.queue.selectFrom("ingest_queue").select("id").orderBy("id").execute()).map((r) => r.id);
 
   beforeAll(async () => {
@@ -54,7 +60,9 @@ describe.each(DIALECTS)("QueueWriter on %s", (dialect) => {
       await writer.add(row(5));
       // 20 × 256 KiB freed, at most 1024 pages (4 MiB) given back per deletion: all of it here.
       expect(await pages()).toBeLessThan(before - 1000);
-      expect(Number((await sql<{ freelist_count: number }>`pragma freelist_count`.execute(store.queue)).rows[0]!.freelist_count)).toBeLessThan(300);
+      expect(
+        Number((await sql<{ freelist_count: number }>`pragma freelist_count`.execute(store.queue)).rows[0]!.freelist_count),
+      ).toBeLessThan(300);
     });
   }
 });

@@ -42,12 +42,20 @@ export class QueueWriter {
   private async write(rows: readonly QueueRow[]): Promise<void> {
     const upTo = this.forgetUpTo;
     if (upTo <= this.forgotten) {
-      if (rows.length > 0) await this.queue.insertInto("ingest_queue").values([...rows]).execute();
+      if (rows.length > 0)
+        await this.queue
+          .insertInto("ingest_queue")
+          .values([...rows])
+          .execute();
       return;
     }
     await this.queue.transaction().execute(async (trx) => {
       await trx.deleteFrom("ingest_queue").where("id", "<=", upTo).execute();
-      if (rows.length > 0) await trx.insertInto("ingest_queue").values([...rows]).execute();
+      if (rows.length > 0)
+        await trx
+          .insertInto("ingest_queue")
+          .values([...rows])
+          .execute();
     });
     this.forgotten = upTo;
     if (this.vacuum) {

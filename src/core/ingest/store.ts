@@ -33,7 +33,8 @@ export async function acceptStore(
   if (!json) return { status: 400, reason: "invalid event: the body must be a JSON object (or base64 / zlib-compressed base64 of one)" };
   const event = parseJson(json.toString("utf8"));
   if (event === undefined) return { status: 400, reason: "invalid event: the body is not valid JSON" };
-  if (event === null || typeof event !== "object" || Array.isArray(event)) return { status: 400, reason: "invalid event: the body must be a JSON object" };
+  if (event === null || typeof event !== "object" || Array.isArray(event))
+    return { status: 400, reason: "invalid event: the body must be a JSON object" };
   const fields = event as Record<string, unknown>;
   const eventId = typeof fields.event_id === "string" ? normalizeEventId(fields.event_id) : undefined;
   const type = fields.type === "transaction" ? "transaction" : "event";

@@ -79,7 +79,12 @@ export async function assignIssues(trx: Kysely<DB>, grouped: readonly GroupedEve
     d.hours.set(hour, (d.hours.get(hour) ?? 0) + 1);
   }
 
-  await applyDeltas(trx, [...deltas.values()].sort((a, b) => a.issueId - b.issueId), now, lockRows);
+  await applyDeltas(
+    trx,
+    [...deltas.values()].sort((a, b) => a.issueId - b.issueId),
+    now,
+    lockRows,
+  );
 }
 
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -92,7 +97,9 @@ const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
  */
 async function applyDeltas(trx: Kysely<DB>, deltas: readonly IssueDelta[], now: number, lockRows: boolean): Promise<void> {
   const newUsers = new Map<number, number>();
-  const users = deltas.flatMap((d) => [...d.users].sort(cmp).map((user_key) => ({ issue_id: d.issueId, user_key, first_seen: d.firstSeen })));
+  const users = deltas.flatMap((d) =>
+    [...d.users].sort(cmp).map((user_key) => ({ issue_id: d.issueId, user_key, first_seen: d.firstSeen })),
+  );
   for (let i = 0; i < users.length; i += CHUNK) {
     const inserted = await trx
       .insertInto("issue_users")
@@ -106,7 +113,11 @@ async function applyDeltas(trx: Kysely<DB>, deltas: readonly IssueDelta[], now: 
   const before = new Map<number, IssueRow>();
   const ids = deltas.map((d) => d.issueId);
   for (let i = 0; i < ids.length; i += CHUNK) {
-    let read = trx.selectFrom("issues").selectAll().where("id", "in", ids.slice(i, i + CHUNK)).orderBy("id");
+    let read = trx
+      .selectFrom("issues")
+      .selectAll()
+      .where("id", "in", ids.slice(i, i + CHUNK))
+      .orderBy("id");
     if (lockRows) read = read.forUpdate();
     for (const row of await read.execute()) before.set(row.id, row);
   }
@@ -117,7 +128,8 @@ async function applyDeltas(trx: Kysely<DB>, deltas: readonly IssueDelta[], now: 
     if (!row) throw new Error(`issue ${d.issueId} vanished during the digest`);
     const { update, change } = issueUpdate(row, d, newUsers.get(d.issueId) ?? 0, now);
     await trx.updateTable("issues").set(update).where("id", "=", d.issueId).execute();
-    if (change) activity.push({ issue_id: d.issueId, user_id: null, type: change.type, data: JSON.stringify(change.data), created_at: now });
+    if (change)
+      activity.push({ issue_id: d.issueId, user_id: null, type: change.type, data: JSON.stringify(change.data), created_at: now });
   }
   if (activity.length > 0) await trx.insertInto("issue_activity").values(activity).execute();
 
@@ -140,7 +152,9 @@ async function applyDeltas(trx: Kysely<DB>, deltas: readonly IssueDelta[], now: 
       .execute();
   }
 
-  const hours = deltas.flatMap((d) => [...d.hours].sort((a, b) => a[0] - b[0]).map(([hour, count]) => ({ issue_id: d.issueId, hour, count })));
+  const hours = deltas.flatMap((d) =>
+    [...d.hours].sort((a, b) => a[0] - b[0]).map(([hour, count]) => ({ issue_id: d.issueId, hour, count })),
+  );
   for (let i = 0; i < hours.length; i += CHUNK) {
     await trx
       .insertInto("issue_hourly")
@@ -165,7 +179,12 @@ async function resolveIssues(trx: Kysely<DB>, grouped: readonly GroupedEvent[]):
   for (const [projectId, hashes] of byProject) {
     const all = [...hashes];
     for (let i = 0; i < all.length; i += CHUNK) {
-      const rows = await trx.selectFrom("issue_hashes").select(["hash", "issue_id"]).where("project_id", "=", projectId).where("hash", "in", all.slice(i, i + CHUNK)).execute();
+      const rows = await trx
+        .selectFrom("issue_hashes")
+        .select(["hash", "issue_id"])
+        .where("project_id", "=", projectId)
+        .where("hash", "in", all.slice(i, i + CHUNK))
+        .execute();
       for (const r of rows) known.set(`${projectId}\u0000${r.hash}`, r.issue_id);
     }
   }
@@ -226,7 +245,13 @@ async function createIssue(trx: Kysely<DB>, g: GroupedEvent): Promise<number> {
   if (claimed.length === hashes.length) return issue.id;
   // On PostgreSQL another process digesting at the same time created an issue for one of
   // these hashes first (this insert waited for its commit): the event belongs to that issue.
-  const taken = await trx.selectFrom("issue_hashes").select(["hash", "issue_id"]).where("project_id", "=", g.projectId).where("hash", "in", hashes).where("issue_id", "!=", issue.id).execute();
+  const taken = await trx
+    .selectFrom("issue_hashes")
+    .select(["hash", "issue_id"])
+    .where("project_id", "=", g.projectId)
+    .where("hash", "in", hashes)
+    .where("issue_id", "!=", issue.id)
+    .execute();
   const owner = hashes.map((h) => taken.find((t) => t.hash === h)?.issue_id).find((id) => id !== undefined);
   if (owner === undefined) return issue.id;
   await trx.deleteFrom("issues").where("id", "=", issue.id).execute();
@@ -234,7 +259,12 @@ async function createIssue(trx: Kysely<DB>, g: GroupedEvent): Promise<number> {
 }
 
 /** What a delta changes in its issue, and the state change (regression, ignore run out) it causes, if any. */
-function issueUpdate(before: IssueRow, d: IssueDelta, newUsers: number, now: number): { update: IssueUpdate; change: { type: string; data: Record<string, unknown> } | null } {
+function issueUpdate(
+  before: IssueRow,
+  d: IssueDelta,
+  newUsers: number,
+  now: number,
+): { update: IssueUpdate; change: { type: string; data: Record<string, unknown> } | null } {
   const last = d.last.event;
   const newer = d.lastSeen >= before.last_seen;
   const update: IssueUpdate = {
@@ -256,7 +286,13 @@ function issueUpdate(before: IssueRow, d: IssueDelta, newUsers: number, now: num
 
   // State changes an incoming event causes (Sentry: regressions, ignores that run out).
   if (before.status === "resolved" && d.lastSeen > (before.resolved_at ?? 0) && isRegression(before, last.release)) {
-    Object.assign(update, { status: "unresolved", substatus: "regressed", resolved_at: null, resolved_in_release: null, resolved_next_release: 0 });
+    Object.assign(update, {
+      status: "unresolved",
+      substatus: "regressed",
+      resolved_at: null,
+      resolved_in_release: null,
+      resolved_next_release: 0,
+    });
     return { update, change: { type: "set_regression", data: { release: last.release ?? null, event_id: last.event_id } } };
   }
   if (before.status === "ignored" && ignoreExpired(before, update, now)) {
@@ -266,7 +302,13 @@ function issueUpdate(before: IssueRow, d: IssueDelta, newUsers: number, now: num
   return { update, change: null };
 }
 
-const CLEAR_IGNORE = { ignore_until: null, ignore_count: null, ignore_users: null, ignore_baseline_count: null, ignore_baseline_users: null };
+const CLEAR_IGNORE = {
+  ignore_until: null,
+  ignore_count: null,
+  ignore_users: null,
+  ignore_baseline_count: null,
+  ignore_baseline_users: null,
+};
 
 /**
  * A resolved issue regresses on a new event, except one from a release older than the
@@ -283,7 +325,15 @@ function isRegression(issue: IssueRow, release: string | undefined): boolean {
 
 function ignoreExpired(issue: IssueRow, update: IssueUpdate, now: number): boolean {
   if (issue.ignore_until !== null && now >= issue.ignore_until) return true;
-  if (issue.ignore_count !== null && (Number(update.times_seen ?? issue.times_seen)) - (issue.ignore_baseline_count ?? 0) >= issue.ignore_count) return true;
-  if (issue.ignore_users !== null && (Number(update.user_count ?? issue.user_count)) - (issue.ignore_baseline_users ?? 0) >= issue.ignore_users) return true;
+  if (
+    issue.ignore_count !== null &&
+    Number(update.times_seen ?? issue.times_seen) - (issue.ignore_baseline_count ?? 0) >= issue.ignore_count
+  )
+    return true;
+  if (
+    issue.ignore_users !== null &&
+    Number(update.user_count ?? issue.user_count) - (issue.ignore_baseline_users ?? 0) >= issue.ignore_users
+  )
+    return true;
   return false;
 }

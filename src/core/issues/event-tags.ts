@@ -44,7 +44,8 @@ export function eventTags(event: NormalizedEvent): Array<[string, string]> {
   add("device", ctx.device?.model);
   add("device.family", ctx.device?.family);
   add("runtime.name", ctx.runtime?.name);
-  if (typeof ctx.runtime?.name === "string" && typeof ctx.runtime.version === "string") add("runtime", `${ctx.runtime.name} ${ctx.runtime.version}`);
+  if (typeof ctx.runtime?.name === "string" && typeof ctx.runtime.version === "string")
+    add("runtime", `${ctx.runtime.name} ${ctx.runtime.version}`);
   if (event.request?.url) {
     add("url", event.request.url);
     try {

@@ -12,7 +12,12 @@ export interface IssueExtraInfo {
 }
 
 /** What a list or page shows beside each issue: bookmark, assignee, comment count, 24 h counts. */
-export async function issueExtras(ctx: Ctx, issues: readonly Issue[], user: User, options: { hourly: boolean }): Promise<Map<number, IssueExtraInfo>> {
+export async function issueExtras(
+  ctx: Ctx,
+  issues: readonly Issue[],
+  user: User,
+  options: { hourly: boolean },
+): Promise<Map<number, IssueExtraInfo>> {
   const ids = issues.map((i) => i.id);
   const now = ctx.now();
   const out = new Map<number, IssueExtraInfo>();

@@ -4,7 +4,11 @@ import { invalidInput } from "../errors";
 
 /** A project's fingerprint rules as stored (text, Sentry's syntax); unparseable text counts as none. */
 export async function fingerprintRulesText(ctx: Ctx, projectId: number): Promise<string> {
-  const row = await ctx.db.selectFrom("project_grouping").select("fingerprint_rules").where("project_id", "=", projectId).executeTakeFirst();
+  const row = await ctx.db
+    .selectFrom("project_grouping")
+    .select("fingerprint_rules")
+    .where("project_id", "=", projectId)
+    .executeTakeFirst();
   return row?.fingerprint_rules ?? "";
 }
 

@@ -22,8 +22,7 @@ export interface IssueListInput {
 }
 
 export type IssueListResult =
-  | { ok: true; issues: Issue[]; nextCursor: string | null }
-  | { ok: false; error: { message: string; position: number } };
+  { ok: true; issues: Issue[]; nextCursor: string | null } | { ok: false; error: { message: string; position: number } };
 
 /**
  * The issue stream: a search query, a sort, keyset pagination by (sort value, id) so pages

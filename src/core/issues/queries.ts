@@ -12,13 +12,22 @@ export async function issueInOrg(ctx: Ctx, org: Organization, issueId: number): 
     .selectFrom("issues")
     .innerJoin("projects", "projects.id", "issues.project_id")
     .selectAll("issues")
-    .select(["projects.slug as p_slug", "projects.name as p_name", "projects.platform as p_platform", "projects.organization_id as p_org", "projects.created_at as p_created"])
+    .select([
+      "projects.slug as p_slug",
+      "projects.name as p_name",
+      "projects.platform as p_platform",
+      "projects.organization_id as p_org",
+      "projects.created_at as p_created",
+    ])
     .where("issues.id", "=", issueId)
     .where("projects.organization_id", "=", org.id)
     .executeTakeFirst();
   if (!row) throw notFound(`issue ${issueId} does not exist`);
   const { p_slug, p_name, p_platform, p_org, p_created, ...issue } = row;
-  return { issue, project: { id: issue.project_id, slug: p_slug, name: p_name, platform: p_platform, organization_id: p_org, created_at: p_created } };
+  return {
+    issue,
+    project: { id: issue.project_id, slug: p_slug, name: p_name, platform: p_platform, organization_id: p_org, created_at: p_created },
+  };
 }
 
 /** An issue by its short id (`WEB-1A`) in an organization. */
@@ -38,13 +47,21 @@ export async function issueByShortId(ctx: Ctx, org: Organization, shortId: strin
   );
 }
 
-export const shortId = (project: Pick<Project, "slug">, issue: Pick<Issue, "short_number">) => `${project.slug.toUpperCase()}-${issue.short_number.toString(36).toUpperCase()}`;
+export const shortId = (project: Pick<Project, "slug">, issue: Pick<Issue, "short_number">) =>
+  `${project.slug.toUpperCase()}-${issue.short_number.toString(36).toUpperCase()}`;
 
 /** Events of an issue, newest first, keyset-paginated by (timestamp, id). */
-export function issueEvents(ctx: Ctx, issueId: number, options: { limit: number; before?: { timestamp: number; id: number } }): Promise<StoredEvent[]> {
+export function issueEvents(
+  ctx: Ctx,
+  issueId: number,
+  options: { limit: number; before?: { timestamp: number; id: number } },
+): Promise<StoredEvent[]> {
   let q = ctx.db.selectFrom("events").selectAll().where("issue_id", "=", issueId);
   const before = options.before;
-  if (before) q = q.where((eb) => eb.or([eb("timestamp", "<", before.timestamp), eb.and([eb("timestamp", "=", before.timestamp), eb("id", "<", before.id)])]));
+  if (before)
+    q = q.where((eb) =>
+      eb.or([eb("timestamp", "<", before.timestamp), eb.and([eb("timestamp", "=", before.timestamp), eb("id", "<", before.id)])]),
+    );
   return q.orderBy("timestamp", "desc").orderBy("id", "desc").limit(options.limit).execute();
 }
 
@@ -52,7 +69,16 @@ export type EventPosition = "latest" | "oldest";
 
 export async function issueEventAt(ctx: Ctx, issueId: number, which: EventPosition): Promise<StoredEvent | null> {
   const dir = which === "latest" ? "desc" : "asc";
-  return (await ctx.db.selectFrom("events").selectAll().where("issue_id", "=", issueId).orderBy("timestamp", dir).orderBy("id", dir).limit(1).executeTakeFirst()) ?? null;
+  return (
+    (await ctx.db
+      .selectFrom("events")
+      .selectAll()
+      .where("issue_id", "=", issueId)
+      .orderBy("timestamp", dir)
+      .orderBy("id", dir)
+      .limit(1)
+      .executeTakeFirst()) ?? null
+  );
 }
 
 /** The neighbours of an event within its issue (by time, then id). */
@@ -80,7 +106,12 @@ export async function adjacentEvents(ctx: Ctx, event: StoredEvent): Promise<{ pr
 }
 
 export async function eventInProject(ctx: Ctx, projectId: number, eventId: string): Promise<StoredEvent> {
-  const event = await ctx.db.selectFrom("events").selectAll().where("project_id", "=", projectId).where("event_id", "=", eventId.replaceAll("-", "").toLowerCase()).executeTakeFirst();
+  const event = await ctx.db
+    .selectFrom("events")
+    .selectAll()
+    .where("project_id", "=", projectId)
+    .where("event_id", "=", eventId.replaceAll("-", "").toLowerCase())
+    .executeTakeFirst();
   if (!event) throw notFound(`event ${eventId} does not exist`);
   return event;
 }
@@ -93,7 +124,13 @@ export interface TagDistribution {
 
 /** The most common values of each tag of an issue, for the tag distribution panel. */
 export async function tagDistribution(ctx: Ctx, issueId: number, topN = 5): Promise<TagDistribution[]> {
-  const rows = await ctx.db.selectFrom("issue_tags").select(["key", "value", "times_seen"]).where("issue_id", "=", issueId).orderBy("key").orderBy("times_seen", "desc").execute();
+  const rows = await ctx.db
+    .selectFrom("issue_tags")
+    .select(["key", "value", "times_seen"])
+    .where("issue_id", "=", issueId)
+    .orderBy("key")
+    .orderBy("times_seen", "desc")
+    .execute();
   const byKey = new Map<string, TagDistribution>();
   for (const r of rows) {
     let d = byKey.get(r.key);
@@ -132,7 +169,15 @@ export async function issueActivity(ctx: Ctx, issueId: number): Promise<Activity
   const rows = await ctx.db
     .selectFrom("issue_activity")
     .leftJoin("users", "users.id", "issue_activity.user_id")
-    .select(["issue_activity.id", "issue_activity.type", "issue_activity.data", "issue_activity.created_at", "users.id as uid", "users.email", "users.name"])
+    .select([
+      "issue_activity.id",
+      "issue_activity.type",
+      "issue_activity.data",
+      "issue_activity.created_at",
+      "users.id as uid",
+      "users.email",
+      "users.name",
+    ])
     .where("issue_activity.issue_id", "=", issueId)
     .orderBy("issue_activity.created_at", "desc")
     .orderBy("issue_activity.id", "desc")

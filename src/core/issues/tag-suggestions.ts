@@ -43,7 +43,12 @@ export interface TagValueCount {
 }
 
 /** One key's values in these projects' issues, most seen first, optionally by prefix (Sentry's `query`). */
-export async function tagKeyValues(ctx: Ctx, projectIds: readonly number[], key: string, options: { prefix?: string; limit: number }): Promise<TagValueCount[]> {
+export async function tagKeyValues(
+  ctx: Ctx,
+  projectIds: readonly number[],
+  key: string,
+  options: { prefix?: string; limit: number },
+): Promise<TagValueCount[]> {
   if (projectIds.length === 0) return [];
   let q = ctx.db
     .selectFrom("issue_tags")

@@ -28,14 +28,29 @@ export const IssueChange = z.union([
 export type IssueChange = z.input<typeof IssueChange>;
 
 const CLEAR_RESOLUTION = { resolved_at: null, resolved_in_release: null, resolved_next_release: 0 } as const;
-const CLEAR_IGNORE = { ignore_until: null, ignore_count: null, ignore_users: null, ignore_baseline_count: null, ignore_baseline_users: null } as const;
+const CLEAR_IGNORE = {
+  ignore_until: null,
+  ignore_count: null,
+  ignore_users: null,
+  ignore_baseline_count: null,
+  ignore_baseline_users: null,
+} as const;
 
 async function log(db: Kysely<DB>, issueId: number, user: User | null, type: string, data: Record<string, unknown>, now: number) {
-  await db.insertInto("issue_activity").values({ issue_id: issueId, user_id: user?.id ?? null, type, data: JSON.stringify(data), created_at: now }).execute();
+  await db
+    .insertInto("issue_activity")
+    .values({ issue_id: issueId, user_id: user?.id ?? null, type, data: JSON.stringify(data), created_at: now })
+    .execute();
 }
 
 /** Applies one change to issues of one project; returns the updated issues. */
-export async function changeIssues({ ctx, input }: { ctx: Ctx; input: { projectIds: number[]; issueIds: number[]; user: User; change: IssueChange } }): Promise<Issue[]> {
+export async function changeIssues({
+  ctx,
+  input,
+}: {
+  ctx: Ctx;
+  input: { projectIds: number[]; issueIds: number[]; user: User; change: IssueChange };
+}): Promise<Issue[]> {
   const change = validate(IssueChange, input.change);
   if (input.issueIds.length === 0) throw invalidInput("select at least one issue");
   return ctx.db.transaction().execute(async (trx) => {
@@ -56,14 +71,35 @@ async function applyChange(db: Kysely<DB>, issue: Issue, user: User, change: z.o
   const set = (values: Updateable<DB["issues"]>) => db.updateTable("issues").set(values).where("id", "=", issue.id).execute();
   switch (change.action) {
     case "resolve":
-      await set({ status: "resolved", substatus: "resolved", resolved_at: now, resolved_in_release: null, resolved_next_release: 0, ...CLEAR_IGNORE });
+      await set({
+        status: "resolved",
+        substatus: "resolved",
+        resolved_at: now,
+        resolved_in_release: null,
+        resolved_next_release: 0,
+        ...CLEAR_IGNORE,
+      });
       return log(db, issue.id, user, "set_resolved", {}, now);
     case "resolveInNextRelease":
       // Held back for events of the release it was last seen in; a newer release regresses it.
-      await set({ status: "resolved", substatus: "resolved", resolved_at: now, resolved_in_release: issue.last_release, resolved_next_release: 1, ...CLEAR_IGNORE });
+      await set({
+        status: "resolved",
+        substatus: "resolved",
+        resolved_at: now,
+        resolved_in_release: issue.last_release,
+        resolved_next_release: 1,
+        ...CLEAR_IGNORE,
+      });
       return log(db, issue.id, user, "set_resolved_in_next_release", { current_release: issue.last_release }, now);
     case "resolveInRelease":
-      await set({ status: "resolved", substatus: "resolved", resolved_at: now, resolved_in_release: change.release, resolved_next_release: 0, ...CLEAR_IGNORE });
+      await set({
+        status: "resolved",
+        substatus: "resolved",
+        resolved_at: now,
+        resolved_in_release: change.release,
+        resolved_next_release: 0,
+        ...CLEAR_IGNORE,
+      });
       return log(db, issue.id, user, "set_resolved_in_release", { release: change.release }, now);
     case "unresolve":
       await set({ status: "unresolved", substatus: "ongoing", ...CLEAR_RESOLUTION, ...CLEAR_IGNORE });
@@ -79,10 +115,20 @@ async function applyChange(db: Kysely<DB>, issue: Issue, user: User, change: z.o
         return log(db, issue.id, user, "set_ignored", { minutes: change.minutes }, now);
       }
       if ("count" in change) {
-        await set({ ...base, substatus: "archived_until_condition_met", ignore_count: change.count, ignore_baseline_count: issue.times_seen });
+        await set({
+          ...base,
+          substatus: "archived_until_condition_met",
+          ignore_count: change.count,
+          ignore_baseline_count: issue.times_seen,
+        });
         return log(db, issue.id, user, "set_ignored", { count: change.count }, now);
       }
-      await set({ ...base, substatus: "archived_until_condition_met", ignore_users: change.users, ignore_baseline_users: issue.user_count });
+      await set({
+        ...base,
+        substatus: "archived_until_condition_met",
+        ignore_users: change.users,
+        ignore_baseline_users: issue.user_count,
+      });
       return log(db, issue.id, user, "set_ignored", { users: change.users }, now);
     }
     case "assign": {
@@ -101,7 +147,11 @@ async function applyChange(db: Kysely<DB>, issue: Issue, user: User, change: z.o
     }
     case "bookmark":
       if (change.on) {
-        await db.insertInto("issue_bookmarks").values({ issue_id: issue.id, user_id: user.id }).onConflict((oc) => oc.columns(["issue_id", "user_id"]).doNothing()).execute();
+        await db
+          .insertInto("issue_bookmarks")
+          .values({ issue_id: issue.id, user_id: user.id })
+          .onConflict((oc) => oc.columns(["issue_id", "user_id"]).doNothing())
+          .execute();
       } else await db.deleteFrom("issue_bookmarks").where("issue_id", "=", issue.id).where("user_id", "=", user.id).execute();
       return log(db, issue.id, user, change.on ? "bookmarked" : "unbookmarked", {}, now);
     case "comment":
@@ -113,10 +163,23 @@ async function applyChange(db: Kysely<DB>, issue: Issue, user: User, change: z.o
  * Merges issues into the one seen first: their events, hashes, tag and user counts move
  * there, and the others are marked merged (kept for their short ids, hidden from lists).
  */
-export async function mergeIssues({ ctx, input }: { ctx: Ctx; input: { projectIds: number[]; issueIds: number[]; user: User } }): Promise<Issue> {
+export async function mergeIssues({
+  ctx,
+  input,
+}: {
+  ctx: Ctx;
+  input: { projectIds: number[]; issueIds: number[]; user: User };
+}): Promise<Issue> {
   if (new Set(input.issueIds).size < 2) throw invalidInput("select at least two issues to merge");
   return ctx.db.transaction().execute(async (trx) => {
-    const issues = await trx.selectFrom("issues").selectAll().where("id", "in", input.issueIds).where("project_id", "in", input.projectIds).orderBy("first_seen").orderBy("id").execute();
+    const issues = await trx
+      .selectFrom("issues")
+      .selectAll()
+      .where("id", "in", input.issueIds)
+      .where("project_id", "in", input.projectIds)
+      .orderBy("first_seen")
+      .orderBy("id")
+      .execute();
     if (issues.length !== new Set(input.issueIds).size) throw notFound("some of these issues do not exist");
     if (new Set(issues.map((i) => i.project_id)).size > 1) throw invalidInput("only issues of one project can be merged");
     const [target, ...others] = issues as [Issue, ...Issue[]];
@@ -128,33 +191,57 @@ export async function mergeIssues({ ctx, input }: { ctx: Ctx; input: { projectId
     for (const o of others) {
       const tags = await trx.selectFrom("issue_tags").selectAll().where("issue_id", "=", o.id).execute();
       for (const t of tags) {
-        const existing = await trx.selectFrom("issue_tags").selectAll().where("issue_id", "=", target.id).where("key", "=", t.key).where("value", "=", t.value).executeTakeFirst();
+        const existing = await trx
+          .selectFrom("issue_tags")
+          .selectAll()
+          .where("issue_id", "=", target.id)
+          .where("key", "=", t.key)
+          .where("value", "=", t.value)
+          .executeTakeFirst();
         if (existing) {
           await trx
             .updateTable("issue_tags")
-            .set({ times_seen: existing.times_seen + t.times_seen, first_seen: Math.min(existing.first_seen, t.first_seen), last_seen: Math.max(existing.last_seen, t.last_seen) })
+            .set({
+              times_seen: existing.times_seen + t.times_seen,
+              first_seen: Math.min(existing.first_seen, t.first_seen),
+              last_seen: Math.max(existing.last_seen, t.last_seen),
+            })
             .where("issue_id", "=", target.id)
             .where("key", "=", t.key)
             .where("value", "=", t.value)
             .execute();
-        } else await trx.insertInto("issue_tags").values({ ...t, issue_id: target.id }).execute();
+        } else
+          await trx
+            .insertInto("issue_tags")
+            .values({ ...t, issue_id: target.id })
+            .execute();
       }
       const users = await trx.selectFrom("issue_users").selectAll().where("issue_id", "=", o.id).execute();
       if (users.length) {
-        await trx.insertInto("issue_users").values(users.map((u) => ({ ...u, issue_id: target.id }))).onConflict((oc) => oc.columns(["issue_id", "user_key"]).doNothing()).execute();
+        await trx
+          .insertInto("issue_users")
+          .values(users.map((u) => ({ ...u, issue_id: target.id })))
+          .onConflict((oc) => oc.columns(["issue_id", "user_key"]).doNothing())
+          .execute();
       }
       const hours = await trx.selectFrom("issue_hourly").selectAll().where("issue_id", "=", o.id).execute();
       for (const h of hours) {
         await trx
           .insertInto("issue_hourly")
           .values({ ...h, issue_id: target.id })
-          .onConflict((oc) => oc.columns(["issue_id", "hour"]).doUpdateSet((eb) => ({ count: eb("issue_hourly.count", "+", eb.ref("excluded.count")) })))
+          .onConflict((oc) =>
+            oc.columns(["issue_id", "hour"]).doUpdateSet((eb) => ({ count: eb("issue_hourly.count", "+", eb.ref("excluded.count")) })),
+          )
           .execute();
       }
       // The short id too: the merged issue's activity names its new home as users know it (SHOP-1).
       await log(trx, o.id, input.user, "merge", { into: target.id, intoShortId: shortId(project, target) }, now);
     }
-    const userCount = await trx.selectFrom("issue_users").select((eb) => eb.fn.countAll<number>().as("n")).where("issue_id", "=", target.id).executeTakeFirstOrThrow();
+    const userCount = await trx
+      .selectFrom("issue_users")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("issue_id", "=", target.id)
+      .executeTakeFirstOrThrow();
     await trx
       .updateTable("issues")
       .set({
@@ -165,7 +252,11 @@ export async function mergeIssues({ ctx, input }: { ctx: Ctx; input: { projectId
       })
       .where("id", "=", target.id)
       .execute();
-    await trx.updateTable("issues").set({ merged_into_id: target.id, status: "resolved", substatus: "merged" }).where("id", "in", ids).execute();
+    await trx
+      .updateTable("issues")
+      .set({ merged_into_id: target.id, status: "resolved", substatus: "merged" })
+      .where("id", "in", ids)
+      .execute();
     await log(trx, target.id, input.user, "merge", { merged: ids }, now);
     return trx.selectFrom("issues").selectAll().where("id", "=", target.id).executeTakeFirstOrThrow();
   });

@@ -32,7 +32,10 @@ describe.each(DIALECTS)("project keys on %s", (dialect) => {
 
   it("refuses an empty label as invalid input", async () => {
     const project = await newProject();
-    await expect(createKey({ ctx, input: { project, label: "   " } })).rejects.toMatchObject({ code: "invalid_input", message: "give the key a name" });
+    await expect(createKey({ ctx, input: { project, label: "   " } })).rejects.toMatchObject({
+      code: "invalid_input",
+      message: "give the key a name",
+    });
   });
 
   it("lists a project's keys in creation order and no other project's", async () => {
@@ -66,9 +69,19 @@ describe.each(DIALECTS)("project keys on %s", (dialect) => {
   it("rotates a key: the old one is disabled and a new active one takes its label and limits", async () => {
     const project = await newProject();
     const old = await createKey({ ctx, input: { project, label: "Backend" } });
-    await ctx.db.updateTable("project_keys").set({ rate_limit_count: 100, rate_limit_window_seconds: 60 }).where("id", "=", old.id).execute();
+    await ctx.db
+      .updateTable("project_keys")
+      .set({ rate_limit_count: 100, rate_limit_window_seconds: 60 })
+      .where("id", "=", old.id)
+      .execute();
     const fresh = await rotateKey({ ctx, input: { project, keyId: old.id } });
-    expect(fresh).toMatchObject({ project_id: project.id, label: "Backend", is_active: 1, rate_limit_count: 100, rate_limit_window_seconds: 60 });
+    expect(fresh).toMatchObject({
+      project_id: project.id,
+      label: "Backend",
+      is_active: 1,
+      rate_limit_count: 100,
+      rate_limit_window_seconds: 60,
+    });
     expect(fresh.id).not.toBe(old.id);
     expect(fresh.public_key).not.toBe(old.public_key);
     expect(fresh.secret_key).not.toBe(old.secret_key);

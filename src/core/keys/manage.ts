@@ -32,9 +32,19 @@ async function keyOf(ctx: Ctx, project: Project, keyId: number): Promise<Project
   return key;
 }
 
-export async function setKeyActive({ ctx, input }: { ctx: Ctx; input: { project: Project; keyId: number; active: boolean } }): Promise<void> {
+export async function setKeyActive({
+  ctx,
+  input,
+}: {
+  ctx: Ctx;
+  input: { project: Project; keyId: number; active: boolean };
+}): Promise<void> {
   const key = await keyOf(ctx, input.project, input.keyId);
-  await ctx.db.updateTable("project_keys").set({ is_active: input.active ? 1 : 0 }).where("id", "=", key.id).execute();
+  await ctx.db
+    .updateTable("project_keys")
+    .set({ is_active: input.active ? 1 : 0 })
+    .where("id", "=", key.id)
+    .execute();
 }
 
 /**

@@ -12,7 +12,13 @@ export const KeyRateLimit = z.union([
 ]);
 
 /** Sets (or with null, removes) the events-per-window limit of one key of a project. */
-export async function setKeyRateLimit({ ctx, input }: { ctx: Ctx; input: { projectId: number; keyId: number; limit: z.input<typeof KeyRateLimit> } }): Promise<void> {
+export async function setKeyRateLimit({
+  ctx,
+  input,
+}: {
+  ctx: Ctx;
+  input: { projectId: number; keyId: number; limit: z.input<typeof KeyRateLimit> };
+}): Promise<void> {
   const limit = validate(KeyRateLimit, input.limit);
   const result = await ctx.db
     .updateTable("project_keys")

@@ -20,9 +20,12 @@ describe("parseIp", () => {
     expect(parseIp(raw)?.text).toBe(text);
   });
 
-  it.each(["", "unknown", "_hidden", "300.1.1.1", "1.2.3", "2001:db8::g", "192.0.2.1, 192.0.2.2", "unix:/tmp/sock"])("refuses %j", (raw) => {
-    expect(parseIp(raw)).toBeNull();
-  });
+  it.each(["", "unknown", "_hidden", "300.1.1.1", "1.2.3", "2001:db8::g", "192.0.2.1, 192.0.2.2", "unix:/tmp/sock"])(
+    "refuses %j",
+    (raw) => {
+      expect(parseIp(raw)).toBeNull();
+    },
+  );
 });
 
 describe("inCidr", () => {
@@ -45,9 +48,12 @@ describe("inCidr", () => {
     expect(inCidr(ip(address), cidr(range))).toBe(inside);
   });
 
-  it.each(["10.0.0.0/33", "2001:db8::/129", "10.0.0.0/8/8", "10.0.0.0/x", "[::1]/128", "nonsense/8", ""])("refuses the range %j", (range) => {
-    expect(parseCidr(range)).toBeNull();
-  });
+  it.each(["10.0.0.0/33", "2001:db8::/129", "10.0.0.0/8/8", "10.0.0.0/x", "[::1]/128", "nonsense/8", ""])(
+    "refuses the range %j",
+    (range) => {
+      expect(parseCidr(range)).toBeNull();
+    },
+  );
 });
 
 describe("throttleKey", () => {

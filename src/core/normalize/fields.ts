@@ -49,8 +49,25 @@ export function normalizeLevel(value: unknown): Level | undefined {
 
 /** Relay's list of valid platforms; anything else becomes "other". */
 const PLATFORMS = new Set([
-  "as3", "c", "cfml", "cocoa", "csharp", "elixir", "haskell", "go", "groovy", "java", "javascript",
-  "native", "node", "objc", "other", "perl", "php", "python", "ruby",
+  "as3",
+  "c",
+  "cfml",
+  "cocoa",
+  "csharp",
+  "elixir",
+  "haskell",
+  "go",
+  "groovy",
+  "java",
+  "javascript",
+  "native",
+  "node",
+  "objc",
+  "other",
+  "perl",
+  "php",
+  "python",
+  "ruby",
 ]);
 
 export function normalizePlatform(value: unknown): string {

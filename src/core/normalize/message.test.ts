@@ -25,7 +25,11 @@ describe("formatMessage", () => {
 
 describe("normalizeLogEntry", () => {
   it("reads a legacy message object", () => {
-    expect(normalizeLogEntry(undefined, { message: "hi %s", params: ["you"] })).toEqual({ message: "hi %s", formatted: "hi you", params: ["you"] });
+    expect(normalizeLogEntry(undefined, { message: "hi %s", params: ["you"] })).toEqual({
+      message: "hi %s",
+      formatted: "hi you",
+      params: ["you"],
+    });
   });
 
   it("prefers logentry over message", () => {

@@ -105,7 +105,13 @@ describe("normalizeEvent with @sentry/node 11 payloads", () => {
 describe("normalizeEvent with @sentry/browser 11 payloads", () => {
   it("derives the frame's file name from its URL and keeps the absolute URL", () => {
     const frame = normalized(browserEvent()).exception?.values[0]?.stacktrace?.frames[0];
-    expect(frame).toMatchObject({ filename: "/bundle.js", abs_path: "http://localhost:44541/bundle.js", lineno: 7197, colno: 14, in_app: true });
+    expect(frame).toMatchObject({
+      filename: "/bundle.js",
+      abs_path: "http://localhost:44541/bundle.js",
+      lineno: 7197,
+      colno: 14,
+      in_app: true,
+    });
   });
 
   it("maps level names and keeps breadcrumb data", () => {
@@ -133,7 +139,11 @@ describe("normalizeEvent with @sentry/browser 11 payloads", () => {
 describe("normalizeEvent with sentry-python payloads", () => {
   it("formats a logging message from its %-style params and keeps the template", () => {
     const event = normalized(pythonLogEvent());
-    expect(event.logentry).toEqual({ message: "charging %s for %d items", formatted: "charging acct-7 for 3 items", params: ["acct-7", 3] });
+    expect(event.logentry).toEqual({
+      message: "charging %s for %d items",
+      formatted: "charging acct-7 for 3 items",
+      params: ["acct-7", 3],
+    });
     expect(event.logger).toBe("billing");
     expect(event.timestamp).toBeCloseTo(1795331359.785305, 5);
   });
@@ -144,7 +154,12 @@ describe("normalizeEvent with sentry-python payloads", () => {
     expect(event.breadcrumbs?.values[0]?.timestamp).toBeCloseTo(1795331359.838319, 5);
     expect(event.exception?.values[0]?.module).toBeUndefined();
     expect(event.other).toBeUndefined();
-    expect(event.contexts?.trace).toEqual({ trace_id: "fd53dd1dd4ba4a84b75ff9de7a9c00f7", span_id: "8304647c3df23d41", op: "http.server", description: null });
+    expect(event.contexts?.trace).toEqual({
+      trace_id: "fd53dd1dd4ba4a84b75ff9de7a9c00f7",
+      span_id: "8304647c3df23d41",
+      op: "http.server",
+      description: null,
+    });
   });
 
   it("scrubs frame vars, cookies, headers, query and body of a WSGI request", () => {
@@ -206,9 +221,18 @@ describe("normalizeEvent caps", () => {
 
   it("normalizes a transaction's spans, level, source and measurement names", () => {
     const event = normalized(transactionEvent(2));
-    expect(event).toMatchObject({ level: "info", transaction_info: { source: "route" }, measurements: { lcp: { value: 1234.5, unit: "millisecond" } } });
+    expect(event).toMatchObject({
+      level: "info",
+      transaction_info: { source: "route" },
+      measurements: { lcp: { value: 1234.5, unit: "millisecond" } },
+    });
     expect(event.start_timestamp).toBe(RECEIVED_SECONDS - 10);
-    expect(event.spans?.[0]).toMatchObject({ span_id: "1000000000000000", op: "db.query", status: "ok", data: { "db.system": "postgresql" } });
+    expect(event.spans?.[0]).toMatchObject({
+      span_id: "1000000000000000",
+      op: "db.query",
+      status: "ok",
+      data: { "db.system": "postgresql" },
+    });
   });
 
   it("counts spans without an id or an end as invalid, apart from those over the cap", () => {
@@ -281,7 +305,9 @@ describe("normalizeEvent fields", () => {
   });
 
   it("uses the envelope's event id, else generates one, when the payload's is invalid", () => {
-    expect(normalized({ event_id: "nope" }, { eventId: "0123456789abcdef0123456789abcdef" }).event_id).toBe("0123456789abcdef0123456789abcdef");
+    expect(normalized({ event_id: "nope" }, { eventId: "0123456789abcdef0123456789abcdef" }).event_id).toBe(
+      "0123456789abcdef0123456789abcdef",
+    );
     expect(normalized({}).event_id).toMatch(/^[0-9a-f]{32}$/);
   });
 

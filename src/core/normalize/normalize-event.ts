@@ -87,11 +87,45 @@ const TRANSACTION_SOURCES = new Set(["custom", "url", "route", "view", "componen
 
 /** Top-level keys the typed view reads, or deliberately ignores (SDK-internal metadata). */
 const KNOWN_KEYS = new Set([
-  "event_id", "type", "timestamp", "start_timestamp", "received", "platform", "level", "logger",
-  "transaction", "transaction_info", "culprit", "release", "dist", "environment", "server_name",
-  "message", "logentry", "exception", "threads", "stacktrace", "breadcrumbs", "contexts", "tags",
-  "user", "request", "sdk", "fingerprint", "spans", "measurements", "extra", "modules", "debug_meta",
-  "_meta", "sdkProcessingMetadata", "_metrics", "errors", "project", "key_id", "version",
+  "event_id",
+  "type",
+  "timestamp",
+  "start_timestamp",
+  "received",
+  "platform",
+  "level",
+  "logger",
+  "transaction",
+  "transaction_info",
+  "culprit",
+  "release",
+  "dist",
+  "environment",
+  "server_name",
+  "message",
+  "logentry",
+  "exception",
+  "threads",
+  "stacktrace",
+  "breadcrumbs",
+  "contexts",
+  "tags",
+  "user",
+  "request",
+  "sdk",
+  "fingerprint",
+  "spans",
+  "measurements",
+  "extra",
+  "modules",
+  "debug_meta",
+  "_meta",
+  "sdkProcessingMetadata",
+  "_metrics",
+  "errors",
+  "project",
+  "key_id",
+  "version",
 ]);
 
 function describe(value: unknown): string {
@@ -160,7 +194,13 @@ function inferUserIp(event: NormalizedEvent, clientIp: string | undefined): void
  * then moves an event dated too far ahead or back to the received time. The whole event moves
  * by the same amount so breadcrumbs, spans and the transaction's duration stay consistent.
  */
-function fixTimes(event: NormalizedEvent, rawTimestamp: number | undefined, rawStart: number | undefined, opts: NormalizeOptions, warnings: Warnings): void {
+function fixTimes(
+  event: NormalizedEvent,
+  rawTimestamp: number | undefined,
+  rawStart: number | undefined,
+  opts: NormalizeOptions,
+  warnings: Warnings,
+): void {
   const received = event.received;
   const drift = clockDrift(received, toSeconds(opts.sentAt));
   if (drift !== 0) warnings.add(`timestamps: corrected a clock drift of ${Math.round(drift)} s (sent_at)`);
@@ -217,7 +257,11 @@ function build(raw: RawObject, opts: NormalizeOptions, warnings: Warnings): { ev
   if (logger !== undefined) event.logger = logger;
   const transaction = readString(raw.transaction, MAX_CHARS.transaction);
   if (transaction !== undefined) event.transaction = transaction;
-  if (isObject(raw.transaction_info) && typeof raw.transaction_info.source === "string" && TRANSACTION_SOURCES.has(raw.transaction_info.source)) {
+  if (
+    isObject(raw.transaction_info) &&
+    typeof raw.transaction_info.source === "string" &&
+    TRANSACTION_SOURCES.has(raw.transaction_info.source)
+  ) {
     event.transaction_info = { source: raw.transaction_info.source };
   }
   const culprit = readString(raw.culprit, MAX_CHARS.culprit);

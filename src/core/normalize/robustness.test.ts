@@ -17,15 +17,56 @@ function deepObject(levels: number): unknown {
 }
 
 const EVENT_FIELDS = [
-  "event_id", "timestamp", "start_timestamp", "platform", "level", "logger", "transaction", "release", "dist",
-  "environment", "server_name", "message", "logentry", "exception", "threads", "stacktrace", "breadcrumbs",
-  "contexts", "tags", "user", "request", "sdk", "fingerprint", "spans", "measurements", "extra", "modules",
-  "debug_meta", "transaction_info", "type",
+  "event_id",
+  "timestamp",
+  "start_timestamp",
+  "platform",
+  "level",
+  "logger",
+  "transaction",
+  "release",
+  "dist",
+  "environment",
+  "server_name",
+  "message",
+  "logentry",
+  "exception",
+  "threads",
+  "stacktrace",
+  "breadcrumbs",
+  "contexts",
+  "tags",
+  "user",
+  "request",
+  "sdk",
+  "fingerprint",
+  "spans",
+  "measurements",
+  "extra",
+  "modules",
+  "debug_meta",
+  "transaction_info",
+  "type",
 ];
 
 const GARBAGE: unknown[] = [
-  null, true, 0, -1, 1e308, "", "x", [], [1, 2], {}, { values: 1 }, { values: [null, 1, "x", [], {}] },
-  [[["k", "v"]]], { frames: "no" }, deepArray(10_000), deepObject(10_000), "💥".repeat(10_000),
+  null,
+  true,
+  0,
+  -1,
+  1e308,
+  "",
+  "x",
+  [],
+  [1, 2],
+  {},
+  { values: 1 },
+  { values: [null, 1, "x", [], {}] },
+  [[["k", "v"]]],
+  { frames: "no" },
+  deepArray(10_000),
+  deepObject(10_000),
+  "💥".repeat(10_000),
 ];
 
 describe("normalizeEvent on garbage", () => {
@@ -57,7 +98,13 @@ describe("normalizeEvent on garbage", () => {
       [nodeHttpEvent, (e, v) => ((e.request as Record<string, unknown>).query_string = v)],
       [nodeHttpEvent, (e, v) => ((e.request as Record<string, unknown>).url = v)],
       [pythonWsgiEvent, (e, v) => ((e.request as Record<string, unknown>).env = v)],
-      [pythonWsgiEvent, (e, v) => ((e.exception as { values: Array<Record<string, unknown>> }).values[0]!.stacktrace = { frames: [v, { vars: v, pre_context: v, lineno: v }] })],
+      [
+        pythonWsgiEvent,
+        (e, v) =>
+          ((e.exception as { values: Array<Record<string, unknown>> }).values[0]!.stacktrace = {
+            frames: [v, { vars: v, pre_context: v, lineno: v }],
+          }),
+      ],
       [pythonWsgiEvent, (e, v) => ((e.exception as { values: Array<Record<string, unknown>> }).values[0]!.mechanism = v)],
       [browserEvent, (e, v) => (e.breadcrumbs = [v, { data: v, timestamp: v, level: v }])],
       [browserEvent, (e, v) => (e.user = { ip_address: v, geo: v, id: v, data: v })],
@@ -98,7 +145,10 @@ describe("normalizeEvent on garbage", () => {
   });
 
   it("bounds the list of warnings", () => {
-    const raw = { exception: { values: Array.from({ length: 25 }, () => ({ stacktrace: { frames: [] } })) }, threads: Array.from({ length: 50 }, () => ({ stacktrace: { frames: new Array(300).fill({ function: "f" }) } })) };
+    const raw = {
+      exception: { values: Array.from({ length: 25 }, () => ({ stacktrace: { frames: [] } })) },
+      threads: Array.from({ length: 50 }, () => ({ stacktrace: { frames: new Array(300).fill({ function: "f" }) } })),
+    };
     const result = normalizeEvent(raw, OPTS);
     expect(result.ok && result.warnings.length).toBeLessThanOrEqual(50);
   });

@@ -70,7 +70,11 @@ describe("scrubSpanV2", () => {
   it("filters secrets in the span name and its attributes", () => {
     const span = {
       name: "GET /reset?token=abc123",
-      attributes: { "db.password": attr("pw"), "url.full": attr("https://x.test/cb?code=1&access_token=t0k3n"), "sentry.op": attr("http.client") },
+      attributes: {
+        "db.password": attr("pw"),
+        "url.full": attr("https://x.test/cb?code=1&access_token=t0k3n"),
+        "sentry.op": attr("http.client"),
+      },
     };
     scrubSpanV2(span);
     expect(span.name).toBe(`GET /reset?token=${F}`);
@@ -87,7 +91,10 @@ describe("scrubSpanV2", () => {
       attributes: { "gen_ai.usage.input_tokens": attr(120, "integer"), "gen_ai.request.messages": attr(`my card is ${CARD}`) },
     };
     scrubSpanV2(span);
-    expect(span.attributes).toEqual({ "gen_ai.usage.input_tokens": attr(120, "integer"), "gen_ai.request.messages": attr(`my card is ${F}`) });
+    expect(span.attributes).toEqual({
+      "gen_ai.usage.input_tokens": attr(120, "integer"),
+      "gen_ai.request.messages": attr(`my card is ${F}`),
+    });
   });
 
   it("scrubs every span of a container and skips entries that are not objects", () => {
@@ -113,9 +120,19 @@ describe("scrubSpanV2", () => {
 
 describe("scrubUserReport", () => {
   it("filters secrets in name and comments and keeps the email as the reporter's contact", () => {
-    const report = { event_id: "a".repeat(32), name: "Ada password=hunter2", email: "ada@example.com", comments: `my card ${CARD} was charged twice` };
+    const report = {
+      event_id: "a".repeat(32),
+      name: "Ada password=hunter2",
+      email: "ada@example.com",
+      comments: `my card ${CARD} was charged twice`,
+    };
     scrubUserReport(report);
-    expect(report).toEqual({ event_id: "a".repeat(32), name: `Ada password=${F}`, email: "ada@example.com", comments: `my card ${F} was charged twice` });
+    expect(report).toEqual({
+      event_id: "a".repeat(32),
+      name: `Ada password=${F}`,
+      email: "ada@example.com",
+      comments: `my card ${F} was charged twice`,
+    });
   });
 
   it("keeps comments that only mention a password", () => {

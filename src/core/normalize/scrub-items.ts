@@ -31,7 +31,9 @@ const isRaw = (v: unknown): v is Raw => typeof v === "object" && v !== null && !
  */
 const IP_ATTRIBUTES = new Set(
   ["client.address", "user.ip_address", "http.client_ip"].concat(
-    ["x-forwarded-for", "x-real-ip", "forwarded", "cf-connecting-ip", "true-client-ip", "x-client-ip"].map((h) => `http.request.header.${h}`),
+    ["x-forwarded-for", "x-real-ip", "forwarded", "cf-connecting-ip", "true-client-ip", "x-client-ip"].map(
+      (h) => `http.request.header.${h}`,
+    ),
   ),
 );
 

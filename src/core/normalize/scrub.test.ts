@@ -21,7 +21,17 @@ describe("scrubEvent key names", () => {
     auth: ["auth", "authorization", "Proxy-Authorization", "oauth_verifier"],
     credentials: ["credentials", "aws_credentials"],
     "private key": ["privatekey", "private_key", "ssh-private-key"],
-    "session and CSRF cookies": ["sessionid", "session", "PHPSESSID", "user_session", "_csrf", "xsrf-token", "csrf_token", "_vercel_jwt", "laravel_session"],
+    "session and CSRF cookies": [
+      "sessionid",
+      "session",
+      "PHPSESSID",
+      "user_session",
+      "_csrf",
+      "xsrf-token",
+      "csrf_token",
+      "_vercel_jwt",
+      "laravel_session",
+    ],
     "one-time codes": ["otp", "two_factor"],
     bearer: ["bearer"],
   };
@@ -61,7 +71,15 @@ describe("scrubEvent key names", () => {
       breadcrumbs: [{ category: "http", data: { url: "/x", Authorization: "Basic abc" } }],
       exception: { values: [{ type: "E", stacktrace: { frames: [{ function: "f", vars: { password: "pw", n: 1 } }] } }] },
       tags: { session_id: "abc", plan: "pro" },
-      spans: [{ span_id: "a1b2c3d4e5f60718", start_timestamp: RECEIVED_AT.getTime() / 1000 - 1, timestamp: RECEIVED_AT.getTime() / 1000, data: { "db.password": "pw" }, tags: { token: "t" } }],
+      spans: [
+        {
+          span_id: "a1b2c3d4e5f60718",
+          start_timestamp: RECEIVED_AT.getTime() / 1000 - 1,
+          timestamp: RECEIVED_AT.getTime() / 1000,
+          data: { "db.password": "pw" },
+          tags: { token: "t" },
+        },
+      ],
     });
     expect(event.contexts?.app).toEqual({ app_secret: F, name: "shop" });
     expect(event.user).toEqual({ id: "1", data: { api_token: F } });
@@ -178,7 +196,10 @@ describe("scrubEvent project options", () => {
   });
 
   it("filters extra sensitive fields by key and by a value that contains them", () => {
-    const { event } = scrubbed({ extra: { MySekretThing: "a", note: "has mysekret inside", other: "fine" } }, { extraSensitiveFields: ["mysekret"] });
+    const { event } = scrubbed(
+      { extra: { MySekretThing: "a", note: "has mysekret inside", other: "fine" } },
+      { extraSensitiveFields: ["mysekret"] },
+    );
     expect(event.extra).toEqual({ MySekretThing: F, note: F, other: "fine" });
   });
 

@@ -43,8 +43,23 @@ export const DEFAULT_SCRUB_OPTIONS: Readonly<ScrubOptions> = Object.freeze({
  * credentials, mysql_pwd, privatekey, private[-_]key, token), and CSRF/XSRF names.
  */
 const SENSITIVE_KEY_PARTS = [
-  "password", "passwd", "secret", "api_key", "api-key", "apikey", "auth", "credential", "mysql_pwd",
-  "privatekey", "private_key", "private-key", "token", "bearer", "csrf", "xsrf", "card[number]",
+  "password",
+  "passwd",
+  "secret",
+  "api_key",
+  "api-key",
+  "apikey",
+  "auth",
+  "credential",
+  "mysql_pwd",
+  "privatekey",
+  "private_key",
+  "private-key",
+  "token",
+  "bearer",
+  "csrf",
+  "xsrf",
+  "card[number]",
 ];
 
 /**
@@ -52,10 +67,33 @@ const SENSITIVE_KEY_PARTS = [
  * @password's `^otp$` / `^two[-_]factor$`, plus common session cookies of other frameworks.
  */
 const SENSITIVE_KEY_NAMES = new Set([
-  "sentrysid", "sudo", "su", "session", "__session", "sessionid", "user_session", "symfony", "phpsessid",
-  "fasthttpsessionid", "mysession", "irissessionid", "_vercel_jwt", "_xsrf", "_csrf", "fastcsrf",
-  "_iris_csrf", "otp", "two_factor", "two-factor", "jsessionid", "connect.sid", "laravel_session",
-  "asp.net_sessionid", "session_id", "_session_id", "sid",
+  "sentrysid",
+  "sudo",
+  "su",
+  "session",
+  "__session",
+  "sessionid",
+  "user_session",
+  "symfony",
+  "phpsessid",
+  "fasthttpsessionid",
+  "mysession",
+  "irissessionid",
+  "_vercel_jwt",
+  "_xsrf",
+  "_csrf",
+  "fastcsrf",
+  "_iris_csrf",
+  "otp",
+  "two_factor",
+  "two-factor",
+  "jsessionid",
+  "connect.sid",
+  "laravel_session",
+  "asp.net_sessionid",
+  "session_id",
+  "_session_id",
+  "sid",
 ]);
 
 /** Headers that carry the client's address, removed with `storeIpAddresses: false`. */

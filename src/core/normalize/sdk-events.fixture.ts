@@ -76,7 +76,8 @@ export function nodeHttpEvent(): Record<string, unknown> {
         accept: "*/*",
         "user-agent": "node",
         "sentry-trace": "d1263b091139478e97fc3508a8db4981-9f7166585cb983af-1",
-        baggage: "sentry-environment=production,sentry-release=shop%401.4.2,sentry-public_key=abc,sentry-trace_id=d1263b091139478e97fc3508a8db4981",
+        baggage:
+          "sentry-environment=production,sentry-release=shop%401.4.2,sentry-public_key=abc,sentry-trace_id=d1263b091139478e97fc3508a8db4981",
         "content-length": "46",
       },
       method: "POST",
@@ -123,7 +124,16 @@ export function browserEvent(): Record<string, unknown> {
     environment: "production",
     release: "web@3.1.0",
     sdk: {
-      integrations: ["EventFilters", "FunctionToString", "BrowserApiErrors", "Breadcrumbs", "GlobalHandlers", "LinkedErrors", "Dedupe", "HttpContext"],
+      integrations: [
+        "EventFilters",
+        "FunctionToString",
+        "BrowserApiErrors",
+        "Breadcrumbs",
+        "GlobalHandlers",
+        "LinkedErrors",
+        "Dedupe",
+        "HttpContext",
+      ],
       name: "sentry.javascript.browser",
       version: "11.1.0",
       packages: [{ name: "npm:@sentry/browser", version: "11.1.0" }],
@@ -221,12 +231,20 @@ export function pythonWsgiEvent(): Record<string, unknown> {
     event_id: "9048f7e516ba4cc2aafe17a5c5f3a32b",
     timestamp: "2026-11-22T07:09:19.838516Z",
     breadcrumbs: {
-      values: [{ type: "log", level: "info", category: "billing", message: "start charge", timestamp: "2026-11-22T07:09:19.838319Z", data: {} }],
+      values: [
+        { type: "log", level: "info", category: "billing", message: "start charge", timestamp: "2026-11-22T07:09:19.838319Z", data: {} },
+      ],
     },
     transaction: "generic WSGI request",
     transaction_info: {},
     contexts: {
-      trace: { trace_id: "fd53dd1dd4ba4a84b75ff9de7a9c00f7", span_id: "8304647c3df23d41", parent_span_id: null, op: "http.server", description: null },
+      trace: {
+        trace_id: "fd53dd1dd4ba4a84b75ff9de7a9c00f7",
+        span_id: "8304647c3df23d41",
+        parent_span_id: null,
+        op: "http.server",
+        description: null,
+      },
       runtime: { name: "CPython", version: "3.11.2" },
     },
     extra: { "sys.argv": ["app.py"] },

@@ -102,7 +102,15 @@ export function scrubCardNumbers(text: string, counter: Counter): string {
     groups.push(group);
     i = j;
     const standsAlone = (start === 0 || !isWordChar(text.charCodeAt(start - 1))) && (j === n || !isWordChar(text.charCodeAt(j)));
-    if (standsAlone && consistent && digitCount >= 13 && digitCount <= 19 && cardGroups(groups) && cardPrefix(digits) && luhnValid(digits)) {
+    if (
+      standsAlone &&
+      consistent &&
+      digitCount >= 13 &&
+      digitCount <= 19 &&
+      cardGroups(groups) &&
+      cardPrefix(digits) &&
+      luhnValid(digits)
+    ) {
       out ??= [];
       out.push(text.slice(last, start), FILTERED);
       last = j;
@@ -192,7 +200,7 @@ export function scrubUrlPasswords(text: string, counter: Counter): string {
 }
 
 function isKeyChar(code: number): boolean {
-  return isWordChar(code) || code === 0x2d /* - */ || code === 0x2e /* . */ || code === 0x5b /* [ */ || code === 0x5d /* ] */;
+  return isWordChar(code) || code === 0x2d /* - */ || code === 0x2e /* . */ || code === 0x5b /* [ */ || code === 0x5d; /* ] */
 }
 
 const VALUE_STOP = new Set(["&", ";", ",", " ", "\t", "\n", "\r", '"', "'", "`", "#", "<", ">"]);

@@ -26,7 +26,10 @@ export function spanTimesValid(start: number, end: number, segment?: TimeRange):
 }
 
 /** The spans whose times fit their segment, and how many did not. */
-export function keepTimelySpans<T extends { start_timestamp: number; timestamp: number }>(spans: readonly T[], segment: TimeRange): { kept: T[]; dropped: number } {
+export function keepTimelySpans<T extends { start_timestamp: number; timestamp: number }>(
+  spans: readonly T[],
+  segment: TimeRange,
+): { kept: T[]; dropped: number } {
   const kept = spans.filter((s) => spanTimesValid(s.start_timestamp, s.timestamp, segment));
   return { kept, dropped: spans.length - kept.length };
 }

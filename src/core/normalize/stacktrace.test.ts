@@ -4,7 +4,14 @@ import { normalizeExceptions, normalizeStacktrace } from "./stacktrace";
 import { Warnings } from "./values";
 
 function frames(count: number): Array<Record<string, unknown>> {
-  return Array.from({ length: count }, (_, i) => ({ function: `f${i}`, filename: "app.js", lineno: i + 1, vars: { i }, pre_context: ["a"], post_context: ["b"] }));
+  return Array.from({ length: count }, (_, i) => ({
+    function: `f${i}`,
+    filename: "app.js",
+    lineno: i + 1,
+    vars: { i },
+    pre_context: ["a"],
+    post_context: ["b"],
+  }));
 }
 
 describe("normalizeStacktrace", () => {

@@ -7,7 +7,8 @@ import { MAX_UA_CHARS, parseUserAgent } from "./user-agent";
 const UA = {
   chrome: "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36",
   firefox: "Mozilla/5.0 (Macintosh; Intel Mac OS X 10.15; rv:133.0) Gecko/20100101 Firefox/133.0",
-  safariIos: "Mozilla/5.0 (iPhone; CPU iPhone OS 17_6_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.6 Mobile/15E148 Safari/604.1",
+  safariIos:
+    "Mozilla/5.0 (iPhone; CPU iPhone OS 17_6_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.6 Mobile/15E148 Safari/604.1",
   edge: "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Edg/131.0.2903.86",
   android: "Mozilla/5.0 (Linux; Android 14; SM-S918B) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.6778.39 Mobile Safari/537.36",
   googlebot: "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
@@ -20,19 +21,36 @@ function normalized(raw: Record<string, unknown>): NormalizedEvent {
 }
 
 const browserEvent = (ua: string, extra: Record<string, unknown> = {}) =>
-  normalized({ platform: "javascript", message: "boom", request: { url: "https://shop.example/cart", headers: { "User-Agent": ua } }, ...extra });
+  normalized({
+    platform: "javascript",
+    message: "boom",
+    request: { url: "https://shop.example/cart", headers: { "User-Agent": ua } },
+    ...extra,
+  });
 
 describe("parseUserAgent", () => {
   it.each([
     ["Chrome on Windows", UA.chrome, { browser: { name: "Chrome", version: "131.0.0.0" }, os: { name: "Windows", version: "10" } }],
     ["Firefox on macOS", UA.firefox, { browser: { name: "Firefox", version: "133.0" }, os: { name: "Mac OS", version: "10.15" } }],
     ["Edge, not the Chrome it also names", UA.edge, { browser: { name: "Edge", version: "131.0.2903.86" }, os: { name: "Windows" } }],
-    ["Safari on an iPhone", UA.safariIos, {
-      browser: { name: "Mobile Safari", version: "17.6" },
-      os: { name: "iOS", version: "17.6.1" },
-      device: { family: "iPhone", model: "iPhone", brand: "Apple", device_type: "mobile" },
-    }],
-    ["Chrome on a Samsung phone", UA.android, { browser: { name: "Chrome" }, os: { name: "Android", version: "14" }, device: { model: "SM-S918B", brand: "Samsung", device_type: "mobile" } }],
+    [
+      "Safari on an iPhone",
+      UA.safariIos,
+      {
+        browser: { name: "Mobile Safari", version: "17.6" },
+        os: { name: "iOS", version: "17.6.1" },
+        device: { family: "iPhone", model: "iPhone", brand: "Apple", device_type: "mobile" },
+      },
+    ],
+    [
+      "Chrome on a Samsung phone",
+      UA.android,
+      {
+        browser: { name: "Chrome" },
+        os: { name: "Android", version: "14" },
+        device: { model: "SM-S918B", brand: "Samsung", device_type: "mobile" },
+      },
+    ],
   ])("reads the browser, OS and device of %s", (_, ua, expected) => {
     expect(parseUserAgent(ua)).toMatchObject(expected);
   });
@@ -97,8 +115,18 @@ describe("normalizeEvent with a User-Agent header", () => {
       contexts: { os: { name: "Linux", version: "6.8" } },
       request: { url: "https://api.example/orders", headers: [["user-agent", UA.firefox]] },
     });
-    expect(event.contexts).toMatchObject({ os: { name: "Linux", version: "6.8" }, client_os: { name: "Mac OS" }, browser: { name: "Firefox" } });
-    expect(eventTags(event)).toEqual(expect.arrayContaining([["os.name", "Linux"], ["client_os.name", "Mac OS"], ["browser.name", "Firefox"]]));
+    expect(event.contexts).toMatchObject({
+      os: { name: "Linux", version: "6.8" },
+      client_os: { name: "Mac OS" },
+      browser: { name: "Firefox" },
+    });
+    expect(eventTags(event)).toEqual(
+      expect.arrayContaining([
+        ["os.name", "Linux"],
+        ["client_os.name", "Mac OS"],
+        ["browser.name", "Firefox"],
+      ]),
+    );
   });
 
   it("adds nothing for a user agent it does not recognise or an event without one", () => {

@@ -63,7 +63,10 @@ describe.each(DIALECTS)("organization access on %s", (dialect) => {
     it("hides another organization as not found, exactly like a missing one", async () => {
       const hidden = organizationFor(ctx, bob, "alpha");
       await expect(hidden).rejects.toMatchObject({ code: "not_found", message: "organization 'alpha' does not exist" });
-      await expect(organizationFor(ctx, bob, "nonexistent")).rejects.toMatchObject({ code: "not_found", message: "organization 'nonexistent' does not exist" });
+      await expect(organizationFor(ctx, bob, "nonexistent")).rejects.toMatchObject({
+        code: "not_found",
+        message: "organization 'nonexistent' does not exist",
+      });
     });
 
     it("gives a superuser any organization, as owner where not a member", async () => {

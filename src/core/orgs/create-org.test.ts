@@ -45,6 +45,9 @@ describe.each(DIALECTS)("createOrganization on %s", (dialect) => {
   });
 
   it.each(["", "has space", "-leading-dash", "x".repeat(51)])("refuses the slug %j as invalid input", async (slug) => {
-    await expect(createOrganization({ ctx, input: { slug } })).rejects.toMatchObject({ code: "invalid_input", message: expect.stringMatching(/^slug: /) });
+    await expect(createOrganization({ ctx, input: { slug } })).rejects.toMatchObject({
+      code: "invalid_input",
+      message: expect.stringMatching(/^slug: /),
+    });
   });
 });

@@ -21,7 +21,14 @@ describe.each(DIALECTS)("filteredErrors on %s", (dialect) => {
     await createOrganization({ ctx, input: { slug: "acme" } });
     web = (await createProject({ ctx, input: { org: "acme", slug: "web" } })).project.id;
     api = (await createProject({ ctx, input: { org: "acme", slug: "api" } })).project.id;
-    const count = (projectId: number, category: string, outcome: OutcomeCount["outcome"], reason: string, quantity: number, at = NOW): OutcomeCount => ({
+    const count = (
+      projectId: number,
+      category: string,
+      outcome: OutcomeCount["outcome"],
+      reason: string,
+      quantity: number,
+      at = NOW,
+    ): OutcomeCount => ({
       projectId,
       category,
       outcome,

@@ -41,7 +41,9 @@ export async function writeOutcomes(db: Kysely<DB>, counts: readonly OutcomeCoun
     .insertInto("outcomes")
     .values([...rows.values()])
     .onConflict((oc) =>
-      oc.columns(["project_id", "hour", "category", "outcome", "reason"]).doUpdateSet({ quantity: sql`outcomes.quantity + excluded.quantity` }),
+      oc
+        .columns(["project_id", "hour", "category", "outcome", "reason"])
+        .doUpdateSet({ quantity: sql`outcomes.quantity + excluded.quantity` }),
     )
     .execute();
 }

@@ -26,7 +26,10 @@ describe.each(DIALECTS)("authorize on %s", (dialect) => {
       createUser({ ctx, input: { email: "root@example.com", password: "password-123", superuser: true } }),
     ]);
     const acme = await createOrganization({ ctx, input: { slug: "acme", owner: "owner@example.com" } });
-    await ctx.db.insertInto("memberships").values({ organization_id: acme.id, user_id: member.id, role: "member", created_at: 0 }).execute();
+    await ctx.db
+      .insertInto("memberships")
+      .values({ organization_id: acme.id, user_id: member.id, role: "member", created_at: 0 })
+      .execute();
   });
   afterAll(() => store.cleanup());
 

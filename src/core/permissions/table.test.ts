@@ -9,7 +9,11 @@ describe("the permission table", () => {
 
   it("lets owners and admins change projects and keys, and members only read and triage", () => {
     for (const permission of ["project:write", "project:settings:write", "key:write", "key:rotate"] as const) {
-      expect([roleAllows("owner", permission), roleAllows("admin", permission), roleAllows("member", permission)]).toEqual([true, true, false]);
+      expect([roleAllows("owner", permission), roleAllows("admin", permission), roleAllows("member", permission)]).toEqual([
+        true,
+        true,
+        false,
+      ]);
     }
     for (const permission of ["org:read", "project:read", "issue:read", "issue:triage"] as const) {
       expect(roleAllows("member", permission)).toBe(true);

@@ -31,7 +31,12 @@ export const PERMISSIONS = [
   { permission: "org:read", audience: "organization", roles: EVERY_ROLE, description: "see an organization and its projects" },
   { permission: "project:read", audience: "organization", roles: EVERY_ROLE, description: "see a project, its keys, settings and stats" },
   { permission: "project:write", audience: "organization", roles: MANAGERS, description: "create projects" },
-  { permission: "project:settings:write", audience: "organization", roles: MANAGERS, description: "change filters, scrubbing, grouping, quotas" },
+  {
+    permission: "project:settings:write",
+    audience: "organization",
+    roles: MANAGERS,
+    description: "change filters, scrubbing, grouping, quotas",
+  },
   { permission: "key:write", audience: "organization", roles: MANAGERS, description: "create, enable, disable and rate-limit client keys" },
   { permission: "key:rotate", audience: "organization", roles: MANAGERS, description: "replace a client key by a new one" },
   { permission: "issue:read", audience: "organization", roles: EVERY_ROLE, description: "see issues, events, attachments and traces" },

@@ -44,7 +44,12 @@ export class MemoryTelemetryStore implements TelemetryStore {
 
 function addSession(into: SessionCountRecord[], count: SessionCountRecord): void {
   const same = into.find(
-    (r) => r.projectId === count.projectId && r.hour === count.hour && r.release === count.release && r.environment === count.environment && r.status === count.status,
+    (r) =>
+      r.projectId === count.projectId &&
+      r.hour === count.hour &&
+      r.release === count.release &&
+      r.environment === count.environment &&
+      r.status === count.status,
   );
   if (same) same.quantity += count.quantity;
   else into.push({ ...count });

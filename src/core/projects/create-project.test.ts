@@ -19,7 +19,10 @@ describe.each(DIALECTS)("projects on %s", (dialect) => {
 
   describe("createProject", () => {
     it("creates a project with an active default key", async () => {
-      const { project, key } = await createProject({ ctx, input: { org: "acme", slug: "Web", name: "Web shop", platform: "javascript-nextjs" } });
+      const { project, key } = await createProject({
+        ctx,
+        input: { org: "acme", slug: "Web", name: "Web shop", platform: "javascript-nextjs" },
+      });
       expect(project).toMatchObject({ slug: "web", name: "Web shop", platform: "javascript-nextjs", created_at: 1_700_000_000_000 });
       expect(key).toMatchObject({ project_id: project.id, label: "Default", is_active: 1, rate_limit_count: null });
       expect(key.public_key).toMatch(/^[0-9a-f]{32}$/);

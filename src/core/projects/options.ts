@@ -68,6 +68,12 @@ export async function updateFilters({ ctx, input }: { ctx: Ctx; input: { project
   await save(ctx, input.projectId, "filters", { ...current, ...changes });
 }
 
-export async function updateScrubbing({ ctx, input }: { ctx: Ctx; input: { projectId: number; scrubbing: z.input<typeof Scrubbing> } }): Promise<void> {
+export async function updateScrubbing({
+  ctx,
+  input,
+}: {
+  ctx: Ctx;
+  input: { projectId: number; scrubbing: z.input<typeof Scrubbing> };
+}): Promise<void> {
   await save(ctx, input.projectId, "scrubbing", Scrubbing.parse(input.scrubbing));
 }

@@ -3,7 +3,21 @@ import type { Ctx } from "../context";
 import { validate } from "../validate";
 
 /** Categories a project quota can name (docs/protocol.md#data-categories), `*` for all of them together. */
-export const QUOTA_CATEGORIES = ["*", "error", "default", "transaction", "span", "attachment", "session", "log_item", "feedback", "monitor", "profile", "replay", "security"] as const;
+export const QUOTA_CATEGORIES = [
+  "*",
+  "error",
+  "default",
+  "transaction",
+  "span",
+  "attachment",
+  "session",
+  "log_item",
+  "feedback",
+  "monitor",
+  "profile",
+  "replay",
+  "security",
+] as const;
 
 export const ProjectQuota = z.object({
   category: z.enum(QUOTA_CATEGORIES, { message: `the category is one of ${QUOTA_CATEGORIES.join(", ")}` }),
@@ -16,7 +30,13 @@ export function listQuotas(ctx: Ctx, projectId: number) {
 }
 
 /** Sets the project's quota for a category (events per window); replaces an earlier one. */
-export async function setProjectQuota({ ctx, input }: { ctx: Ctx; input: { projectId: number; quota: { category: string; count: string | number; windowSeconds: string | number } } }): Promise<void> {
+export async function setProjectQuota({
+  ctx,
+  input,
+}: {
+  ctx: Ctx;
+  input: { projectId: number; quota: { category: string; count: string | number; windowSeconds: string | number } };
+}): Promise<void> {
   const q = validate(ProjectQuota, input.quota);
   await ctx.db
     .insertInto("project_quotas")

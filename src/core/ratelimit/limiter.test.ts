@@ -54,7 +54,12 @@ describe("X-Sentry-Rate-Limits", () => {
   });
 
   it("gives the longest retry as Retry-After", () => {
-    expect(retryAfterOf([{ retryAfterSeconds: 3.1, categories: null, scope: "key", reason: "" }, { retryAfterSeconds: 40, categories: null, scope: "key", reason: "" }])).toBe(40);
+    expect(
+      retryAfterOf([
+        { retryAfterSeconds: 3.1, categories: null, scope: "key", reason: "" },
+        { retryAfterSeconds: 40, categories: null, scope: "key", reason: "" },
+      ]),
+    ).toBe(40);
   });
 });
 

@@ -38,7 +38,10 @@ export function retryAfterOf(limits: readonly ActiveLimit[]): number {
 /** `category:count/seconds` pairs, comma-separated: the global quota setting's syntax. */
 export function parseQuotaList(text: string, scope: QuotaScope, idPrefix: string): Quota[] {
   const quotas: Quota[] = [];
-  for (const part of text.split(",").map((p) => p.trim()).filter(Boolean)) {
+  for (const part of text
+    .split(",")
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const m = /^([a-z_]+|\*):(\d+)\/(\d+)$/.exec(part);
     if (!m) throw new Error(`invalid quota '${part}': expected category:count/seconds, e.g. error:1000/60`);
     const [, category, count, window] = m;

@@ -20,8 +20,21 @@ describe.each(DIALECTS)("runRetention with a shorter horizon for the internal pr
     const issue = await store.db
       .insertInto("issues")
       .values({
-        project_id: projectId, short_number: round, type: "error", title: "E", culprit: "", level: "error", metadata: "{}", status: "unresolved", substatus: "ongoing",
-        first_seen: NOW - 200 * DAY, last_seen: NOW, times_seen: AGES.length, user_count: 0, resolved_next_release: 0, grouping_config: "test",
+        project_id: projectId,
+        short_number: round,
+        type: "error",
+        title: "E",
+        culprit: "",
+        level: "error",
+        metadata: "{}",
+        status: "unresolved",
+        substatus: "ongoing",
+        first_seen: NOW - 200 * DAY,
+        last_seen: NOW,
+        times_seen: AGES.length,
+        user_count: 0,
+        resolved_next_release: 0,
+        grouping_config: "test",
       })
       .returning("id")
       .executeTakeFirstOrThrow();
@@ -30,14 +43,43 @@ describe.each(DIALECTS)("runRetention with a shorter horizon for the internal pr
       const id = `${projectId}${round}${i}`.padStart(16, "0");
       await store.db
         .insertInto("spans")
-        .values({ project_id: projectId, trace_id: id.repeat(2), span_id: id, parent_span_id: null, segment_id: null, name: "GET /", op: "http.server", status: "ok", start_timestamp: ms / 1000 - 1, timestamp: ms / 1000, data: "{}" })
+        .values({
+          project_id: projectId,
+          trace_id: id.repeat(2),
+          span_id: id,
+          parent_span_id: null,
+          segment_id: null,
+          name: "GET /",
+          op: "http.server",
+          status: "ok",
+          start_timestamp: ms / 1000 - 1,
+          timestamp: ms / 1000,
+          data: "{}",
+        })
         .execute();
       await store.db
         .insertInto("events")
-        .values({ project_id: projectId, issue_id: issue.id, grouping_hash: "h", event_id: id.repeat(2), type: "event", timestamp: ms / 1000, received_at: ms, level: "error", title: "E", release: null, environment: null, trace_id: null, data: "{}" })
+        .values({
+          project_id: projectId,
+          issue_id: issue.id,
+          grouping_hash: "h",
+          event_id: id.repeat(2),
+          type: "event",
+          timestamp: ms / 1000,
+          received_at: ms,
+          level: "error",
+          title: "E",
+          release: null,
+          environment: null,
+          trace_id: null,
+          data: "{}",
+        })
         .execute();
       const hour = Math.floor(ms / HOUR) * HOUR + round; // distinct keys per round, same day
-      await store.db.insertInto("outcomes").values({ project_id: projectId, hour, category: "error", outcome: "accepted", reason: "", quantity: 1 }).execute();
+      await store.db
+        .insertInto("outcomes")
+        .values({ project_id: projectId, hour, category: "error", outcome: "accepted", reason: "", quantity: 1 })
+        .execute();
       await store.db.insertInto("issue_hourly").values({ issue_id: issue.id, hour, count: 1 }).execute();
     }
   }
@@ -45,9 +87,24 @@ describe.each(DIALECTS)("runRetention with a shorter horizon for the internal pr
   /** Age in whole days of what is left of a project, per table. */
   async function ages(projectId: number) {
     const days = (ms: number) => Math.round((NOW - ms) / DAY);
-    const spans = await store.db.selectFrom("spans").select("timestamp").where("project_id", "=", projectId).orderBy("timestamp", "desc").execute();
-    const events = await store.db.selectFrom("events").select("received_at").where("project_id", "=", projectId).orderBy("received_at", "desc").execute();
-    const outcomes = await store.db.selectFrom("outcomes").select("hour").where("project_id", "=", projectId).orderBy("hour", "desc").execute();
+    const spans = await store.db
+      .selectFrom("spans")
+      .select("timestamp")
+      .where("project_id", "=", projectId)
+      .orderBy("timestamp", "desc")
+      .execute();
+    const events = await store.db
+      .selectFrom("events")
+      .select("received_at")
+      .where("project_id", "=", projectId)
+      .orderBy("received_at", "desc")
+      .execute();
+    const outcomes = await store.db
+      .selectFrom("outcomes")
+      .select("hour")
+      .where("project_id", "=", projectId)
+      .orderBy("hour", "desc")
+      .execute();
     const hourly = await store.db
       .selectFrom("issue_hourly")
       .innerJoin("issues", "issues.id", "issue_hourly.issue_id")

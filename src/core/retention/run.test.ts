@@ -21,8 +21,21 @@ describe.each(DIALECTS)("runRetention on %s", (dialect) => {
     const issue = await store.db
       .insertInto("issues")
       .values({
-        project_id: projectId, short_number: 1, type: "error", title: "E", culprit: "", level: "error", metadata: "{}", status: "unresolved", substatus: "ongoing",
-        first_seen: NOW - 200 * DAY, last_seen: NOW, times_seen: 8, user_count: 3, resolved_next_release: 0, grouping_config: "test",
+        project_id: projectId,
+        short_number: 1,
+        type: "error",
+        title: "E",
+        culprit: "",
+        level: "error",
+        metadata: "{}",
+        status: "unresolved",
+        substatus: "ongoing",
+        first_seen: NOW - 200 * DAY,
+        last_seen: NOW,
+        times_seen: 8,
+        user_count: 3,
+        resolved_next_release: 0,
+        grouping_config: "test",
       })
       .returning("id")
       .executeTakeFirstOrThrow();
@@ -31,12 +44,31 @@ describe.each(DIALECTS)("runRetention on %s", (dialect) => {
     const ages = [200, 150, 100, 30, 20, 10, 2, 1];
     await store.db
       .insertInto("events")
-      .values(ages.map((age, i) => ({
-        project_id: projectId, issue_id: issueId, grouping_hash: "h", event_id: `${i}`.padStart(32, "0"), type: "event",
-        timestamp: (NOW - age * DAY) / 1000, received_at: NOW - age * DAY, level: "error", title: "E", release: null, environment: null, trace_id: null, data: "{}",
-      })))
+      .values(
+        ages.map((age, i) => ({
+          project_id: projectId,
+          issue_id: issueId,
+          grouping_hash: "h",
+          event_id: `${i}`.padStart(32, "0"),
+          type: "event",
+          timestamp: (NOW - age * DAY) / 1000,
+          received_at: NOW - age * DAY,
+          level: "error",
+          title: "E",
+          release: null,
+          environment: null,
+          trace_id: null,
+          data: "{}",
+        })),
+      )
       .execute();
-    await store.db.insertInto("logs").values([{ project_id: projectId, timestamp: (NOW - 100 * DAY) / 1000, level: "info", body: "old", trace_id: null, data: "{}" }, { project_id: projectId, timestamp: (NOW - DAY) / 1000, level: "info", body: "new", trace_id: null, data: "{}" }]).execute();
+    await store.db
+      .insertInto("logs")
+      .values([
+        { project_id: projectId, timestamp: (NOW - 100 * DAY) / 1000, level: "info", body: "old", trace_id: null, data: "{}" },
+        { project_id: projectId, timestamp: (NOW - DAY) / 1000, level: "info", body: "new", trace_id: null, data: "{}" },
+      ])
+      .execute();
   });
 
   afterAll(async () => {
@@ -50,7 +82,11 @@ describe.each(DIALECTS)("runRetention on %s", (dialect) => {
     expect(result.deleted.logs).toBe(1);
     const left = await store.db.selectFrom("events").select("received_at").where("issue_id", "=", issueId).orderBy("received_at").execute();
     expect(left.map((e) => (NOW - e.received_at) / DAY)).toEqual([10, 2, 1]);
-    const issue = await store.db.selectFrom("issues").select(["times_seen", "user_count"]).where("id", "=", issueId).executeTakeFirstOrThrow();
+    const issue = await store.db
+      .selectFrom("issues")
+      .select(["times_seen", "user_count"])
+      .where("id", "=", issueId)
+      .executeTakeFirstOrThrow();
     expect(issue).toEqual({ times_seen: 8, user_count: 3 });
     const logs = await store.db.selectFrom("logs").select("body").execute();
     expect(logs.map((l) => l.body)).toEqual(["new"]);
@@ -65,12 +101,26 @@ describe.each(DIALECTS)("runRetention on %s", (dialect) => {
     it("gives the space of deleted events back to the file system", async () => {
       await store.db
         .insertInto("events")
-        .values(Array.from({ length: 8 }, (_, i) => ({
-          project_id: projectId, issue_id: issueId, grouping_hash: "h", event_id: `big${i}`.padStart(32, "0"), type: "event",
-          timestamp: (NOW - 300 * DAY) / 1000, received_at: NOW - 300 * DAY, level: "error", title: "E", release: null, environment: null, trace_id: null, data: "x".repeat(256 * 1024),
-        })))
+        .values(
+          Array.from({ length: 8 }, (_, i) => ({
+            project_id: projectId,
+            issue_id: issueId,
+            grouping_hash: "h",
+            event_id: `big${i}`.padStart(32, "0"),
+            type: "event",
+            timestamp: (NOW - 300 * DAY) / 1000,
+            received_at: NOW - 300 * DAY,
+            level: "error",
+            title: "E",
+            release: null,
+            environment: null,
+            trace_id: null,
+            data: "x".repeat(256 * 1024),
+          })),
+        )
         .execute();
-      const pragma = async (name: "page_count" | "freelist_count") => Number((await sql.raw<Record<string, number>>(`pragma ${name}`).execute(store.db)).rows[0]![name]);
+      const pragma = async (name: "page_count" | "freelist_count") =>
+        Number((await sql.raw<Record<string, number>>(`pragma ${name}`).execute(store.db)).rows[0]![name]);
       const before = await pragma("page_count");
       const result = await runRetention(testCtx(store, { now: () => NOW }), { days: 90, maxEventsPerIssue: 3, batch: 100 });
       expect(result.deleted.events).toBe(8);

@@ -47,7 +47,12 @@ export async function runRetention(ctx: Ctx, options: RetentionOptions): Promise
 type Scope = { op: "=" | "<>"; projectId: number } | null;
 
 /** Deletes the scope's items older than `days`, adding the counts to `deleted`. */
-async function deleteOlderThan(ctx: Ctx, options: RetentionOptions, pass: { days: number; scope: Scope }, deleted: Record<string, number>): Promise<void> {
+async function deleteOlderThan(
+  ctx: Ctx,
+  options: RetentionOptions,
+  pass: { days: number; scope: Scope },
+  deleted: Record<string, number>,
+): Promise<void> {
   const cutoffMs = ctx.now() - pass.days * DAY;
   const cutoffSeconds = cutoffMs / 1000;
   const { scope } = pass;
@@ -60,12 +65,23 @@ async function deleteOlderThan(ctx: Ctx, options: RetentionOptions, pass: { days
     }
     deleted[name] = (deleted[name] ?? 0) + total;
   };
-  const byIds = async (table: "events" | "transactions" | "spans" | "logs" | "raw_items" | "feedback" | "check_ins" | "attachments" | "dead_letters", column: "timestamp" | "received_at" | "created_at", cutoff: number) => {
+  const byIds = async (
+    table: "events" | "transactions" | "spans" | "logs" | "raw_items" | "feedback" | "check_ins" | "attachments" | "dead_letters",
+    column: "timestamp" | "received_at" | "created_at",
+    cutoff: number,
+  ) => {
     let query = ctx.db.selectFrom(table).select("id").where(sql.ref<number>(column), "<", cutoff).limit(options.batch);
     if (scope) query = query.where("project_id", scope.op, scope.projectId);
     const ids = await query.execute();
     if (ids.length === 0) return 0;
-    await ctx.db.deleteFrom(table).where("id", "in", ids.map((r) => r.id)).execute();
+    await ctx.db
+      .deleteFrom(table)
+      .where(
+        "id",
+        "in",
+        ids.map((r) => r.id),
+      )
+      .execute();
     return ids.length;
   };
 
@@ -112,7 +128,14 @@ async function capEventsPerIssue(ctx: Ctx, options: RetentionOptions): Promise<n
         .limit(Math.min(excess, options.batch))
         .execute();
       if (ids.length === 0) break;
-      await ctx.db.deleteFrom("events").where("id", "in", ids.map((r) => r.id)).execute();
+      await ctx.db
+        .deleteFrom("events")
+        .where(
+          "id",
+          "in",
+          ids.map((r) => r.id),
+        )
+        .execute();
       excess -= ids.length;
       capped += ids.length;
     }

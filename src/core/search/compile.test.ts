@@ -39,7 +39,13 @@ describe.each(DIALECTS)("issue search conditions on %s", (dialect) => {
         last_seen: NOW - 1 * H,
         first_release: "1.2.0",
         assignee_id: jane,
-        tags: [["level", "error"], ["release", "1.2.0"], ["environment", "production"], ["user.email", "a@x.com"], ["browser.name", "Chrome"]],
+        tags: [
+          ["level", "error"],
+          ["release", "1.2.0"],
+          ["environment", "production"],
+          ["user.email", "a@x.com"],
+          ["browser.name", "Chrome"],
+        ],
       },
       {
         title: "ReferenceError: foo is not defined",
@@ -53,7 +59,13 @@ describe.each(DIALECTS)("issue search conditions on %s", (dialect) => {
         last_seen: NOW - 3 * H,
         first_release: "1.1.0",
         assignee_id: bob,
-        tags: [["release", "1.1.0"], ["release", "1.2.1"], ["environment", "staging"], ["browser.name", "Firefox"], ["os.name", "Windows"]],
+        tags: [
+          ["release", "1.1.0"],
+          ["release", "1.2.1"],
+          ["environment", "staging"],
+          ["browser.name", "Firefox"],
+          ["os.name", "Windows"],
+        ],
       },
       {
         title: "Disk 100%_full on /var",
@@ -65,7 +77,11 @@ describe.each(DIALECTS)("issue search conditions on %s", (dialect) => {
         user_count: 0,
         first_seen: NOW - 40 * D,
         last_seen: NOW - 20 * D,
-        tags: [["release", "2.0_beta%1"], ["path", "C:\\temp\\*.log"], ["environment", "production"]],
+        tags: [
+          ["release", "2.0_beta%1"],
+          ["path", "C:\\temp\\*.log"],
+          ["environment", "production"],
+        ],
       },
       {
         title: "Timeout while loading résumé Ünïcode",
@@ -78,20 +94,36 @@ describe.each(DIALECTS)("issue search conditions on %s", (dialect) => {
         first_seen: NOW - 5 * D,
         last_seen: NOW - 2 * D,
         first_release: "1.2.0",
-        tags: [["user.email", "b@x.com"], ["environment", "production"], ["release", "1.2.10"]],
+        tags: [
+          ["user.email", "b@x.com"],
+          ["environment", "production"],
+          ["release", "1.2.10"],
+        ],
       },
     ]);
     Object.entries({ checkout, reference, disk, timeout }).forEach(([name, id]) => names.set(id!, name));
     // A merged issue matches text queries but the helper below, like the stream, leaves it out.
-    await seedIssues(ctx.db, projectId, [{ title: "TypeError: merged duplicate", merged_into_id: checkout!, tags: [["release", "1.2.0"]] }]);
-    await ctx.db.insertInto("issue_bookmarks").values([{ issue_id: timeout!, user_id: jane }, { issue_id: reference!, user_id: bob }]).execute();
+    await seedIssues(ctx.db, projectId, [
+      { title: "TypeError: merged duplicate", merged_into_id: checkout!, tags: [["release", "1.2.0"]] },
+    ]);
+    await ctx.db
+      .insertInto("issue_bookmarks")
+      .values([
+        { issue_id: timeout!, user_id: jane },
+        { issue_id: reference!, user_id: bob },
+      ])
+      .execute();
   });
   afterAll(() => store.cleanup());
 
   async function find(text: string, userId: number | null = jane): Promise<string[]> {
     const parsed = parseIssueQuery(text);
     if (!parsed.ok) throw new Error(parsed.error.message);
-    const q = ctx.db.selectFrom("issues").select("issues.id").where("issues.project_id", "=", projectId).where("issues.merged_into_id", "is", null);
+    const q = ctx.db
+      .selectFrom("issues")
+      .select("issues.id")
+      .where("issues.project_id", "=", projectId)
+      .where("issues.merged_into_id", "is", null);
     const rows = await applyIssueQuery(q, parsed.query, { dialect, userId, now: NOW }).orderBy("issues.id").execute();
     return rows.map((r) => names.get(r.id) ?? `#${r.id}`);
   }
@@ -229,7 +261,7 @@ describe.each(DIALECTS)("issue search conditions on %s", (dialect) => {
   });
 
   it.each([
-    ["title:\"ReferenceError: foo is not defined\"", ["reference"]],
+    ['title:"ReferenceError: foo is not defined"', ["reference"]],
     ["title:Reference*", ["reference"]],
     ["title:reference*", ["reference"]],
     ["title:ReferenceError", []],

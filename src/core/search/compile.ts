@@ -136,7 +136,11 @@ function assignedTo(eb: Eb, a: Actor, userId: number | null): Condition {
       return userId === null ? FALSE : eb.and([eb("issues.assignee_id", "is not", null), eb("issues.assignee_id", "=", userId)]);
     case "email":
       return eb.exists(
-        eb.selectFrom("users as au").select(sql.lit(1).as("one")).whereRef("au.id", "=", "issues.assignee_id").where("au.email", "=", a.email),
+        eb
+          .selectFrom("users as au")
+          .select(sql.lit(1).as("one"))
+          .whereRef("au.id", "=", "issues.assignee_id")
+          .where("au.email", "=", a.email),
       );
   }
 }
@@ -156,7 +160,11 @@ function bookmarkedBy(eb: Eb, a: Actor, userId: number | null): Condition {
 
 /** EXISTS a tag row with this key (and, when given, one of these values). */
 function tagExists(eb: Eb, key: string, values: readonly string[] | null, dialect: Dialect): Condition {
-  let rows = eb.selectFrom("issue_tags as it").select(sql.lit(1).as("one")).whereRef("it.issue_id", "=", "issues.id").where("it.key", "=", key);
+  let rows = eb
+    .selectFrom("issue_tags as it")
+    .select(sql.lit(1).as("one"))
+    .whereRef("it.issue_id", "=", "issues.id")
+    .where("it.key", "=", key);
   if (values && !values.some(matchesEverything)) {
     const exact = values.filter((g) => !hasWildcard(g)).map(globLiteral);
     const patterns = values.filter(hasWildcard);
@@ -182,5 +190,7 @@ function globMatch(column: Expression<string>, glob: string, dialect: Dialect): 
 /** Case-insensitive `column LIKE pattern ESCAPE '\'`; `contains` wraps the glob in `*…*`. */
 function like(column: Expression<string>, glob: string, dialect: Dialect, contains: boolean): Condition {
   const pattern = contains ? `%${globToLike(glob)}%` : globToLike(glob);
-  return dialect === "postgres" ? sql<SqlBool>`${column} ILIKE ${pattern} ESCAPE '\\'` : sql<SqlBool>`${column} LIKE ${pattern} ESCAPE '\\'`;
+  return dialect === "postgres"
+    ? sql<SqlBool>`${column} ILIKE ${pattern} ESCAPE '\\'`
+    : sql<SqlBool>`${column} LIKE ${pattern} ESCAPE '\\'`;
 }

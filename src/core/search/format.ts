@@ -27,7 +27,8 @@ function formatTerm(term: Term): string {
       return `${not}${term.field}:${term.op === "=" ? "" : term.op}${term.value}`;
     case "date": {
       const v = term.value;
-      const text = v.kind === "relative" ? `${v.sign}${v.amount}${v.unit}` : `${v.op === "=" ? "" : v.op}${formatIsoDate(v.ms, v.precision)}`;
+      const text =
+        v.kind === "relative" ? `${v.sign}${v.amount}${v.unit}` : `${v.op === "=" ? "" : v.op}${formatIsoDate(v.ms, v.precision)}`;
       return `${not}${term.field}:${text}`;
     }
     case "assigned":
@@ -58,8 +59,7 @@ const WHITESPACE = /\s/;
 
 /** A value after `key:`, bare when reading it back bare gives the same glob. */
 function value(glob: string, inList: boolean): string {
-  const bare =
-    glob !== "" && !WHITESPACE.test(glob) && !glob.includes('"') && !glob.startsWith("[") && !(inList && /[,\]]/.test(glob));
+  const bare = glob !== "" && !WHITESPACE.test(glob) && !glob.includes('"') && !glob.startsWith("[") && !(inList && /[,\]]/.test(glob));
   return bare ? glob : quote(glob);
 }
 

@@ -45,7 +45,12 @@ export async function lookup({ ctx, input }: { ctx: Ctx; input: { org: Organizat
     .selectFrom("projects")
     .select(["slug", "name"])
     .where("organization_id", "=", org.id)
-    .where((eb) => eb.or([sql<boolean>`lower(${eb.ref("slug")}) like ${pattern} escape '\\'`, sql<boolean>`lower(${eb.ref("name")}) like ${pattern} escape '\\'`]))
+    .where((eb) =>
+      eb.or([
+        sql<boolean>`lower(${eb.ref("slug")}) like ${pattern} escape '\\'`,
+        sql<boolean>`lower(${eb.ref("name")}) like ${pattern} escape '\\'`,
+      ]),
+    )
     .orderBy("slug")
     .limit(LOOKUP_LIMIT)
     .execute();
@@ -85,7 +90,13 @@ async function eventsById(ctx: Ctx, org: Organization, eventId: string): Promise
 async function traceExists(ctx: Ctx, org: Organization, traceId: string): Promise<boolean> {
   const inOrg = ctx.db.selectFrom("projects").select("id").where("organization_id", "=", org.id);
   for (const table of ["transactions", "spans", "events"] as const) {
-    const hit = await ctx.db.selectFrom(table).select("trace_id").where("trace_id", "=", traceId).where("project_id", "in", inOrg).limit(1).executeTakeFirst();
+    const hit = await ctx.db
+      .selectFrom(table)
+      .select("trace_id")
+      .where("trace_id", "=", traceId)
+      .where("project_id", "in", inOrg)
+      .limit(1)
+      .executeTakeFirst();
     if (hit) return true;
   }
   return false;

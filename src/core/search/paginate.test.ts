@@ -50,7 +50,14 @@ describe.each(DIALECTS)("keyset pagination of issue searches on %s", (dialect) =
     const ids = await seedIssues(ctx.db, projectId, seeds);
     rows = ids.map((id, i) => {
       const s = seeds[i]!;
-      return { id, status: s.status!, last_seen: s.last_seen!, first_seen: s.first_seen!, times_seen: s.times_seen!, user_count: s.user_count! };
+      return {
+        id,
+        status: s.status!,
+        last_seen: s.last_seen!,
+        first_seen: s.first_seen!,
+        times_seen: s.times_seen!,
+        user_count: s.user_count!,
+      };
     });
   });
   afterAll(() => store.cleanup());
@@ -62,11 +69,11 @@ describe.each(DIALECTS)("keyset pagination of issue searches on %s", (dialect) =
     if (!parsed.ok) throw new Error(parsed.error.message);
     const cursor = req.cursor ? decodeIssueCursor(req.cursor, sort) : null;
     if (cursor && !cursor.ok) throw new Error(cursor.message);
-    const qb = applyIssueQuery(
-      ctx.db.selectFrom("issues").selectAll("issues").where("issues.project_id", "=", projectId),
-      parsed.query,
-      { dialect, userId: null, now: NOW },
-    );
+    const qb = applyIssueQuery(ctx.db.selectFrom("issues").selectAll("issues").where("issues.project_id", "=", projectId), parsed.query, {
+      dialect,
+      userId: null,
+      now: NOW,
+    });
     return fetchIssuePage(qb, { sort, cursor: cursor?.cursor ?? null, limit: req.limit ?? 25 });
   }
 

@@ -37,7 +37,19 @@ describe("parseIssueQuery: valid queries", () => {
   });
 
   it("reads every is: value, case-insensitively, and its negation", () => {
-    for (const v of ["unresolved", "resolved", "ignored", "archived", "assigned", "unassigned", "bookmarked", "regressed", "new", "ongoing", "escalating"]) {
+    for (const v of [
+      "unresolved",
+      "resolved",
+      "ignored",
+      "archived",
+      "assigned",
+      "unassigned",
+      "bookmarked",
+      "regressed",
+      "new",
+      "ongoing",
+      "escalating",
+    ]) {
       expect(one(`is:${v}`)).toEqual({ type: "is", negated: false, value: v });
     }
     expect(one("is:Unresolved")).toEqual({ type: "is", negated: false, value: "unresolved" });
@@ -59,7 +71,9 @@ describe("parseIssueQuery: valid queries", () => {
   });
 
   it("reads release, environment, user, browser and os keys as tags", () => {
-    expect(terms("release:1.2.0 environment:production user.email:jane@example.com user.id:42 browser.name:Chrome os.name:\"Mac OS X\"")).toEqual([
+    expect(
+      terms('release:1.2.0 environment:production user.email:jane@example.com user.id:42 browser.name:Chrome os.name:"Mac OS X"'),
+    ).toEqual([
       { type: "tag", negated: false, key: "release", values: ["1.2.0"] },
       { type: "tag", negated: false, key: "environment", values: ["production"] },
       { type: "tag", negated: false, key: "user.email", values: ["jane@example.com"] },
@@ -91,7 +105,12 @@ describe("parseIssueQuery: valid queries", () => {
   });
 
   it("reads lists with quoted items, spaces around commas and wildcards", () => {
-    expect(one('release:[ 12.0 ,13.0, "a b", 1.*]')).toEqual({ type: "tag", negated: false, key: "release", values: ["12.0", "13.0", "a b", "1.*"] });
+    expect(one('release:[ 12.0 ,13.0, "a b", 1.*]')).toEqual({
+      type: "tag",
+      negated: false,
+      key: "release",
+      values: ["12.0", "13.0", "a b", "1.*"],
+    });
     expect(one("!environment:[staging,dev]")).toEqual({ type: "tag", negated: true, key: "environment", values: ["staging", "dev"] });
   });
 
@@ -107,10 +126,20 @@ describe("parseIssueQuery: valid queries", () => {
   });
 
   it("reads relative times like Sentry's age: -24h is recent, +7d is older", () => {
-    expect(one("firstSeen:-24h")).toEqual({ type: "date", negated: false, field: "firstSeen", value: { kind: "relative", sign: "-", amount: 24, unit: "h" } });
+    expect(one("firstSeen:-24h")).toEqual({
+      type: "date",
+      negated: false,
+      field: "firstSeen",
+      value: { kind: "relative", sign: "-", amount: 24, unit: "h" },
+    });
     expect(one("age:-24h")).toEqual(one("firstSeen:-24h"));
     expect(one("first_seen:-30m")).toMatchObject({ field: "firstSeen", value: { amount: 30, unit: "m" } });
-    expect(one("lastSeen:+7d")).toEqual({ type: "date", negated: false, field: "lastSeen", value: { kind: "relative", sign: "+", amount: 7, unit: "d" } });
+    expect(one("lastSeen:+7d")).toEqual({
+      type: "date",
+      negated: false,
+      field: "lastSeen",
+      value: { kind: "relative", sign: "+", amount: 7, unit: "d" },
+    });
     expect(one("last_seen:-2w")).toMatchObject({ field: "lastSeen", value: { sign: "-", amount: 2, unit: "w" } });
   });
 
@@ -122,7 +151,9 @@ describe("parseIssueQuery: valid queries", () => {
       value: { kind: "absolute", op: ">", ms: Date.UTC(2024, 4, 1), precision: "day" },
     });
     expect(one("lastSeen:<=2024-05-01T10:00:00Z")).toMatchObject({ value: { op: "<=", ms: Date.UTC(2024, 4, 1, 10), precision: "time" } });
-    expect(one("lastSeen:2024-05-01T12:00:00+02:00")).toMatchObject({ value: { op: "=", ms: Date.UTC(2024, 4, 1, 10), precision: "time" } });
+    expect(one("lastSeen:2024-05-01T12:00:00+02:00")).toMatchObject({
+      value: { op: "=", ms: Date.UTC(2024, 4, 1, 10), precision: "time" },
+    });
     expect(one("lastSeen:2024-05-01T10:00")).toMatchObject({ value: { ms: Date.UTC(2024, 4, 1, 10) } });
     expect(one("lastSeen:2024-05-01T10:00:00.123456Z")).toMatchObject({ value: { ms: Date.UTC(2024, 4, 1, 10, 0, 0, 123) } });
     expect(one("lastSeen:2024-02-29")).toMatchObject({ value: { ms: Date.UTC(2024, 1, 29) } });
@@ -131,10 +162,18 @@ describe("parseIssueQuery: valid queries", () => {
   it("reads assignees and bookmarks: me, none, emails (lower-cased), lists", () => {
     expect(one("assigned:me")).toEqual({ type: "assigned", negated: false, values: [{ kind: "me" }] });
     expect(one("assigned:none")).toEqual({ type: "assigned", negated: false, values: [{ kind: "none" }] });
-    expect(one("assigned_to:Jane@Example.com")).toEqual({ type: "assigned", negated: false, values: [{ kind: "email", email: "jane@example.com" }] });
+    expect(one("assigned_to:Jane@Example.com")).toEqual({
+      type: "assigned",
+      negated: false,
+      values: [{ kind: "email", email: "jane@example.com" }],
+    });
     expect(one("!assigned:[me, none]")).toEqual({ type: "assigned", negated: true, values: [{ kind: "me" }, { kind: "none" }] });
     expect(one("bookmarks:me")).toEqual({ type: "bookmarks", negated: false, values: [{ kind: "me" }] });
-    expect(one("bookmarks:bob@example.com")).toEqual({ type: "bookmarks", negated: false, values: [{ kind: "email", email: "bob@example.com" }] });
+    expect(one("bookmarks:bob@example.com")).toEqual({
+      type: "bookmarks",
+      negated: false,
+      values: [{ kind: "email", email: "bob@example.com" }],
+    });
   });
 
   it("reads firstRelease and title as issue fields, message as free text", () => {
@@ -160,11 +199,16 @@ describe("parseIssueQuery: valid queries", () => {
   });
 
   it("keeps colons after the first in a value (URLs need no quotes)", () => {
-    expect(one("url:https://example.com/a?b=c")).toEqual({ type: "tag", negated: false, key: "url", values: ["https://example.com/a?b=c"] });
+    expect(one("url:https://example.com/a?b=c")).toEqual({
+      type: "tag",
+      negated: false,
+      key: "url",
+      values: ["https://example.com/a?b=c"],
+    });
   });
 
   it("reads Unicode keys' values and separates terms on any whitespace", () => {
-    expect(terms("title:\"Ошибка ✓\"\u00a0日本語\u3000🔥\tlevel:error")).toEqual([
+    expect(terms('title:"Ошибка ✓"\u00a0日本語\u3000🔥\tlevel:error')).toEqual([
       { type: "field", negated: false, field: "title", values: ["Ошибка ✓"] },
       { type: "text", negated: false, value: "日本語" },
       { type: "text", negated: false, value: "🔥" },
@@ -180,7 +224,11 @@ describe("parseIssueQuery: valid queries", () => {
 
 describe("parseIssueQuery: invalid queries get a message and a position", () => {
   it.each([
-    ["is:nope", 3, 'Unknown status "nope" in is:nope — use unresolved, resolved, ignored, archived, assigned, unassigned, bookmarked, regressed, new, ongoing or escalating'],
+    [
+      "is:nope",
+      3,
+      'Unknown status "nope" in is:nope — use unresolved, resolved, ignored, archived, assigned, unassigned, bookmarked, regressed, new, ongoing or escalating',
+    ],
     ["level:", 6, 'Missing value after "level:"'],
     ["is:unresolved level: error", 20, 'Missing value after "level:"'],
     ["TypeError: boom", 10, 'Missing value after "TypeError:" — write TypeError:value, or put text that contains a colon in quotes'],
@@ -189,11 +237,27 @@ describe("parseIssueQuery: invalid queries get a message and a position", () => 
     ['release:"1.0"x', 13, 'Unexpected "x" after the closing quote at position 13 — put a space between terms'],
     ["level:critical", 6, 'Unknown level "critical" in level:critical — use fatal, error, warning, info or debug'],
     ["level:[error, err*]", 14, 'Unknown level "err*" in level:err* — use fatal, error, warning, info or debug'],
-    ["times_seen:>ten", 11, 'Invalid number ">ten" in times_seen:>ten — use a whole number with an optional >, >=, < or <=, like times_seen:>10'],
-    ["times_seen:1.5", 11, 'Invalid number "1.5" in times_seen:1.5 — use a whole number with an optional >, >=, < or <=, like times_seen:>10'],
-    ["times_seen:!=5", 11, 'Invalid number "!=5" in times_seen:!=5 — use a whole number with an optional >, >=, < or <=, like times_seen:>10'],
+    [
+      "times_seen:>ten",
+      11,
+      'Invalid number ">ten" in times_seen:>ten — use a whole number with an optional >, >=, < or <=, like times_seen:>10',
+    ],
+    [
+      "times_seen:1.5",
+      11,
+      'Invalid number "1.5" in times_seen:1.5 — use a whole number with an optional >, >=, < or <=, like times_seen:>10',
+    ],
+    [
+      "times_seen:!=5",
+      11,
+      'Invalid number "!=5" in times_seen:!=5 — use a whole number with an optional >, >=, < or <=, like times_seen:>10',
+    ],
     ["times_seen:99999999999999999999", 11, expect.stringContaining("Invalid number")],
-    ["firstSeen:>-24h", 10, "A relative time takes no operator: use firstSeen:-24h (in the last 24 hours) or firstSeen:+24h (more than 24 hours ago)"],
+    [
+      "firstSeen:>-24h",
+      10,
+      "A relative time takes no operator: use firstSeen:-24h (in the last 24 hours) or firstSeen:+24h (more than 24 hours ago)",
+    ],
     ["firstSeen:yesterday", 10, expect.stringMatching(/^Invalid date "yesterday" in firstSeen:yesterday — use a relative time like -24h/)],
     ["age:-24y", 4, expect.stringContaining('Invalid date "-24y"')],
     ["firstSeen:2024-02-30", 10, expect.stringContaining("Invalid date")],
@@ -218,9 +282,17 @@ describe("parseIssueQuery: invalid queries get a message and a position", () => 
     ["is:[resolved, ignored]", 4, "is: takes a single value, not a list — like is:unresolved"],
     ["times_seen:[1, 2]", 12, "times_seen: takes a single value, not a list — like times_seen:>10"],
     ["has:times_seen", 4, "has:times_seen is not supported — has: checks that an issue has a tag, like has:user.email or has:release"],
-    ["has:assigned", 4, "has:assigned is not supported — has: checks that an issue has a tag, like has:user.email or has:release; use is:assigned or is:unassigned"],
+    [
+      "has:assigned",
+      4,
+      "has:assigned is not supported — has: checks that an issue has a tag, like has:user.email or has:release; use is:assigned or is:unassigned",
+    ],
     ["has:user.*", 4, "has: takes a tag name without wildcards, like has:user.email"],
-    ["TypeError OR ReferenceError", 10, 'OR is not supported in issue search: all terms must match. To search for the word itself, quote it: "OR"'],
+    [
+      "TypeError OR ReferenceError",
+      10,
+      'OR is not supported in issue search: all terms must match. To search for the word itself, quote it: "OR"',
+    ],
     ["a AND b", 2, 'AND is not supported in issue search: all terms must match. To search for the word itself, quote it: "AND"'],
     ["level:error ! foo", 12, 'A lone "!" at position 12 negates nothing — put it right before a term, like !level:info'],
     ["!", 0, 'A lone "!" at position 0 negates nothing — put it right before a term, like !level:info'],
@@ -266,13 +338,22 @@ describe("parseIssueQuery: hostile input", () => {
   });
 
   it("handles runs of quotes, escapes, brackets and colons within the limit", () => {
-    expect(fast('"'.repeat(2000))).toMatchObject({ ok: false, error: { position: 2, message: expect.stringContaining("after the closing quote") } });
-    expect(fast(`"${'\\"'.repeat(999)}`)).toMatchObject({ ok: false, error: { position: 0, message: expect.stringContaining("Unterminated quote") } });
+    expect(fast('"'.repeat(2000))).toMatchObject({
+      ok: false,
+      error: { position: 2, message: expect.stringContaining("after the closing quote") },
+    });
+    expect(fast(`"${'\\"'.repeat(999)}`)).toMatchObject({
+      ok: false,
+      error: { position: 0, message: expect.stringContaining("Unterminated quote") },
+    });
     expect(fast(`k:"${'\\"'.repeat(990)}"`)).toMatchObject({ ok: true, query: { terms: [{ values: ['"'.repeat(990)] }] } });
     expect(fast(`k:${"[".repeat(1990)}`)).toMatchObject({ ok: false, error: { position: 2 } });
     expect(fast("a:".repeat(1000))).toMatchObject({ ok: true, query: { terms: [{ type: "tag", key: "a", values: ["a:".repeat(999)] }] } });
     expect(fast("\\".repeat(2000))).toMatchObject({ ok: true, query: { terms: [{ type: "text", value: "\\".repeat(2000) }] } });
-    expect(fast("!".repeat(2000))).toMatchObject({ ok: true, query: { terms: [{ type: "text", negated: true, value: "!".repeat(1999) }] } });
+    expect(fast("!".repeat(2000))).toMatchObject({
+      ok: true,
+      query: { terms: [{ type: "text", negated: true, value: "!".repeat(1999) }] },
+    });
     expect(fast(`tags[${"x".repeat(1990)}`)).toMatchObject({ ok: true });
   });
 

@@ -8,16 +8,7 @@
  * A query is read in one linear pass and never throws: a bad one comes back as a message
  * that says what to write instead, with the offset where the problem starts.
  */
-import {
-  IS_VALUES,
-  ISSUE_QUERY_LIMITS,
-  LEVELS,
-  type Actor,
-  type IssueQueryLimits,
-  type Level,
-  type ParseResult,
-  type Term,
-} from "./ast";
+import { IS_VALUES, ISSUE_QUERY_LIMITS, LEVELS, type Actor, type IssueQueryLimits, type Level, type ParseResult, type Term } from "./ast";
 import { globLiteral, hasWildcard } from "./glob";
 import { isPlainTagKey, keySpec, type KeySpec } from "./keys";
 import {
@@ -60,7 +51,10 @@ function findControl(text: string): number {
 
 function readTerms(text: string, limits: IssueQueryLimits): Term[] {
   if (text.length > limits.maxLength) {
-    throw new QuerySyntaxError(`The query is ${text.length} characters long; the limit is ${limits.maxLength} — remove some terms`, limits.maxLength);
+    throw new QuerySyntaxError(
+      `The query is ${text.length} characters long; the limit is ${limits.maxLength} — remove some terms`,
+      limits.maxLength,
+    );
   }
   const control = findControl(text);
   if (control >= 0) {

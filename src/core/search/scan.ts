@@ -141,13 +141,17 @@ function readList(text: string, open: number, label: string): RawValues {
   if (text[i] === "]") throw new QuerySyntaxError(`Empty list after "${label}" — put at least one value between the brackets`, open);
   for (;;) {
     if (i >= text.length) throw unclosed();
-    if (text[i] === "," || text[i] === "]") throw new QuerySyntaxError(`Empty value in the list at position ${i} — remove the extra comma`, i);
+    if (text[i] === "," || text[i] === "]")
+      throw new QuerySyntaxError(`Empty value in the list at position ${i} — remove the extra comma`, i);
     const start = i;
     if (text[i] === '"') {
       const q = readQuoted(text, i);
       const after = text[q.end];
       if (after !== undefined && after !== "," && after !== "]" && !isSpace(after)) {
-        throw new QuerySyntaxError(`Unexpected "${after}" after the closing quote at position ${q.end} — separate list values with commas`, q.end);
+        throw new QuerySyntaxError(
+          `Unexpected "${after}" after the closing quote at position ${q.end} — separate list values with commas`,
+          q.end,
+        );
       }
       values.push({ glob: q.glob, start, source: text.slice(start, q.end) });
       i = q.end;

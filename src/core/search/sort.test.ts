@@ -23,7 +23,10 @@ describe("issue cursors", () => {
 
   it("takes the sort column's value from the last row", () => {
     const row = { id: 7, last_seen: 1_700_000_000_000, first_seen: 1, times_seen: 2, user_count: 3 };
-    expect(decodeIssueCursor(cursorAfter("date", row), "date")).toEqual({ ok: true, cursor: { sort: "date", value: 1_700_000_000_000, id: 7 } });
+    expect(decodeIssueCursor(cursorAfter("date", row), "date")).toEqual({
+      ok: true,
+      cursor: { sort: "date", value: 1_700_000_000_000, id: 7 },
+    });
     expect(decodeIssueCursor(cursorAfter("user", row), "user")).toEqual({ ok: true, cursor: { sort: "user", value: 3, id: 7 } });
   });
 
@@ -47,6 +50,9 @@ describe("issue cursors", () => {
     ["too long", "A".repeat(201)],
     ["prototype key", Buffer.from("i1:constructor:1:1").toString("base64url")],
   ])("refuses a cursor that is %s", (_what, text) => {
-    expect(decodeIssueCursor(text, "date")).toEqual({ ok: false, message: "Invalid cursor — drop the cursor parameter to start from the first page" });
+    expect(decodeIssueCursor(text, "date")).toEqual({
+      ok: false,
+      message: "Invalid cursor — drop the cursor parameter to start from the first page",
+    });
   });
 });

@@ -78,11 +78,16 @@ export function suggest(text: string, caret: number, tagValues: Readonly<Record<
       .map((k) => ({ label: `${k}:`, ...replace(`${k}:`) }));
   }
   const key = body.slice(0, colon);
-  const typed = body.slice(colon + 1).replace(/^"/, "").toLowerCase();
+  const typed = body
+    .slice(colon + 1)
+    .replace(/^"/, "")
+    .toLowerCase();
   const values = key === "has" ? Object.keys(tagValues) : (FIXED_VALUES[key] ?? tagValues[key] ?? []);
-  return values
-    .filter((v) => v.toLowerCase().startsWith(typed) && v.toLowerCase() !== typed)
-    .slice(0, MAX_SUGGESTIONS)
-    // A chosen value ends the term: add the space that starts the next one, unless it is there.
-    .map((v) => ({ label: v, ...replace(`${key}:${quote(v)}${/^\s/.test(rest) ? "" : " "}`) }));
+  return (
+    values
+      .filter((v) => v.toLowerCase().startsWith(typed) && v.toLowerCase() !== typed)
+      .slice(0, MAX_SUGGESTIONS)
+      // A chosen value ends the term: add the space that starts the next one, unless it is there.
+      .map((v) => ({ label: v, ...replace(`${key}:${quote(v)}${/^\s/.test(rest) ? "" : " "}`) }))
+  );
 }

@@ -6,7 +6,11 @@ export type IssueSeed = Partial<Insertable<IssuesTable>> & { tags?: Array<[strin
 /** Inserts issues with their tags straight into the tables the digest step writes; returns their ids in order. */
 export async function seedIssues(db: Kysely<DB>, projectId: number, seeds: IssueSeed[]): Promise<number[]> {
   const ids: number[] = [];
-  const top = await db.selectFrom("issues").select((eb) => eb.fn.max("short_number").as("n")).where("project_id", "=", projectId).executeTakeFirst();
+  const top = await db
+    .selectFrom("issues")
+    .select((eb) => eb.fn.max("short_number").as("n"))
+    .where("project_id", "=", projectId)
+    .executeTakeFirst();
   let short = Number(top?.n ?? 0);
   for (const { tags = [], ...seed } of seeds) {
     const row = await db

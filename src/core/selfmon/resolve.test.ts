@@ -29,7 +29,9 @@ describe.each(DIALECTS)("resolveSelfMonitoring on %s", (dialect) => {
 
   it("uses the same-origin tunnel for an external DSN", async () => {
     const dsn = "https://abc123@errors.example.com/7";
-    await expect(resolveSelfMonitoring(testCtx(store), { mode: "dsn", dsn }, "http://127.0.0.1:8000", "/api/telltale/tunnel/")).resolves.toEqual({
+    await expect(
+      resolveSelfMonitoring(testCtx(store), { mode: "dsn", dsn }, "http://127.0.0.1:8000", "/api/telltale/tunnel/"),
+    ).resolves.toEqual({
       serverDsn: dsn,
       browserDsn: dsn,
       tunnel: "/api/telltale/tunnel/",

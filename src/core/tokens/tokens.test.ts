@@ -25,7 +25,13 @@ describe.each(DIALECTS)("API tokens on %s", (dialect) => {
     const { id, token } = await createToken({ ctx, input: { user: "API@example.com", name: "deploys" } });
     expect(token).toMatch(/^tlt_[0-9a-f]{64}$/);
     const row = await tokenRow(id);
-    expect(row).toMatchObject({ user_id: user.id, name: "deploys", token_prefix: token.slice(0, 10), created_at: clock, last_used_at: null });
+    expect(row).toMatchObject({
+      user_id: user.id,
+      name: "deploys",
+      token_prefix: token.slice(0, 10),
+      created_at: clock,
+      last_used_at: null,
+    });
     expect(row.token_hash).toMatch(/^[0-9a-f]{64}$/);
     for (const value of Object.values(row)) expect(String(value)).not.toContain(token.slice(4));
   });

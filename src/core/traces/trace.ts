@@ -17,7 +17,15 @@ export interface TraceView {
     span_id: string;
     start_timestamp: number;
     timestamp: number;
-    spans: { span_id: string; parent_span_id: string | null; op: string; description: string; status: string; start_timestamp: number; timestamp: number }[];
+    spans: {
+      span_id: string;
+      parent_span_id: string | null;
+      op: string;
+      description: string;
+      status: string;
+      start_timestamp: number;
+      timestamp: number;
+    }[];
   }[];
   errors: { event_id: string; issue_id: number | null; project_slug: string; title: string; level: string; timestamp: number }[];
   /** Spans beyond MAX_SPANS are left out; the count says how many there were. */
@@ -32,7 +40,17 @@ export async function traceInOrg(ctx: Ctx, org: Organization, traceId: string): 
     ctx.db
       .selectFrom("transactions")
       .innerJoin("projects", "projects.id", "transactions.project_id")
-      .select(["transactions.event_id", "transactions.project_id", "projects.slug", "transactions.name", "transactions.op", "transactions.status", "transactions.span_id", "transactions.start_timestamp", "transactions.timestamp"])
+      .select([
+        "transactions.event_id",
+        "transactions.project_id",
+        "projects.slug",
+        "transactions.name",
+        "transactions.op",
+        "transactions.status",
+        "transactions.span_id",
+        "transactions.start_timestamp",
+        "transactions.timestamp",
+      ])
       .where("projects.organization_id", "=", org.id)
       .where("transactions.trace_id", "=", id)
       .orderBy("transactions.start_timestamp")
@@ -40,7 +58,16 @@ export async function traceInOrg(ctx: Ctx, org: Organization, traceId: string): 
     ctx.db
       .selectFrom("spans")
       .innerJoin("projects", "projects.id", "spans.project_id")
-      .select(["spans.span_id", "spans.parent_span_id", "spans.segment_id", "spans.op", "spans.name", "spans.status", "spans.start_timestamp", "spans.timestamp"])
+      .select([
+        "spans.span_id",
+        "spans.parent_span_id",
+        "spans.segment_id",
+        "spans.op",
+        "spans.name",
+        "spans.status",
+        "spans.start_timestamp",
+        "spans.timestamp",
+      ])
       .where("projects.organization_id", "=", org.id)
       .where("spans.trace_id", "=", id)
       .orderBy("spans.start_timestamp")
@@ -62,7 +89,15 @@ export async function traceInOrg(ctx: Ctx, org: Organization, traceId: string): 
     let list = bySegment.get(key);
     if (!list) bySegment.set(key, (list = []));
     if (s.span_id !== s.segment_id) {
-      list.push({ span_id: s.span_id, parent_span_id: s.parent_span_id, op: s.op, description: s.name, status: s.status, start_timestamp: s.start_timestamp, timestamp: s.timestamp });
+      list.push({
+        span_id: s.span_id,
+        parent_span_id: s.parent_span_id,
+        op: s.op,
+        description: s.name,
+        status: s.status,
+        start_timestamp: s.start_timestamp,
+        timestamp: s.timestamp,
+      });
     }
   }
   return {
@@ -79,7 +114,14 @@ export async function traceInOrg(ctx: Ctx, org: Organization, traceId: string): 
       timestamp: t.timestamp,
       spans: bySegment.get(t.span_id) ?? [],
     })),
-    errors: errors.map((e) => ({ event_id: e.event_id, issue_id: e.issue_id, project_slug: e.slug, title: e.title, level: e.level, timestamp: e.timestamp })),
+    errors: errors.map((e) => ({
+      event_id: e.event_id,
+      issue_id: e.issue_id,
+      project_slug: e.slug,
+      title: e.title,
+      level: e.level,
+      timestamp: e.timestamp,
+    })),
     spanCount: spans.length,
   };
 }

@@ -25,7 +25,14 @@ export const m0002: Migration = {
     const { publicKey, secretKey } = generateKeyPair();
     await db
       .insertInto("project_keys")
-      .values({ project_id: project.id, label: "Self-monitoring", public_key: publicKey, secret_key: secretKey, is_active: 1, created_at: now })
+      .values({
+        project_id: project.id,
+        label: "Self-monitoring",
+        public_key: publicKey,
+        secret_key: secretKey,
+        is_active: 1,
+        created_at: now,
+      })
       .execute();
   },
 };

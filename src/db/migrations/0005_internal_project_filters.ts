@@ -15,6 +15,9 @@ export const m0005: Migration = {
       .where("projects.slug", "=", INTERNAL_PROJECT_SLUG)
       .executeTakeFirst();
     if (!project) return;
-    await db.insertInto("project_options").values({ project_id: project.id, filters: JSON.stringify({ localhost: false }), scrubbing: "{}" }).execute();
+    await db
+      .insertInto("project_options")
+      .values({ project_id: project.id, filters: JSON.stringify({ localhost: false }), scrubbing: "{}" })
+      .execute();
   },
 };

@@ -30,7 +30,8 @@ describe.each(DIALECTS)("migration 0010 (localhost filter off by default) on %s"
     // Projects as they stood before the change: no options row, other switches stored, or
     // their own localhost switch. Rewinding the migration (running its step again on these)
     // stands in for upgrading a database that has them.
-    for (const slug of ["plain", "tuned", "own-choice", "garbled"]) ids[slug] = (await createProject({ ctx, input: { org: "before", slug } })).project.id;
+    for (const slug of ["plain", "tuned", "own-choice", "garbled"])
+      ids[slug] = (await createProject({ ctx, input: { org: "before", slug } })).project.id;
     await updateFilters({ ctx, input: { projectId: ids.tuned!, changes: { scriptError: false, releases: ["*-beta"] } } });
     await updateFilters({ ctx, input: { projectId: ids["own-choice"]!, changes: { localhost: false } } });
     await store.db.insertInto("project_options").values({ project_id: ids.garbled!, filters: "not json", scrubbing: "{}" }).execute();

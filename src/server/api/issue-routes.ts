@@ -11,7 +11,6 @@ import { DEFAULT_QUERY, listIssues, SORTS, type Sort } from "../../core/issues/l
 import { JsonWithHeaders, RawResponse } from "./raw";
 import { route, type ApiRoute, type HandlerArgs } from "./route";
 
-
 /** `{issue_id}` is a numeric id or a short id (`WEB-1A`), as in Sentry. */
 async function findIssue(ctx: Ctx, org: Organization, ref: string) {
   let id = /^\d+$/.test(ref) ? Number(ref) : null;
@@ -28,7 +27,8 @@ async function issueJson(ctx: Ctx, user: User, org: Organization, ref: string) {
 
 /** PUT body `{"status": "resolved"|"unresolved"|"ignored", "statusDetails": {…}, "isBookmarked", "assignedTo"}` as Sentry's. */
 function changesFrom(body: unknown): IssueChange[] {
-  if (body === null || typeof body !== "object" || Array.isArray(body)) throw invalidInput("send a JSON object, e.g. {\"status\": \"resolved\"}");
+  if (body === null || typeof body !== "object" || Array.isArray(body))
+    throw invalidInput('send a JSON object, e.g. {"status": "resolved"}');
   const b = body as Record<string, unknown>;
   const details = (b.statusDetails && typeof b.statusDetails === "object" ? b.statusDetails : {}) as Record<string, unknown>;
   const changes: IssueChange[] = [];
@@ -49,8 +49,9 @@ function changesFrom(body: unknown): IssueChange[] {
   if (typeof b.isBookmarked === "boolean") changes.push({ action: "bookmark", on: b.isBookmarked });
   if (b.assignedTo !== undefined) {
     if (b.assignedTo === null || b.assignedTo === "") changes.push({ action: "assign", assigneeId: null });
-    else if (typeof b.assignedTo === "string" && /^(user:)?\d+$/.test(b.assignedTo)) changes.push({ action: "assign", assigneeId: Number(b.assignedTo.replace("user:", "")) });
-    else throw invalidInput("assignedTo is a user id (\"12\" or \"user:12\") or null");
+    else if (typeof b.assignedTo === "string" && /^(user:)?\d+$/.test(b.assignedTo))
+      changes.push({ action: "assign", assigneeId: Number(b.assignedTo.replace("user:", "")) });
+    else throw invalidInput('assignedTo is a user id ("12" or "user:12") or null');
   }
   if (changes.length === 0) throw invalidInput("nothing to change: send status, statusDetails, isBookmarked or assignedTo");
   return changes;
@@ -79,10 +80,13 @@ export const ISSUE_ROUTES: ApiRoute[] = [
     const link = `<${base}>; rel="previous"; results="false"; cursor="", <${base}${next ? `?cursor=${next}` : ""}>; rel="next"; results="${next ? "true" : "false"}"; cursor="${next ?? ""}"`;
     return new JsonWithHeaders(body, { link });
   }),
-  route("GET", "/organizations/{}/issues/{}", "issue:read", ({ ctx, user, access, params: [, ref] }) => issueJson(ctx, user, access.org, ref ?? "")),
+  route("GET", "/organizations/{}/issues/{}", "issue:read", ({ ctx, user, access, params: [, ref] }) =>
+    issueJson(ctx, user, access.org, ref ?? ""),
+  ),
   route("PUT", "/organizations/{}/issues/{}", "issue:triage", async ({ ctx, user, access, params: [, ref], body }) => {
     const { issue, project } = await findIssue(ctx, access.org, ref ?? "");
-    for (const change of changesFrom(body)) await changeIssues({ ctx, input: { projectIds: [project.id], issueIds: [issue.id], user, change } });
+    for (const change of changesFrom(body))
+      await changeIssues({ ctx, input: { projectIds: [project.id], issueIds: [issue.id], user, change } });
     return issueJson(ctx, user, access.org, String(issue.id));
   }),
   route("GET", "/organizations/{}/issues/{}/events", "issue:read", async ({ ctx, access, params: [, ref], query }) => {
@@ -102,26 +106,38 @@ export const ISSUE_ROUTES: ApiRoute[] = [
     const project = await projectInOrg(ctx, access.org, projectSlug ?? "");
     return serializeEvent(await eventInProject(ctx, project.id, eventId ?? ""), project.slug);
   }),
-  route("GET", "/projects/{}/{}/events/{}/attachments/{}", "issue:read", async ({ ctx, access, params: [, projectSlug, eventId, attachmentId] }) => {
-    const project = await projectInOrg(ctx, access.org, projectSlug ?? "");
-    const attachment = await ctx.db
-      .selectFrom("attachments")
-      .select(["id", "name", "size"])
-      .where("project_id", "=", project.id)
-      .where("event_id", "=", (eventId ?? "").replaceAll("-", "").toLowerCase())
-      .where("id", "=", Number(attachmentId))
-      .where("complete", "=", 1)
-      .executeTakeFirst();
-    if (!attachment) throw notFound("attachment not found");
-    async function* chunks() {
-      // One stored chunk (1 MiB) at a time: a large attachment never sits in memory whole.
-      for (let seq = 0; ; seq++) {
-        const row = await ctx.db.selectFrom("attachment_chunks").select("data").where("attachment_id", "=", attachment!.id).where("seq", "=", seq).executeTakeFirst();
-        if (!row) return;
-        yield Buffer.from(row.data);
+  route(
+    "GET",
+    "/projects/{}/{}/events/{}/attachments/{}",
+    "issue:read",
+    async ({ ctx, access, params: [, projectSlug, eventId, attachmentId] }) => {
+      const project = await projectInOrg(ctx, access.org, projectSlug ?? "");
+      const attachment = await ctx.db
+        .selectFrom("attachments")
+        .select(["id", "name", "size"])
+        .where("project_id", "=", project.id)
+        .where("event_id", "=", (eventId ?? "").replaceAll("-", "").toLowerCase())
+        .where("id", "=", Number(attachmentId))
+        .where("complete", "=", 1)
+        .executeTakeFirst();
+      if (!attachment) throw notFound("attachment not found");
+      async function* chunks() {
+        // One stored chunk (1 MiB) at a time: a large attachment never sits in memory whole.
+        for (let seq = 0; ; seq++) {
+          const row = await ctx.db
+            .selectFrom("attachment_chunks")
+            .select("data")
+            .where("attachment_id", "=", attachment!.id)
+            .where("seq", "=", seq)
+            .executeTakeFirst();
+          if (!row) return;
+          yield Buffer.from(row.data);
+        }
       }
-    }
-    return new RawResponse(attachment.name, attachment.size, chunks());
-  }),
-  route("GET", "/organizations/{}/trace/{}", "issue:read", ({ ctx, access, params: [, traceId] }) => traceInOrg(ctx, access.org, traceId ?? "")),
+      return new RawResponse(attachment.name, attachment.size, chunks());
+    },
+  ),
+  route("GET", "/organizations/{}/trace/{}", "issue:read", ({ ctx, access, params: [, traceId] }) =>
+    traceInOrg(ctx, access.org, traceId ?? ""),
+  ),
 ];

@@ -138,7 +138,10 @@ describe.each(DIALECTS)("handleApi on %s", (dialect) => {
   });
 
   it("accepts the session cookie of a signed-in user for reads only", async () => {
-    const { token } = await login({ ctx, input: { email: "alice@example.com", password: "alice password", ip: "127.0.0.1", userAgent: "vitest" } });
+    const { token } = await login({
+      ctx,
+      input: { email: "alice@example.com", password: "alice password", ip: "127.0.0.1", userAgent: "vitest" },
+    });
     const cookie = `${SESSION_COOKIE}=${encodeURIComponent(token)}`;
     expect(await expectJson(await get("/api/0/organizations/acme/projects/", { cookie }), 200)).toHaveLength(2);
     // A cross-site form could send the cookie with a POST: it must not authenticate one.

@@ -57,7 +57,8 @@ export async function handleApi(ctx: Ctx, req: IncomingMessage, res: ServerRespo
     const matches = ROUTES.map((r) => ({ r, m: r.pattern.exec(path) })).filter((x) => x.m);
     if (matches.length === 0) return sendJson(res, 404, { detail: "Not found" });
     const hit = matches.find((x) => x.r.method === req.method || (req.method === "HEAD" && x.r.method === "GET"));
-    if (!hit?.m) return sendJson(res, 405, { detail: `Method "${req.method}" not allowed.` }, { allow: matches.map((x) => x.r.method).join(", ") });
+    if (!hit?.m)
+      return sendJson(res, 405, { detail: `Method "${req.method}" not allowed.` }, { allow: matches.map((x) => x.r.method).join(", ") });
     const params = hit.m.slice(1).map((p) => decodeURIComponent(p));
     // The permission table decides here, once for every route and before the body is read:
     // 404 outside the organization (it does not leak), 403 inside it.

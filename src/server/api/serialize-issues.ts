@@ -9,7 +9,13 @@ const iso = (ms: number) => new Date(ms).toISOString();
 type IssueExtras = IssueExtraInfo;
 
 /** Sentry's issue ("group") shape, as `GET /api/0/organizations/{org}/issues/{id}/` answers it. */
-export function serializeIssue(issue: Issue, project: Pick<Project, "id" | "slug" | "name" | "platform">, publicUrl: string, orgSlug: string, extras: IssueExtras) {
+export function serializeIssue(
+  issue: Issue,
+  project: Pick<Project, "id" | "slug" | "name" | "platform">,
+  publicUrl: string,
+  orgSlug: string,
+  extras: IssueExtras,
+) {
   const metadata = JSON.parse(issue.metadata) as Record<string, string>;
   const statusDetails: Record<string, unknown> = {};
   if (issue.resolved_next_release) statusDetails.inNextRelease = true;
@@ -38,7 +44,9 @@ export function serializeIssue(issue: Issue, project: Pick<Project, "id" | "slug
     issueCategory: "error",
     metadata,
     numComments: extras.comments,
-    assignedTo: extras.assignee ? { type: "user", id: String(extras.assignee.id), name: extras.assignee.name || extras.assignee.email, email: extras.assignee.email } : null,
+    assignedTo: extras.assignee
+      ? { type: "user", id: String(extras.assignee.id), name: extras.assignee.name || extras.assignee.email, email: extras.assignee.email }
+      : null,
     isBookmarked: extras.bookmarked,
     isSubscribed: false,
     hasSeen: false,
@@ -49,7 +57,9 @@ export function serializeIssue(issue: Issue, project: Pick<Project, "id" | "slug
     lastSeen: iso(issue.last_seen),
     firstRelease: issue.first_release ? { version: issue.first_release } : null,
     lastRelease: issue.last_release ? { version: issue.last_release } : null,
-    ...(extras.hourly ? { stats: { "24h": extras.hourly.map((n, i) => [Math.floor((end - (extras.hourly!.length - 1 - i) * HOUR) / 1000), n]) } } : {}),
+    ...(extras.hourly
+      ? { stats: { "24h": extras.hourly.map((n, i) => [Math.floor((end - (extras.hourly!.length - 1 - i) * HOUR) / 1000), n]) } }
+      : {}),
   };
 }
 

@@ -12,7 +12,12 @@ export const TAG_ROUTES: ApiRoute[] = [
     const wanted = new Set(query.getAll("project").map(Number));
     const projects = (await listProjects(ctx, access.org)).filter((p) => wanted.size === 0 || wanted.has(p.id));
     const tagKey = key ?? "";
-    const values = await tagKeyValues(ctx, projects.map((p) => p.id), tagKey, { prefix: query.get("query") ?? undefined, limit: 100 });
+    const values = await tagKeyValues(
+      ctx,
+      projects.map((p) => p.id),
+      tagKey,
+      { prefix: query.get("query") ?? undefined, limit: 100 },
+    );
     return values.map((v) => ({
       key: tagKey,
       name: v.value,

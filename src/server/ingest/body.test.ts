@@ -35,11 +35,20 @@ describe("readIngestBody", () => {
 
   function send({ body, headers = {}, chunked = false }: Sent): Promise<Summary> {
     return new Promise((resolve, reject) => {
-      const req = request({ host: "127.0.0.1", port, method: "POST", path: "/", headers: chunked ? headers : { ...headers, "content-length": String(body.length) } }, (res) => {
-        const parts: Buffer[] = [];
-        res.on("data", (c: Buffer) => parts.push(c));
-        res.on("end", () => resolve(JSON.parse(Buffer.concat(parts).toString("utf8")) as Summary));
-      });
+      const req = request(
+        {
+          host: "127.0.0.1",
+          port,
+          method: "POST",
+          path: "/",
+          headers: chunked ? headers : { ...headers, "content-length": String(body.length) },
+        },
+        (res) => {
+          const parts: Buffer[] = [];
+          res.on("data", (c: Buffer) => parts.push(c));
+          res.on("end", () => resolve(JSON.parse(Buffer.concat(parts).toString("utf8")) as Summary));
+        },
+      );
       req.on("error", reject);
       if (chunked) {
         for (let i = 0; i < body.length; i += 1000) req.write(body.subarray(i, i + 1000));
@@ -60,7 +69,11 @@ describe("readIngestBody", () => {
     ["deflate", deflateSync],
     ["br", brotliCompressSync],
   ])("decompresses a %s body", async (encoding, compress) => {
-    expect(await send({ body: compress(Buffer.from(text)), headers: { "content-encoding": encoding } })).toEqual({ ok: true, text, length: text.length });
+    expect(await send({ body: compress(Buffer.from(text)), headers: { "content-encoding": encoding } })).toEqual({
+      ok: true,
+      text,
+      length: text.length,
+    });
   });
 
   it.each(["identity", "UTF-8", " GZIP "])("understands the content-encoding %j that SDKs send", async (encoding) => {
@@ -103,7 +116,10 @@ describe("readIngestBody", () => {
   });
 
   it("accepts a compressed body that decompresses to exactly the limit", async () => {
-    expect(await send({ body: gzipSync(Buffer.alloc(MAX_DECODED)), headers: { "content-encoding": "gzip" } })).toMatchObject({ ok: true, length: MAX_DECODED });
+    expect(await send({ body: gzipSync(Buffer.alloc(MAX_DECODED)), headers: { "content-encoding": "gzip" } })).toMatchObject({
+      ok: true,
+      length: MAX_DECODED,
+    });
   });
 
   it("refuses a body that is not what its content-encoding says with 400", async () => {

@@ -67,9 +67,11 @@ describe.each(DIALECTS)("handleIngest on %s", (dialect) => {
     server = createServer((req, res) => {
       const m = INGEST_PATH.exec((req.url ?? "/").split("?")[0] ?? "/");
       if (!m) return void res.writeHead(404).end();
-      handleIngest(runtime, req, res, { projectId: Number(m[1]), endpoint: m[2] === "store" ? "store" : "envelope" }).catch((error: unknown) => {
-        res.writeHead(500).end(String(error));
-      });
+      handleIngest(runtime, req, res, { projectId: Number(m[1]), endpoint: m[2] === "store" ? "store" : "envelope" }).catch(
+        (error: unknown) => {
+          res.writeHead(500).end(String(error));
+        },
+      );
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -127,15 +129,21 @@ describe.each(DIALECTS)("handleIngest on %s", (dialect) => {
   });
 
   it("authenticates by the X-Sentry-Auth header", async () => {
-    const response = await post(envelopeUrl(project.id), envelope({}), { "x-sentry-auth": `Sentry sentry_version=7, sentry_key=${key.public_key}` });
+    const response = await post(envelopeUrl(project.id), envelope({}), {
+      "x-sentry-auth": `Sentry sentry_version=7, sentry_key=${key.public_key}`,
+    });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({});
   });
 
   it("stores a /store/ event and answers its id", async () => {
-    const response = await post(`${base}/api/${project.id}/store/?sentry_key=${key.public_key}`, Buffer.from(JSON.stringify({ event_id: EVENT_ID.toUpperCase() })), {
-      "content-type": "application/json",
-    });
+    const response = await post(
+      `${base}/api/${project.id}/store/?sentry_key=${key.public_key}`,
+      Buffer.from(JSON.stringify({ event_id: EVENT_ID.toUpperCase() })),
+      {
+        "content-type": "application/json",
+      },
+    );
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ id: EVENT_ID });
     // A /store/ event is queued as the one-item envelope it stands for.
@@ -150,7 +158,9 @@ describe.each(DIALECTS)("handleIngest on %s", (dialect) => {
     ["deflate", deflateSync, "b".repeat(32)],
     ["br", brotliCompressSync, "c".repeat(32)],
   ])("accepts a %s-compressed envelope and stores it decompressed", async (encoding, compress, eventId) => {
-    const response = await post(envelopeUrl(project.id, key.public_key), compress(envelope({ event_id: eventId })), { "content-encoding": encoding });
+    const response = await post(envelopeUrl(project.id, key.public_key), compress(envelope({ event_id: eventId })), {
+      "content-encoding": encoding,
+    });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ id: eventId });
     const stored = await lastQueued();
@@ -192,15 +202,27 @@ describe.each(DIALECTS)("handleIngest on %s", (dialect) => {
 
     it("answers 401 for differing keys in the query and the envelope header", async () => {
       const dsn = buildDsn(base, otherKey.public_key, project.id);
-      await expectRejected(await post(envelopeUrl(project.id, key.public_key), envelope({ dsn })), 401, "multiple authorization payloads detected");
+      await expectRejected(
+        await post(envelopeUrl(project.id, key.public_key), envelope({ dsn })),
+        401,
+        "multiple authorization payloads detected",
+      );
     });
 
     it("answers 403 for a disabled key", async () => {
-      await expectRejected(await post(envelopeUrl(disabledKey.project_id, disabledKey.public_key), envelope({})), 403, "the public key is disabled");
+      await expectRejected(
+        await post(envelopeUrl(disabledKey.project_id, disabledKey.public_key), envelope({})),
+        403,
+        "the public key is disabled",
+      );
     });
 
     it("answers 403 for the key of another project", async () => {
-      await expectRejected(await post(envelopeUrl(project.id, otherKey.public_key), envelope({})), 403, "the public key does not belong to this project");
+      await expectRejected(
+        await post(envelopeUrl(project.id, otherKey.public_key), envelope({})),
+        403,
+        "the public key does not belong to this project",
+      );
     });
 
     it("answers 400 when the envelope header's DSN names another project than the URL", async () => {
@@ -216,7 +238,11 @@ describe.each(DIALECTS)("handleIngest on %s", (dialect) => {
       ["not JSON", "this is not json\n{}\n"],
       ["a JSON array", "[1,2,3]\n{}\n"],
     ])("answers 400 for an envelope header that is %s", async (_what, body) => {
-      await expectRejected(await post(envelopeUrl(project.id, key.public_key), Buffer.from(body)), 400, /^the envelope header \(first line\) is /);
+      await expectRejected(
+        await post(envelopeUrl(project.id, key.public_key), Buffer.from(body)),
+        400,
+        /^the envelope header \(first line\) is /,
+      );
     });
 
     it("answers 400 for a /store/ body that is not a JSON object", async () => {
@@ -229,7 +255,10 @@ describe.each(DIALECTS)("handleIngest on %s", (dialect) => {
 
     it.each([
       ["50 MiB of zeros", Buffer.alloc(50 * MiB)],
-      ["an envelope whose item inflates past the envelope limit", Buffer.concat([Buffer.from('{}\n{"type":"future_item"}\n'), Buffer.alloc(50 * MiB, 0x20)])],
+      [
+        "an envelope whose item inflates past the envelope limit",
+        Buffer.concat([Buffer.from('{}\n{"type":"future_item"}\n'), Buffer.alloc(50 * MiB, 0x20)]),
+      ],
     ])("answers 413 for a gzip bomb of %s and keeps serving", async (_what, inflated) => {
       const bomb = gzipSync(inflated);
       expect(bomb.length).toBeLessThan(MiB);
@@ -238,7 +267,11 @@ describe.each(DIALECTS)("handleIngest on %s", (dialect) => {
       expect(response.headers.get("x-sentry-error")).toBeTruthy();
       await response.arrayBuffer();
       // The server still reads and judges the next request.
-      await expectRejected(await post(envelopeUrl(project.id, "0".repeat(32)), gzipSync(envelope({})), { "content-encoding": "gzip" }), 401, "unknown public key");
+      await expectRejected(
+        await post(envelopeUrl(project.id, "0".repeat(32)), gzipSync(envelope({})), { "content-encoding": "gzip" }),
+        401,
+        "unknown public key",
+      );
     });
 
     it("answers 415 for an unknown content-encoding", async () => {
@@ -261,11 +294,19 @@ describe.each(DIALECTS)("handleIngest on %s", (dialect) => {
     });
 
     it("answers 400 for a body that is not the br it claims", async () => {
-      await expectRejected(await post(envelopeUrl(project.id, key.public_key), envelope({}), { "content-encoding": "br" }), 400, /^invalid br body: /);
+      await expectRejected(
+        await post(envelopeUrl(project.id, key.public_key), envelope({}), { "content-encoding": "br" }),
+        400,
+        /^invalid br body: /,
+      );
     });
 
     it("answers 400 for an invalid gzip body", async () => {
-      await expectRejected(await post(envelopeUrl(project.id, key.public_key), envelope({}), { "content-encoding": "gzip" }), 400, /^invalid gzip body: /);
+      await expectRejected(
+        await post(envelopeUrl(project.id, key.public_key), envelope({}), { "content-encoding": "gzip" }),
+        400,
+        /^invalid gzip body: /,
+      );
     });
 
     it("refuses a GET with 405 and names the allowed methods", async () => {
@@ -278,7 +319,11 @@ describe.each(DIALECTS)("handleIngest on %s", (dialect) => {
   it("answers a CORS preflight so browser SDKs may post from any origin", async () => {
     const response = await fetch(envelopeUrl(project.id), {
       method: "OPTIONS",
-      headers: { origin: "https://shop.example.com", "access-control-request-method": "POST", "access-control-request-headers": "content-type" },
+      headers: {
+        origin: "https://shop.example.com",
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "content-type",
+      },
     });
     expect(response.status).toBe(200);
     expect(response.headers.get("access-control-allow-origin")).toBe("*");

@@ -25,7 +25,12 @@ export function envelopeLimits(s: Settings["ingest"]): EnvelopeLimits {
   };
 }
 
-export function createIngestRuntime(ctx: Ctx, settings: Settings, queueDepth: number, options: { keyCacheMs?: number } = {}): IngestRuntime {
+export function createIngestRuntime(
+  ctx: Ctx,
+  settings: Settings,
+  queueDepth: number,
+  options: { keyCacheMs?: number } = {},
+): IngestRuntime {
   const queue = {
     depth: queueDepth,
     max: settings.ingest.maxQueue,

@@ -37,8 +37,8 @@ export default async function DeadLettersPage({ params }: { params: Promise<{ or
       <PageCrumbs items={[{ label: org.name, href: `/orgs/${org.slug}` }, { label: "Dead letters" }]} />
       <h1>Dead letters</h1>
       <p className="muted">
-        Envelopes the digest could not process or store. Each was counted as an invalid outcome and kept here so the rest of the queue
-        could go on. Retry one after the cause is fixed; dead letters are deleted with events when retention runs.
+        Envelopes the digest could not process or store. Each was counted as an invalid outcome and kept here so the rest of the queue could
+        go on. Retry one after the cause is fixed; dead letters are deleted with events when retention runs.
       </p>
       {letters.length === 0 ? (
         <div className="panel">

@@ -56,7 +56,8 @@ export default async function IssuesPage({ params, searchParams }: { params: Pro
     since: hours ? c.now() - hours * 3_600_000 : undefined,
   }).catch((error: unknown) => {
     // A stale or edited cursor is the user's input: say so instead of failing the page.
-    if (isTelltaleError(error) && error.code === "invalid_input") return { ok: false as const, error: { message: error.message, position: 0 } };
+    if (isTelltaleError(error) && error.code === "invalid_input")
+      return { ok: false as const, error: { message: error.message, position: 0 } };
     throw error;
   });
   const issues = result.ok ? result.issues : [];
@@ -70,89 +71,160 @@ export default async function IssuesPage({ params, searchParams }: { params: Pro
     .where("issues.project_id", "in", (project ? [project] : projects).map((p) => p.id).concat([-1]))
     .limit(50)
     .execute();
-  const tagValues = await topTagValues(c, (project ? [project] : projects).map((p) => p.id));
+  const tagValues = await topTagValues(
+    c,
+    (project ? [project] : projects).map((p) => p.id),
+  );
   const byId = new Map(projects.map((p) => [p.id, p]));
   const href = (changes: Record<string, string | undefined>) => {
     const p = new URLSearchParams();
-    const merged: Record<string, string | undefined> = { project: project?.slug, query, sort, range: range === "all" ? undefined : range, environment: environment || undefined, ...changes };
+    const merged: Record<string, string | undefined> = {
+      project: project?.slug,
+      query,
+      sort,
+      range: range === "all" ? undefined : range,
+      environment: environment || undefined,
+      ...changes,
+    };
     for (const [k, v] of Object.entries(merged)) if (v) p.set(k, v);
     return `/orgs/${org.slug}/issues?${p.toString()}`;
   };
 
   return (
     <main style={{ maxWidth: 1200 }}>
-      <PageCrumbs items={[{ label: org.name, href: `/orgs/${org.slug}` }, ...(project ? [{ label: project.name, href: `/orgs/${org.slug}/projects/${project.slug}/settings` }] : []), { label: "Issues" }]} />
+      <PageCrumbs
+        items={[
+          { label: org.name, href: `/orgs/${org.slug}` },
+          ...(project ? [{ label: project.name, href: `/orgs/${org.slug}/projects/${project.slug}/settings` }] : []),
+          { label: "Issues" },
+        ]}
+      />
       <h1>Issues</h1>
       <form className="toolbar search" method="get" action={`/orgs/${org.slug}/issues`}>
         <select name="project" defaultValue={project?.slug ?? ""} style={{ width: "auto" }} aria-label="Project">
           <option value="">All projects</option>
           {projects.map((p) => (
-            <option key={p.id} value={p.slug}>{p.name}</option>
+            <option key={p.id} value={p.slug}>
+              {p.name}
+            </option>
           ))}
         </select>
         <select name="environment" defaultValue={environment} style={{ width: "auto" }} aria-label="Environment">
           <option value="">All environments</option>
           {environments.map((e) => (
-            <option key={e.value} value={e.value}>{e.value}</option>
+            <option key={e.value} value={e.value}>
+              {e.value}
+            </option>
           ))}
         </select>
         <SearchBox defaultValue={query} tagValues={tagValues} placeholder="is:unresolved level:error release:1.2.*" />
         <select name="sort" defaultValue={sort} style={{ width: "auto" }} aria-label="Sort">
           {(Object.keys(SORTS) as Sort[]).map((s) => (
-            <option key={s} value={s}>{SORT_NAMES[s]}</option>
+            <option key={s} value={s}>
+              {SORT_NAMES[s]}
+            </option>
           ))}
         </select>
         <select name="range" defaultValue={range} style={{ width: "auto" }} aria-label="Time range">
           {(Object.keys(RANGES) as Range[]).map((r) => (
-            <option key={r} value={r}>{r === "all" ? "Any time" : `Last ${r}`}</option>
+            <option key={r} value={r}>
+              {r === "all" ? "Any time" : `Last ${r}`}
+            </option>
           ))}
         </select>
-        <button type="submit" className="primary">Search</button>
+        <button type="submit" className="primary">
+          Search
+        </button>
       </form>
       {!result.ok && <QueryError query={fullQuery} error={result.error} />}
       <StreamKeys org={org.slug} userId={user.id} />
       <TriageForm org={org.slug} id="bulk" testId="bulk">
         <div className="toolbar">
           <span className="muted-small">Selected:</span>
-          <button name="action" value="resolve">Resolve</button>
-          <button name="action" value="unresolve">Unresolve</button>
-          <button name="action" value="ignoreForever">Ignore</button>
-          <button name="action" value="merge">Merge</button>
+          <button name="action" value="resolve">
+            Resolve
+          </button>
+          <button name="action" value="unresolve">
+            Unresolve
+          </button>
+          <button name="action" value="ignoreForever">
+            Ignore
+          </button>
+          <button name="action" value="merge">
+            Merge
+          </button>
         </div>
         <section className="panel" style={{ padding: 0 }}>
           {issues.length === 0 ? (
             <>
-              <p className="muted" style={{ padding: "1rem", paddingBottom: 0 }} data-testid="no-issues">No issues match.</p>
-              <FilteredNote ctx={c} org={org.slug} projects={project ? [project] : projects} since={hours ? c.now() - hours * 3_600_000 : 0} />
+              <p className="muted" style={{ padding: "1rem", paddingBottom: 0 }} data-testid="no-issues">
+                No issues match.
+              </p>
+              <FilteredNote
+                ctx={c}
+                org={org.slug}
+                projects={project ? [project] : projects}
+                since={hours ? c.now() - hours * 3_600_000 : 0}
+              />
             </>
           ) : (
             <table data-testid="issue-list">
               <thead>
-                <tr><th style={{ width: 28 }} /><th>Issue</th><th className="narrow-hide">Last 24 h</th><th style={{ textAlign: "right" }}>Events</th><th className="narrow-hide" style={{ textAlign: "right" }}>Users</th></tr>
+                <tr>
+                  <th style={{ width: 28 }} />
+                  <th>Issue</th>
+                  <th className="narrow-hide">Last 24 h</th>
+                  <th style={{ textAlign: "right" }}>Events</th>
+                  <th className="narrow-hide" style={{ textAlign: "right" }}>
+                    Users
+                  </th>
+                </tr>
               </thead>
               <tbody>
                 {issues.map((i) => {
                   const p = byId.get(i.project_id)!;
                   const x = extras.get(i.id)!;
                   return (
-                    <tr key={i.id} className="issue-row" data-testid="issue-row" data-issue-id={i.id} data-href={`/orgs/${org.slug}/issues/${i.id}`}>
-                      <td><input type="checkbox" name="issue" value={i.id} aria-label={`Select ${shortId(p, i)}`} style={{ width: "auto" }} /></td>
+                    <tr
+                      key={i.id}
+                      className="issue-row"
+                      data-testid="issue-row"
+                      data-issue-id={i.id}
+                      data-href={`/orgs/${org.slug}/issues/${i.id}`}
+                    >
+                      <td>
+                        <input type="checkbox" name="issue" value={i.id} aria-label={`Select ${shortId(p, i)}`} style={{ width: "auto" }} />
+                      </td>
                       <td>
                         <div className="title">
                           <LevelDot level={i.level} />
                           <Link href={`/orgs/${org.slug}/issues/${i.id}`}>{i.title}</Link>
                         </div>
                         <div className="muted-small">
-                          {[shortId(p, i), i.culprit, `${ago(i.last_seen)} ago`, `first ${ago(i.first_seen)} ago`].filter(Boolean).join(" · ")}
-                          {i.substatus === "regressed" && <span className="badge off" style={{ marginLeft: 6 }}>regressed</span>}
-                          {i.status !== "unresolved" && <span className="badge" style={{ marginLeft: 6 }}>{i.status}</span>}
+                          {[shortId(p, i), i.culprit, `${ago(i.last_seen)} ago`, `first ${ago(i.first_seen)} ago`]
+                            .filter(Boolean)
+                            .join(" · ")}
+                          {i.substatus === "regressed" && (
+                            <span className="badge off" style={{ marginLeft: 6 }}>
+                              regressed
+                            </span>
+                          )}
+                          {i.status !== "unresolved" && (
+                            <span className="badge" style={{ marginLeft: 6 }}>
+                              {i.status}
+                            </span>
+                          )}
                           {x.bookmarked && " ★"}
                           {x.assignee && ` · ${x.assignee.name || x.assignee.email}`}
                         </div>
                       </td>
-                      <td className="narrow-hide"><Sparkline values={x.hourly ?? []} /></td>
+                      <td className="narrow-hide">
+                        <Sparkline values={x.hourly ?? []} />
+                      </td>
                       <td style={{ textAlign: "right" }}>{i.times_seen}</td>
-                      <td className="narrow-hide" style={{ textAlign: "right" }}>{i.user_count}</td>
+                      <td className="narrow-hide" style={{ textAlign: "right" }}>
+                        {i.user_count}
+                      </td>
                     </tr>
                   );
                 })}
@@ -163,7 +235,11 @@ export default async function IssuesPage({ params, searchParams }: { params: Pro
       </TriageForm>
       <div className="row" style={{ justifyContent: "flex-end" }}>
         {sp.cursor && <Link href={href({ cursor: undefined })}>First page</Link>}
-        {result.ok && result.nextCursor && <Link href={href({ cursor: result.nextCursor })} data-testid="next-page">Next page</Link>}
+        {result.ok && result.nextCursor && (
+          <Link href={href({ cursor: result.nextCursor })} data-testid="next-page">
+            Next page
+          </Link>
+        )}
       </div>
     </main>
   );

@@ -39,7 +39,9 @@ describe("enrichment before grouping", () => {
     expect(hash(enriched)).toBeDefined();
     expect(hash(enriched)).not.toBe(hash(plain));
     expect(hash(enriched)).toBe(hash(rewrittenBySdk));
-    expect(enriched.store.stored.events[0]?.event.exception?.values[0]?.stacktrace?.frames.every((f) => f.function?.startsWith("resolved_"))).toBe(true);
+    expect(
+      enriched.store.stored.events[0]?.event.exception?.values[0]?.stacktrace?.frames.every((f) => f.function?.startsWith("resolved_")),
+    ).toBe(true);
   });
 
   it("stores an event whose enricher runs past its budget as it came, says why, and digests the other projects' events", async () => {
@@ -57,11 +59,15 @@ describe("enrichment before grouping", () => {
     const bodies = [1, 2, 3].map(() => envelope([{ type: "event", payload: nodeHttpEvent() }]));
     const { store } = await digest(bodies, { enrichers: [rewriting], budget: { perEventMs: 1000, perBatchMs: 0 } });
     expect(store.stored.events).toHaveLength(1); // the same event id three times: stored once
-    expect(store.stored.events[0]?.event.errors).toEqual([{ type: "enrichment_skipped", name: "rewrite", value: "the time budget was spent" }]);
+    expect(store.stored.events[0]?.event.errors).toEqual([
+      { type: "enrichment_skipped", name: "rewrite", value: "the time budget was spent" },
+    ]);
   });
 
   it("stores an event whose enricher throws, unenriched, with the error, and runs the next enricher", async () => {
-    const { store, settled } = await digest([envelope([{ type: "event", payload: nodeHttpEvent() }])], { enrichers: [throwing, rewriting] });
+    const { store, settled } = await digest([envelope([{ type: "event", payload: nodeHttpEvent() }])], {
+      enrichers: [throwing, rewriting],
+    });
     expect(settled.map((s) => s.failure)).toEqual([null]);
     const event = store.stored.events[0]!.event;
     expect(event.errors).toEqual([{ type: "enrichment_failed", name: "throwing", value: "source map host unreachable" }]);
@@ -77,7 +83,10 @@ describe("enrichment before grouping", () => {
         return new Promise(() => {});
       },
     };
-    const { store } = await digest([envelope([{ type: "event", payload: nodeHttpEvent() }])], { enrichers: [meddling], budget: { perEventMs: 10, perBatchMs: 1000 } });
+    const { store } = await digest([envelope([{ type: "event", payload: nodeHttpEvent() }])], {
+      enrichers: [meddling],
+      budget: { perEventMs: 10, perBatchMs: 1000 },
+    });
     expect(store.stored.events[0]?.event.exception?.values).toHaveLength(1);
     expect(store.stored.events[0]?.event.level).toBe("error");
   });

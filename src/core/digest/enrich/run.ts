@@ -36,10 +36,13 @@ function withError(event: NormalizedEvent, error: ProcessingError): NormalizedEv
 async function raceBudget<T>(work: Promise<T>, ms: number, controller: AbortController): Promise<T | typeof TIMED_OUT> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<typeof TIMED_OUT>((resolve) => {
-    timer = setTimeout(() => {
-      controller.abort();
-      resolve(TIMED_OUT);
-    }, Math.max(0, ms));
+    timer = setTimeout(
+      () => {
+        controller.abort();
+        resolve(TIMED_OUT);
+      },
+      Math.max(0, ms),
+    );
   });
   try {
     return await Promise.race([work, timeout]);
@@ -63,7 +66,8 @@ async function enrichOne(projectId: number, event: NormalizedEvent, run: Enrichm
     try {
       // A copy: an enricher that times out and goes on changing its event changes nothing stored.
       const result = await raceBudget(enricher.enrich(structuredClone(current), context), left, controller);
-      if (result === TIMED_OUT) current = withError(current, { type: "enrichment_timeout", name: enricher.name, value: `no answer within ${Math.round(left)} ms` });
+      if (result === TIMED_OUT)
+        current = withError(current, { type: "enrichment_timeout", name: enricher.name, value: `no answer within ${Math.round(left)} ms` });
       else if (result !== null && typeof result === "object") current = result;
     } catch (error) {
       const detail = (error instanceof Error ? error.message : String(error)).slice(0, MAX_DETAIL);
@@ -78,7 +82,10 @@ async function enrichOne(projectId: number, event: NormalizedEvent, run: Enrichm
  * batch's. Never throws: an enricher that fails or runs late leaves its event as it came,
  * with a processing error. Returns the events in the order given.
  */
-export async function enrichAll(pending: readonly { projectId: number; event: NormalizedEvent }[], run: EnrichmentRun): Promise<NormalizedEvent[]> {
+export async function enrichAll(
+  pending: readonly { projectId: number; event: NormalizedEvent }[],
+  run: EnrichmentRun,
+): Promise<NormalizedEvent[]> {
   const out = pending.map((p) => p.event);
   if (run.enrichers.length === 0 || pending.length === 0) return out;
   const clock = run.clock ?? performance.now.bind(performance);

@@ -7,8 +7,22 @@ import { outcome, type Stage, type StageContext } from "../stage";
 export const MAX_CLIENT_REPORT_ENTRIES = 100;
 const LISTS = ["discarded_events", "rate_limited_events", "filtered_events", "filtered_sampling_events"] as const;
 const KNOWN: ReadonlySet<string> = new Set<DataCategory>([
-  "error", "transaction", "security", "attachment", "attachment_item", "session", "feedback", "profile", "profile_chunk",
-  "profile_chunk_ui", "replay", "monitor", "span", "log_item", "log_byte", "trace_metric",
+  "error",
+  "transaction",
+  "security",
+  "attachment",
+  "attachment_item",
+  "session",
+  "feedback",
+  "profile",
+  "profile_chunk",
+  "profile_chunk_ui",
+  "replay",
+  "monitor",
+  "span",
+  "log_item",
+  "log_byte",
+  "trace_metric",
 ]);
 
 /**
@@ -39,7 +53,8 @@ export const clientReportsStage: Stage = {
           unreadable++;
           continue;
         }
-        if (i < MAX_CLIENT_REPORT_ENTRIES) outcome(c, category.slice(0, 32), "client_discard", (str(entry.reason) ?? key).slice(0, 64), quantity);
+        if (i < MAX_CLIENT_REPORT_ENTRIES)
+          outcome(c, category.slice(0, 32), "client_discard", (str(entry.reason) ?? key).slice(0, 64), quantity);
         else {
           const known = KNOWN.has(category) ? category : "unknown";
           overCap.set(known, (overCap.get(known) ?? 0) + quantity);

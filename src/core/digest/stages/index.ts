@@ -51,7 +51,16 @@ export function stageFor(type: ItemType | null): Stage {
 
 /** Stages that parse and walk their payload; the others keep it as bytes, so its nesting cannot hurt. */
 const READS_JSON: ReadonlySet<Stage> = new Set([
-  errorsStage, transactionsStage, spansStage, sessionStage, sessionsStage, logsStage, checkInsStage, feedbackStage, userReportStage, clientReportsStage,
+  errorsStage,
+  transactionsStage,
+  spansStage,
+  sessionStage,
+  sessionsStage,
+  logsStage,
+  checkInsStage,
+  feedbackStage,
+  userReportStage,
+  clientReportsStage,
 ]);
 
 /** Digests one item with its stage. */

@@ -6,7 +6,8 @@ import { digest, tally } from "./test-support";
 /** Envelopes @sentry/node 11.1.0 sent (test/fixtures/sdk-envelopes/capture.mjs), digested when they were received. */
 const FIXTURES = join(import.meta.dirname, "..", "..", "..", "..", "test", "fixtures", "sdk-envelopes");
 const load = (name: string) => readFileSync(join(FIXTURES, `node-${name}.envelope`));
-const sentAt = (body: Buffer) => Date.parse((JSON.parse(body.subarray(0, body.indexOf(10)).toString("utf8")) as { sent_at: string }).sent_at);
+const sentAt = (body: Buffer) =>
+  Date.parse((JSON.parse(body.subarray(0, body.indexOf(10)).toString("utf8")) as { sent_at: string }).sent_at);
 const digestSent = (body: Buffer) => digest([body], {}, [], sentAt(body) + 50);
 
 describe("each stage on what @sentry/node 11 sends", () => {

@@ -64,7 +64,13 @@ export const sessionsStage: Stage = {
       if (!obj(bucket)) continue;
       const at = sessionTime(bucket.started, c.receivedAt);
       const counts = ["exited", "errored", "abnormal", "crashed"].map((s) => [s, Math.max(0, Math.floor(num(bucket[s]) ?? 0))] as const);
-      count(c, at, raw.attrs, "started", counts.reduce((sum, [, n]) => sum + n, 0));
+      count(
+        c,
+        at,
+        raw.attrs,
+        "started",
+        counts.reduce((sum, [, n]) => sum + n, 0),
+      );
       for (const [status, n] of counts) count(c, at, raw.attrs, status, n);
       accepted++;
     }

@@ -11,7 +11,9 @@ const TRACE = "0af7651916cd43dd8448eb211c80319c";
 
 describe("the errors stage", () => {
   it("records what @sentry/node, @sentry/browser and sentry-python sent as grouped events, each counted accepted", async () => {
-    const { store, outcomes } = await digest([nodeHttpEvent(), browserEvent(), pythonLogEvent()].map((e) => envelope([{ type: "event", payload: e }])));
+    const { store, outcomes } = await digest(
+      [nodeHttpEvent(), browserEvent(), pythonLogEvent()].map((e) => envelope([{ type: "event", payload: e }])),
+    );
     expect(store.stored.events).toHaveLength(3);
     for (const e of store.stored.events) {
       expect(e.hashes[0]).toMatch(/^[0-9a-f]{32}$/);
@@ -42,14 +44,28 @@ describe("the transactions stage", () => {
   it("records a transaction event with its root span and every child span", async () => {
     const { store, outcomes } = await digest([envelope([{ type: "transaction", payload: transactionEvent(3) }])]);
     expect(store.stored.transactions).toMatchObject([{ name: "GET /orders", traceId: TRACE, op: "http.server" }]);
-    expect(store.stored.spans.map((s) => s.spanId)).toEqual(["a1b2c3d4e5f60718", "1000000000000000", "1000000000000001", "1000000000000002"]);
+    expect(store.stored.spans.map((s) => s.spanId)).toEqual([
+      "a1b2c3d4e5f60718",
+      "1000000000000000",
+      "1000000000000001",
+      "1000000000000002",
+    ]);
     expect(tally(outcomes)).toEqual({ "transaction/accepted/": 1, "span/accepted/": 4 });
   });
 
   it("records span v2 items, the segment also as a transaction", async () => {
-    const segment = { trace_id: TRACE, span_id: "a1b2c3d4e5f60718", name: "GET /", start_timestamp: RECEIVED_SECONDS - 2, end_timestamp: RECEIVED_SECONDS - 1, is_segment: true };
+    const segment = {
+      trace_id: TRACE,
+      span_id: "a1b2c3d4e5f60718",
+      name: "GET /",
+      start_timestamp: RECEIVED_SECONDS - 2,
+      end_timestamp: RECEIVED_SECONDS - 1,
+      is_segment: true,
+    };
     const child = { ...segment, span_id: "1000000000000001", parent_span_id: segment.span_id, is_segment: false, name: "db" };
-    const { store, outcomes } = await digest([envelope([{ type: "span", payload: { items: [segment, child, "not a span"] }, headers: { item_count: 3 } }])]);
+    const { store, outcomes } = await digest([
+      envelope([{ type: "span", payload: { items: [segment, child, "not a span"] }, headers: { item_count: 3 } }]),
+    ]);
     expect(store.stored.spans).toHaveLength(2);
     expect(store.stored.transactions).toMatchObject([{ spanId: segment.span_id, name: "GET /" }]);
     expect(tally(outcomes)).toEqual({ "span/accepted/": 2, "span/invalid/invalid_span": 1 });
@@ -57,14 +73,24 @@ describe("the transactions stage", () => {
 });
 
 describe("the logs stage", () => {
-  const log = (i: number) => ({ timestamp: RECEIVED_SECONDS, level: "info", body: `log ${i}`, trace_id: TRACE, attributes: { n: { value: i, type: "integer" } } });
+  const log = (i: number) => ({
+    timestamp: RECEIVED_SECONDS,
+    level: "info",
+    body: `log ${i}`,
+    trace_id: TRACE,
+    attributes: { n: { value: i, type: "integer" } },
+  });
 
   it("stores the first MAX_LOGS_PER_ITEM logs of a container and counts the rest as too_many_logs", async () => {
     const items = [...Array.from({ length: MAX_LOGS_PER_ITEM + 250 }, (_, i) => log(i))];
     items[3] = "not a log" as never;
     const { store, outcomes } = await digest([envelope([{ type: "log", payload: { items } }])]);
     expect(store.stored.logs).toHaveLength(MAX_LOGS_PER_ITEM - 1);
-    expect(tally(outcomes)).toEqual({ "log_item/accepted/": MAX_LOGS_PER_ITEM - 1, "log_item/invalid/invalid_log": 1, "log_item/invalid/too_many_logs": 250 });
+    expect(tally(outcomes)).toEqual({
+      "log_item/accepted/": MAX_LOGS_PER_ITEM - 1,
+      "log_item/invalid/invalid_log": 1,
+      "log_item/invalid/too_many_logs": 250,
+    });
   });
 });
 
@@ -72,8 +98,13 @@ describe("the sessions stages", () => {
   const attrs = { release: "shop@1.0.0", environment: "production" };
 
   it("counts a session update that starts and ends in one item", async () => {
-    const { store, outcomes } = await digest([envelope([{ type: "session", payload: { sid: "a", init: true, status: "exited", started: "2026-11-22T07:00:00Z", attrs } }])]);
-    expect(store.stored.sessions.map((s) => [s.status, s.quantity])).toEqual([["started", 1], ["exited", 1]]);
+    const { store, outcomes } = await digest([
+      envelope([{ type: "session", payload: { sid: "a", init: true, status: "exited", started: "2026-11-22T07:00:00Z", attrs } }]),
+    ]);
+    expect(store.stored.sessions.map((s) => [s.status, s.quantity])).toEqual([
+      ["started", 1],
+      ["exited", 1],
+    ]);
     expect(tally(outcomes)).toEqual({ "session/accepted/": 1 });
   });
 
@@ -93,9 +124,15 @@ describe("the sessions stages", () => {
 
 describe("the client reports stage", () => {
   it("merges what the SDK dropped, summing entries past the cap per category instead of dropping them", async () => {
-    const entries = Array.from({ length: MAX_CLIENT_REPORT_ENTRIES + 50 }, (_, i) => ({ reason: `r${i}`, category: i % 2 ? "error" : "made_up", quantity: 2 }));
+    const entries = Array.from({ length: MAX_CLIENT_REPORT_ENTRIES + 50 }, (_, i) => ({
+      reason: `r${i}`,
+      category: i % 2 ? "error" : "made_up",
+      quantity: 2,
+    }));
     entries.push({ reason: "x", category: "", quantity: 1 });
-    const { outcomes } = await digest([envelope([{ type: "client_report", payload: { timestamp: RECEIVED_SECONDS, discarded_events: entries } }])]);
+    const { outcomes } = await digest([
+      envelope([{ type: "client_report", payload: { timestamp: RECEIVED_SECONDS, discarded_events: entries } }]),
+    ]);
     const t = tally(outcomes);
     const discarded = outcomes.filter((o) => o.outcome === "client_discard").reduce((n, o) => n + o.quantity, 0);
     expect(discarded).toBe(2 * (MAX_CLIENT_REPORT_ENTRIES + 50));
@@ -115,7 +152,10 @@ describe("the check-ins, feedback and raw stages", () => {
     const body = envelope([
       { type: "check_in", payload: { check_in_id: "c1", monitor_slug: "nightly", status: "ok", duration: 3.5 } },
       { type: "feedback", payload: { ...nodeHttpEvent(), contexts: { feedback: { message: "great" } } } },
-      { type: "user_report", payload: { event_id: "0123456789abcdef0123456789abcdef", name: "Ada", email: "ada@example.com", comments: "broken" } },
+      {
+        type: "user_report",
+        payload: { event_id: "0123456789abcdef0123456789abcdef", name: "Ada", email: "ada@example.com", comments: "broken" },
+      },
       { type: "profile", payload: { version: "1" } },
     ]);
     const { store, outcomes } = await digest([body]);

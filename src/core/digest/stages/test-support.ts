@@ -13,7 +13,11 @@ import type { Settled } from "../settled";
 
 export const RECEIVED_MS = RECEIVED_AT.getTime();
 
-export const defaultProjectOptions = (): ProjectOptions => ({ filters: inboundFilterConfig(), storedFilters: {}, scrubbing: Scrubbing.parse({}) });
+export const defaultProjectOptions = (): ProjectOptions => ({
+  filters: inboundFilterConfig(),
+  storedFilters: {},
+  scrubbing: Scrubbing.parse({}),
+});
 
 export interface TestItem {
   type: string;
@@ -38,7 +42,12 @@ export interface Digested {
 }
 
 /** Digests envelopes (project 1 unless told) and stores what the stages produced, as the batch would. */
-export async function digest(bodies: readonly Buffer[], run: Partial<StageRun> = {}, projectIds: readonly number[] = [], receivedAt = RECEIVED_MS): Promise<Digested> {
+export async function digest(
+  bodies: readonly Buffer[],
+  run: Partial<StageRun> = {},
+  projectIds: readonly number[] = [],
+  receivedAt = RECEIVED_MS,
+): Promise<Digested> {
   const inputs = bodies.map((body, i) => ({
     projectId: projectIds[i] ?? 1,
     keyId: 1,

@@ -56,7 +56,9 @@ describe("matchFingerprintRules", () => {
   });
 
   it("matches stack.abs_path on abs_path or filename with path globbing, relative paths too", () => {
-    const js = errorEvent("TypeError", "x", [{ filename: "src/my-utils/format.js", function: "f", in_app: true }], { platform: "javascript" });
+    const js = errorEvent("TypeError", "x", [{ filename: "src/my-utils/format.js", function: "f", in_app: true }], {
+      platform: "javascript",
+    });
     expect(matchedLine('stack.abs_path:"**/my-utils/*.js" -> a', js)).toBe(1);
     expect(matchedLine('stack.abs_path:"**/MY-UTILS/*.JS" -> a', js)).toBe(1);
     expect(matchedLine('stack.abs_path:"**/src/*.js" -> a', js)).toBeNull();

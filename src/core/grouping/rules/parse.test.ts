@@ -49,7 +49,14 @@ stack.function:"query_database" -> {{ default }}, {{ transaction }}
 
   it("accepts Sentry's short matcher names", () => {
     const [rule] = parse("type:A value:b function:c module:d path:e package:f -> x");
-    expect(rule!.matchers.map((m) => m.key)).toEqual(["error.type", "error.value", "stack.function", "stack.module", "stack.abs_path", "stack.package"]);
+    expect(rule!.matchers.map((m) => m.key)).toEqual([
+      "error.type",
+      "error.value",
+      "stack.function",
+      "stack.module",
+      "stack.abs_path",
+      "stack.package",
+    ]);
   });
 
   it("unescapes quoted fingerprint values and titles but keeps glob escapes", () => {
@@ -76,7 +83,7 @@ describe("parseFingerprintRules: errors", () => {
     ["error.type:Foo ->", 1, 18, "expected a fingerprint value after '->'"],
     ["error.type:Foo -> a,", 1, 21, "expected a fingerprint value after ','"],
     ["error.type:Foo -> a b", 1, 21, "expected ',' and another value, or an attribute such as title=\"…\""],
-    ["error.type:Foo -> a colour=\"red\"", 1, 21, 'unknown attribute "colour"; expected title'],
+    ['error.type:Foo -> a colour="red"', 1, 21, 'unknown attribute "colour"; expected title'],
     ["error.type:Foo -> {{ nope }}", 1, 19, 'unknown variable "{{ nope }}"'],
     ["error.type:Foo -> x-{{ default }}", 1, 21, "{{ default }} must be a value of its own"],
     ["error.type:Foo -> {{ transaction", 1, 19, "unclosed '{{'; expected '}}'"],

@@ -53,7 +53,7 @@ class Line {
   quoted(): { raw: string; start: number } {
     const open = this.at++;
     while (this.at < this.text.length && this.ch() !== '"') this.at += this.ch() === "\\" ? 2 : 1;
-    if (this.at >= this.text.length) this.fail('unclosed \'"\'; expected a closing quote', open);
+    if (this.at >= this.text.length) this.fail("unclosed '\"'; expected a closing quote", open);
     const raw = this.text.slice(open + 1, this.at);
     this.at++;
     return { raw, start: open + 1 };
@@ -90,7 +90,14 @@ function parseMatcher(line: Line): RuleMatcher {
   }
   if (raw === "") line.fail(`expected a value after "${name}:"`, rawStart);
 
-  const matcher: RuleMatcher = { key: spec.key, scope: spec.scope, negated, pattern: raw, source: line.text.slice(start, line.at), test: () => false };
+  const matcher: RuleMatcher = {
+    key: spec.key,
+    scope: spec.scope,
+    negated,
+    pattern: raw,
+    source: line.text.slice(start, line.at),
+    test: () => false,
+  };
   if (spec.key === "tags") matcher.tag = name.slice(5);
   if (spec.key === "app") {
     const value = unescape(raw).toLowerCase();
@@ -98,7 +105,10 @@ function parseMatcher(line: Line): RuleMatcher {
     const wanted = value === "yes" || value === "true" || value === "1" ? "yes" : "no";
     matcher.test = (v) => v === wanted;
   } else if (spec.key === "family") {
-    const families = unescape(raw).toLowerCase().split(",").map((f) => f.trim());
+    const families = unescape(raw)
+      .toLowerCase()
+      .split(",")
+      .map((f) => f.trim());
     const unknown = families.find((f) => !["javascript", "native", "other", "all"].includes(f));
     if (unknown !== undefined) line.fail(`unknown family "${unknown}"; expected javascript, native or other`, rawStart);
     matcher.test = (v) => families.includes("all") || families.includes(v);
@@ -113,9 +123,13 @@ function parseMatcher(line: Line): RuleMatcher {
 function checkVariables(value: string, start: number, line: Line): void {
   for (const ref of variableRefs(value)) {
     if (!isKnownVariable(ref.name)) {
-      line.fail(`unknown variable "{{ ${ref.name} }}"; expected default, transaction, error.type, error.value, stack.function, stack.module, stack.abs_path, stack.filename, stack.package, logger, level, message or tags.<name>`, start + ref.start);
+      line.fail(
+        `unknown variable "{{ ${ref.name} }}"; expected default, transaction, error.type, error.value, stack.function, stack.module, stack.abs_path, stack.filename, stack.package, logger, level, message or tags.<name>`,
+        start + ref.start,
+      );
     }
-    if (ref.name === "default" && (ref.start !== 0 || ref.end !== value.length)) line.fail("{{ default }} must be a value of its own", start + ref.start);
+    if (ref.name === "default" && (ref.start !== 0 || ref.end !== value.length))
+      line.fail("{{ default }} must be a value of its own", start + ref.start);
   }
 }
 
@@ -149,7 +163,10 @@ function parseRule(text: string, lineNumber: number): FingerprintRule | null {
 
   const matchers: RuleMatcher[] = [];
   while (!line.text.startsWith("->", line.at)) {
-    if (line.atEnd()) line.fail(matchers.length === 0 ? "expected a matcher such as error.type:Value" : "expected '->' and a fingerprint after the matchers");
+    if (line.atEnd())
+      line.fail(
+        matchers.length === 0 ? "expected a matcher such as error.type:Value" : "expected '->' and a fingerprint after the matchers",
+      );
     if (matchers.length === RULE_LIMITS.matchersPerRule) line.fail(`more than ${RULE_LIMITS.matchersPerRule} matchers in one rule`);
     matchers.push(parseMatcher(line));
     if (!isSpace(line.ch()) && !line.atEnd() && !line.text.startsWith("->", line.at)) line.fail("expected a space after the matcher");
@@ -161,8 +178,10 @@ function parseRule(text: string, lineNumber: number): FingerprintRule | null {
   const fingerprint: string[] = [];
   for (;;) {
     line.skipSpaces();
-    if (line.atEnd()) line.fail(fingerprint.length === 0 ? "expected a fingerprint value after '->'" : "expected a fingerprint value after ','");
-    if (fingerprint.length === RULE_LIMITS.valuesPerRule) line.fail(`more than ${RULE_LIMITS.valuesPerRule} fingerprint values in one rule`);
+    if (line.atEnd())
+      line.fail(fingerprint.length === 0 ? "expected a fingerprint value after '->'" : "expected a fingerprint value after ','");
+    if (fingerprint.length === RULE_LIMITS.valuesPerRule)
+      line.fail(`more than ${RULE_LIMITS.valuesPerRule} fingerprint values in one rule`);
     fingerprint.push(parseValue(line));
     line.skipSpaces();
     if (line.ch() !== ",") break;

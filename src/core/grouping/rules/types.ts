@@ -53,7 +53,12 @@ const ALIASES: Record<string, string> = {
 
 const TAGS: MatcherSpec = { key: "tags", scope: "event", glob: {} };
 
-export const MATCHER_NAMES: readonly string[] = [...Object.keys(SPECS).filter((k) => k !== "app" && k !== "family"), "tags.<name>", "family", "app"];
+export const MATCHER_NAMES: readonly string[] = [
+  ...Object.keys(SPECS).filter((k) => k !== "app" && k !== "family"),
+  "tags.<name>",
+  "family",
+  "app",
+];
 
 export function matcherSpec(name: string): MatcherSpec | undefined {
   if (name.startsWith("tags.")) return TAGS;

@@ -28,7 +28,15 @@ interface Row {
 function rows(trace: TraceView): Row[] {
   const out: Row[] = [];
   for (const t of trace.transactions) {
-    out.push({ id: t.span_id, depth: 0, label: `${t.op} — ${t.transaction}`, detail: `${t.project_slug} · ${t.status}`, start: t.start_timestamp, end: t.timestamp, kind: "transaction" });
+    out.push({
+      id: t.span_id,
+      depth: 0,
+      label: `${t.op} — ${t.transaction}`,
+      detail: `${t.project_slug} · ${t.status}`,
+      start: t.start_timestamp,
+      end: t.timestamp,
+      kind: "transaction",
+    });
     const children = new Map<string, typeof t.spans>();
     for (const s of t.spans) {
       const parent = s.parent_span_id ?? t.span_id;
@@ -39,7 +47,15 @@ function rows(trace: TraceView): Row[] {
     const walk = (parent: string, depth: number) => {
       for (const s of (children.get(parent) ?? []).sort((a, b) => a.start_timestamp - b.start_timestamp)) {
         if (out.length > 5000) return;
-        out.push({ id: s.span_id, depth, label: `${s.op} — ${s.description}`, detail: s.status, start: s.start_timestamp, end: s.timestamp, kind: "span" });
+        out.push({
+          id: s.span_id,
+          depth,
+          label: `${s.op} — ${s.description}`,
+          detail: s.status,
+          start: s.start_timestamp,
+          end: s.timestamp,
+          kind: "span",
+        });
         walk(s.span_id, depth + 1);
       }
     };
@@ -73,8 +89,12 @@ export default async function TracePage({ params }: { params: Params }) {
   return (
     <main style={{ maxWidth: 1200 }}>
       {traceProject ? <CurrentProject slug={traceProject} /> : null}
-      <PageCrumbs items={[{ label: org.name, href: `/orgs/${org.slug}` }, { label: "Issues", href: `/orgs/${org.slug}/issues` }, { label: "Trace" }]} />
-      <h1>Trace <span className="culprit">{trace.traceId}</span></h1>
+      <PageCrumbs
+        items={[{ label: org.name, href: `/orgs/${org.slug}` }, { label: "Issues", href: `/orgs/${org.slug}/issues` }, { label: "Trace" }]}
+      />
+      <h1>
+        Trace <span className="culprit">{trace.traceId}</span>
+      </h1>
       {all.length === 0 && trace.errors.length === 0 ? (
         <p className="muted">Nothing of this trace has been stored (yet).</p>
       ) : (
@@ -89,7 +109,10 @@ export default async function TracePage({ params }: { params: Params }) {
                   {r.label}
                 </div>
                 <div className="track">
-                  <span style={{ left: pct(r.start), width: `${Math.max(0.2, ((r.end - r.start) / span) * 100)}%` }} title={`${((r.end - r.start) * 1000).toFixed(1)} ms`} />
+                  <span
+                    style={{ left: pct(r.start), width: `${Math.max(0.2, ((r.end - r.start) / span) * 100)}%` }}
+                    title={`${((r.end - r.start) * 1000).toFixed(1)} ms`}
+                  />
                 </div>
               </div>
             ))}
@@ -97,7 +120,11 @@ export default async function TracePage({ params }: { params: Params }) {
               <div className="row" key={e.event_id} data-testid="trace-error">
                 <div className="label">
                   <LevelDot level={e.level} />
-                  {e.issue_id !== null ? <Link href={`/orgs/${org.slug}/issues/${e.issue_id}/events/${e.event_id}`}>{e.title}</Link> : e.title}
+                  {e.issue_id !== null ? (
+                    <Link href={`/orgs/${org.slug}/issues/${e.issue_id}/events/${e.event_id}`}>{e.title}</Link>
+                  ) : (
+                    e.title
+                  )}
                 </div>
                 <div className="track">
                   <span className="marker" data-testid="trace-error-marker" style={{ left: markerLeft(e.timestamp) }} />

@@ -46,14 +46,20 @@ export default async function StatsPage({
   const bucketMs = hours > 24 * 7 ? 24 * HOUR : HOUR;
   const first = Math.floor(start / bucketMs) * bucketMs;
   const buckets = Array.from({ length: Math.floor((end - first) / bucketMs) + 1 }, (_, i) => first + i * bucketMs);
-  const outcomes = [...new Set(shown.map((r) => r.outcome))].sort((a, b) => (a === "accepted" ? -1 : b === "accepted" ? 1 : a.localeCompare(b)));
+  const outcomes = [...new Set(shown.map((r) => r.outcome))].sort((a, b) =>
+    a === "accepted" ? -1 : b === "accepted" ? 1 : a.localeCompare(b),
+  );
   const series: ChartSeries[] = outcomes.map((o) => {
     const values = buckets.map(() => 0);
     for (const r of shown) if (r.outcome === o) values[Math.floor((r.hour - first) / bucketMs)]! += r.quantity;
     return { name: o.replace("_", " "), color: OUTCOME_COLORS[o] ?? "#999", values };
   });
   const totals = new Map<string, number>();
-  for (const r of shown) totals.set(`${r.category}\u0000${r.outcome}\u0000${r.reason}`, (totals.get(`${r.category}\u0000${r.outcome}\u0000${r.reason}`) ?? 0) + r.quantity);
+  for (const r of shown)
+    totals.set(
+      `${r.category}\u0000${r.outcome}\u0000${r.reason}`,
+      (totals.get(`${r.category}\u0000${r.outcome}\u0000${r.reason}`) ?? 0) + r.quantity,
+    );
   const label = (t: number) => {
     const d = new Date(t).toISOString();
     return bucketMs === HOUR && hours <= 24 ? d.slice(11, 16) : d.slice(5, 10);
@@ -63,12 +69,23 @@ export default async function StatsPage({
 
   return (
     <main>
-      <PageCrumbs items={[{ label: org.name, href: `/orgs/${org.slug}` }, { label: project.name, href: `/orgs/${org.slug}/issues?project=${project.slug}` }, { label: "Stats" }]} />
+      <PageCrumbs
+        items={[
+          { label: org.name, href: `/orgs/${org.slug}` },
+          { label: project.name, href: `/orgs/${org.slug}/issues?project=${project.slug}` },
+          { label: "Stats" },
+        ]}
+      />
       <h1>{project.name} · Stats</h1>
       <div className="row" style={{ justifyContent: "space-between", marginBottom: "0.75rem" }}>
         <div className="row">
           {(Object.keys(RANGES) as Range[]).map((r) => (
-            <Link key={r} href={href(r, category)} aria-current={r === range ? "page" : undefined} className={r === range ? "badge on" : "badge"}>
+            <Link
+              key={r}
+              href={href(r, category)}
+              aria-current={r === range ? "page" : undefined}
+              className={r === range ? "badge on" : "badge"}
+            >
               {r}
             </Link>
           ))}

@@ -17,8 +17,16 @@ export interface FilterValues {
 }
 
 const SWITCHES: { name: keyof FilterValues; title: string; hint: string }[] = [
-  { name: "scriptError", title: "Cross-origin “Script error.”", hint: "Errors from scripts of other origins, which browsers hide behind this message." },
-  { name: "resizeObserver", title: "ResizeObserver loop notices", hint: "“ResizeObserver loop limit exceeded” and “…completed with undelivered notifications”: benign." },
+  {
+    name: "scriptError",
+    title: "Cross-origin “Script error.”",
+    hint: "Errors from scripts of other origins, which browsers hide behind this message.",
+  },
+  {
+    name: "resizeObserver",
+    title: "ResizeObserver loop notices",
+    hint: "“ResizeObserver loop limit exceeded” and “…completed with undelivered notifications”: benign.",
+  },
   { name: "browserExtensions", title: "Browser extensions", hint: "Errors raised by extensions and injected scripts, not by your code." },
   { name: "localhost", title: "Localhost", hint: "Events from 127.0.0.1, ::1 or a localhost URL. Switch off while you test locally." },
   { name: "webCrawlers", title: "Web crawlers", hint: "Events from known bots and crawlers (Googlebot, Bingbot, …)." },
@@ -42,11 +50,22 @@ export function FiltersForm({ org, project, values }: { org: string; project: st
         </label>
       ))}
       <label>
-        Error messages <span className="hint">One glob per line, matched against “Type: value” and the message, e.g. <code>*ChunkLoadError*</code></span>
-        <textarea name="errorMessages" rows={3} defaultValue={values.errorMessages.join("\n")} style={{ width: "100%", fontFamily: "var(--mono)" }} />
+        Error messages{" "}
+        <span className="hint">
+          One glob per line, matched against “Type: value” and the message, e.g. <code>*ChunkLoadError*</code>
+        </span>
+        <textarea
+          name="errorMessages"
+          rows={3}
+          defaultValue={values.errorMessages.join("\n")}
+          style={{ width: "100%", fontFamily: "var(--mono)" }}
+        />
       </label>
       <label>
-        Releases <span className="hint">One glob per line, e.g. <code>*-beta</code></span>
+        Releases{" "}
+        <span className="hint">
+          One glob per line, e.g. <code>*-beta</code>
+        </span>
         <textarea name="releases" rows={2} defaultValue={values.releases.join("\n")} style={{ width: "100%", fontFamily: "var(--mono)" }} />
       </label>
       <Submit>Save filters</Submit>
@@ -54,7 +73,13 @@ export function FiltersForm({ org, project, values }: { org: string; project: st
   );
 }
 
-export function ScrubbingForm(props: { org: string; project: string; extra: readonly string[]; safe: readonly string[]; storeIp: boolean }) {
+export function ScrubbingForm(props: {
+  org: string;
+  project: string;
+  extra: readonly string[];
+  safe: readonly string[];
+  storeIp: boolean;
+}) {
   const [state, action] = useActionState<FormState, FormData>(saveScrubbingAction, {});
   return (
     <form action={action} data-testid="scrubbing-form">
@@ -63,7 +88,12 @@ export function ScrubbingForm(props: { org: string; project: string; extra: read
       <input type="hidden" name="project" value={props.project} />
       <label>
         Additional sensitive fields <span className="hint">One field name per line; values of matching keys become [Filtered].</span>
-        <textarea name="extraSensitiveFields" rows={3} defaultValue={props.extra.join("\n")} style={{ width: "100%", fontFamily: "var(--mono)" }} />
+        <textarea
+          name="extraSensitiveFields"
+          rows={3}
+          defaultValue={props.extra.join("\n")}
+          style={{ width: "100%", fontFamily: "var(--mono)" }}
+        />
       </label>
       <label>
         Safe fields <span className="hint">One field name per line; never scrubbed.</span>
@@ -73,7 +103,9 @@ export function ScrubbingForm(props: { org: string; project: string; extra: read
         <input type="checkbox" name="storeIpAddresses" defaultChecked={props.storeIp} style={{ width: "auto", marginTop: "0.25rem" }} />
         <span>
           Store IP addresses
-          <span className="hint">Off removes the user&apos;s IP address and forwarding headers from every event, log, span and session.</span>
+          <span className="hint">
+            Off removes the user&apos;s IP address and forwarding headers from every event, log, span and session.
+          </span>
         </span>
       </label>
       <Submit>Save scrubbing</Submit>
@@ -91,9 +123,11 @@ export function FingerprintRulesForm({ org, project, rules }: { org: string; pro
       <label>
         Fingerprint rules
         <span className="hint">
-          One rule per line: matchers, then <code>-&gt;</code> and the fingerprint, e.g. <code>error.type:DatabaseUnavailable -&gt; system-down</code> or{" "}
-          <code>message:&quot;*connection refused*&quot; -&gt; conn-refused title=&quot;Connection refused&quot;</code>. Matchers: error.type, error.value, message,
-          logger, level, tags.&lt;key&gt;, stack.function, stack.module, stack.abs_path. Lines starting with # are comments.
+          One rule per line: matchers, then <code>-&gt;</code> and the fingerprint, e.g.{" "}
+          <code>error.type:DatabaseUnavailable -&gt; system-down</code> or{" "}
+          <code>message:&quot;*connection refused*&quot; -&gt; conn-refused title=&quot;Connection refused&quot;</code>. Matchers:
+          error.type, error.value, message, logger, level, tags.&lt;key&gt;, stack.function, stack.module, stack.abs_path. Lines starting
+          with # are comments.
         </span>
         <textarea name="rules" rows={8} defaultValue={state.values?.rules ?? rules} style={{ width: "100%", fontFamily: "var(--mono)" }} />
       </label>

@@ -56,7 +56,13 @@ export default async function ProjectSettingsPage({ params }: { params: Params }
 
   return (
     <main>
-      <PageCrumbs items={[{ label: org.name, href: `/orgs/${org.slug}` }, { label: project.name, href: `/orgs/${org.slug}/issues?project=${project.slug}` }, { label: "Settings" }]} />
+      <PageCrumbs
+        items={[
+          { label: org.name, href: `/orgs/${org.slug}` },
+          { label: project.name, href: `/orgs/${org.slug}/issues?project=${project.slug}` },
+          { label: "Settings" },
+        ]}
+      />
       <h1>{project.name} · Settings</h1>
       <nav className="tabs">
         {SECTIONS.map((s) => (
@@ -86,10 +92,24 @@ export default async function ProjectSettingsPage({ params }: { params: Params }
             <h2 style={{ marginTop: 0 }}>Project</h2>
             <table>
               <tbody>
-                <tr><th>Slug</th><td>{project.slug}</td></tr>
-                <tr><th>Project ID</th><td>{project.id}</td></tr>
-                <tr><th>Platform</th><td>{PLATFORMS.find((p) => p.id === project.platform)?.name ?? project.platform}</td></tr>
-                <tr><th>Created</th><td><When ms={project.created_at} /></td></tr>
+                <tr>
+                  <th>Slug</th>
+                  <td>{project.slug}</td>
+                </tr>
+                <tr>
+                  <th>Project ID</th>
+                  <td>{project.id}</td>
+                </tr>
+                <tr>
+                  <th>Platform</th>
+                  <td>{PLATFORMS.find((p) => p.id === project.platform)?.name ?? project.platform}</td>
+                </tr>
+                <tr>
+                  <th>Created</th>
+                  <td>
+                    <When ms={project.created_at} />
+                  </td>
+                </tr>
               </tbody>
             </table>
           </section>
@@ -110,17 +130,28 @@ export default async function ProjectSettingsPage({ params }: { params: Params }
         <section className="panel">
           <table>
             <thead>
-              <tr><th>Key</th><th>DSN</th><th>Status</th>{(manageKeys || rotateKeys) && <th />}</tr>
+              <tr>
+                <th>Key</th>
+                <th>DSN</th>
+                <th>Status</th>
+                {(manageKeys || rotateKeys) && <th />}
+              </tr>
             </thead>
             <tbody>
               {keys.map((k) => (
                 <tr key={k.id} data-testid="key-row">
                   <td>
                     {k.label}
-                    <div className="muted">created <When ms={k.created_at} /></div>
+                    <div className="muted">
+                      created <When ms={k.created_at} />
+                    </div>
                   </td>
-                  <td><code className="dsn">{buildDsn(publicUrl, k.public_key, project.id)}</code></td>
-                  <td><span className={k.is_active ? "badge on" : "badge off"}>{k.is_active ? "active" : "disabled"}</span></td>
+                  <td>
+                    <code className="dsn">{buildDsn(publicUrl, k.public_key, project.id)}</code>
+                  </td>
+                  <td>
+                    <span className={k.is_active ? "badge on" : "badge off"}>{k.is_active ? "active" : "disabled"}</span>
+                  </td>
                   {(manageKeys || rotateKeys) && (
                     <td>
                       <div className="row">
@@ -135,7 +166,10 @@ export default async function ProjectSettingsPage({ params }: { params: Params }
           </table>
           <p className="muted">
             {/* A plain link: /api/ paths are endpoints, not pages, so they load in full (PRODUCT.md fact 3). */}
-            The same list in the web API: <a href={`/api/0/projects/${org.slug}/${project.slug}/keys/`}>/api/0/projects/{org.slug}/{project.slug}/keys/</a>
+            The same list in the web API:{" "}
+            <a href={`/api/0/projects/${org.slug}/${project.slug}/keys/`}>
+              /api/0/projects/{org.slug}/{project.slug}/keys/
+            </a>
           </p>
           {manageKeys && (
             <>
@@ -161,9 +195,9 @@ export default async function ProjectSettingsPage({ params }: { params: Params }
       {current === "scrubbing" && (
         <section className="panel">
           <p className="muted">
-            Passwords, secrets, tokens, API keys, credentials, session and CSRF cookies, credit-card numbers and private keys are
-            always replaced by [Filtered] before an event, log, span, user feedback or check-in is stored. Attachments, replays
-            and profiles are stored as received.
+            Passwords, secrets, tokens, API keys, credentials, session and CSRF cookies, credit-card numbers and private keys are always
+            replaced by [Filtered] before an event, log, span, user feedback or check-in is stored. Attachments, replays and profiles are
+            stored as received.
           </p>
           {manage ? (
             <ScrubbingForm
@@ -182,10 +216,14 @@ export default async function ProjectSettingsPage({ params }: { params: Params }
       {current === "grouping" && (
         <section className="panel">
           <p className="muted">
-            Events group by the strategy <code>{GROUPING_CONFIG}</code>: exception types and in-app frames, else the message with variable parts
-            stripped. A rule gives matching events a fingerprint of your choosing; an issue page explains how its events grouped.
+            Events group by the strategy <code>{GROUPING_CONFIG}</code>: exception types and in-app frames, else the message with variable
+            parts stripped. A rule gives matching events a fingerprint of your choosing; an issue page explains how its events grouped.
           </p>
-          {manage ? <FingerprintRulesForm org={org.slug} project={project.slug} rules={rulesText} /> : <pre>{rulesText || "No rules."}</pre>}
+          {manage ? (
+            <FingerprintRulesForm org={org.slug} project={project.slug} rules={rulesText} />
+          ) : (
+            <pre>{rulesText || "No rules."}</pre>
+          )}
         </section>
       )}
 
@@ -194,8 +232,8 @@ export default async function ProjectSettingsPage({ params }: { params: Params }
           <section className="panel">
             <h2 style={{ marginTop: 0 }}>Per key</h2>
             <p className="muted">
-              Events (errors, transactions, feedback, check-ins) each key may send per window. Past it, SDKs get 429 with
-              Retry-After and X-Sentry-Rate-Limits and stop sending until it passes. Leave the count empty for no limit.
+              Events (errors, transactions, feedback, check-ins) each key may send per window. Past it, SDKs get 429 with Retry-After and
+              X-Sentry-Rate-Limits and stop sending until it passes. Leave the count empty for no limit.
             </p>
             <table>
               <tbody>
@@ -206,7 +244,13 @@ export default async function ProjectSettingsPage({ params }: { params: Params }
                     </td>
                     <td>
                       {manageKeys ? (
-                        <KeyLimitForm org={org.slug} project={project.slug} keyId={k.id} count={k.rate_limit_count} window={k.rate_limit_window_seconds} />
+                        <KeyLimitForm
+                          org={org.slug}
+                          project={project.slug}
+                          keyId={k.id}
+                          count={k.rate_limit_count}
+                          window={k.rate_limit_window_seconds}
+                        />
                       ) : k.rate_limit_count !== null ? (
                         `${k.rate_limit_count} per ${k.rate_limit_window_seconds} s`
                       ) : (

@@ -16,9 +16,25 @@ export function KeyLimitForm(props: { org: string; project: string; keyId: numbe
       <input type="hidden" name="project" value={props.project} />
       <input type="hidden" name="keyId" value={props.keyId} />
       <div className="row">
-        <input name="count" type="number" min={0} placeholder="events" defaultValue={props.count ?? ""} style={inline} aria-label="Events" />
+        <input
+          name="count"
+          type="number"
+          min={0}
+          placeholder="events"
+          defaultValue={props.count ?? ""}
+          style={inline}
+          aria-label="Events"
+        />
         <span>per</span>
-        <input name="window" type="number" min={1} max={86400} defaultValue={props.window ?? 60} style={inline} aria-label="Window in seconds" />
+        <input
+          name="window"
+          type="number"
+          min={1}
+          max={86400}
+          defaultValue={props.window ?? 60}
+          style={inline}
+          aria-label="Window in seconds"
+        />
         <span>s</span>
         <Submit>Save</Submit>
       </div>

@@ -24,7 +24,12 @@ const VERIFIED: Record<Verified, { badge: string; text: string }> = {
 export default async function SetupSnippetPage({ params }: { params: Params }) {
   const { org: orgSlug, project: projectSlug, platform } = await params;
   const path = platform.join("/");
-  const { org, project } = await loadProject("project:read", orgSlug, projectSlug, `/orgs/${orgSlug}/projects/${projectSlug}/setup/${path}`);
+  const { org, project } = await loadProject(
+    "project:read",
+    orgSlug,
+    projectSlug,
+    `/orgs/${orgSlug}/projects/${projectSlug}/setup/${path}`,
+  );
   const key = (await listKeys(ctx(), project)).find((k) => k.is_active === 1);
   if (!key) notFound();
   const dsn = buildDsn(ctx().publicUrl, key.public_key, project.id);
@@ -35,7 +40,9 @@ export default async function SetupSnippetPage({ params }: { params: Params }) {
   const verified = VERIFIED[snippet.verified];
   return (
     <main className="setup-guide">
-      <PageCrumbs items={[{ label: org.name, href: `/orgs/${org.slug}` }, { label: project.name, href: `${base}/settings` }, { label: "Set up" }]} />
+      <PageCrumbs
+        items={[{ label: org.name, href: `/orgs/${org.slug}` }, { label: project.name, href: `${base}/settings` }, { label: "Set up" }]}
+      />
       <h1>Set up {snippet.title}</h1>
       <FirstEvent org={org.slug} projectId={project.id} />
       <section className="panel">
@@ -57,11 +64,17 @@ export default async function SetupSnippetPage({ params }: { params: Params }) {
       <div className="panel">
         <p data-testid="verified">
           <span className={`badge ${verified.badge}`}>
-            {snippet.verified === "no" ? "not verified here" : snippet.verifiedWith ? `verified here with ${snippet.verifiedWith}` : "verified here"}
+            {snippet.verified === "no"
+              ? "not verified here"
+              : snippet.verifiedWith
+                ? `verified here with ${snippet.verifiedWith}`
+                : "verified here"}
           </span>{" "}
           <span className="muted-small">
             {verified.text}
-            {snippet.verifiedWith ? ` Run here with ${snippet.verifiedWith}, the newest release this machine can install; the snippet uses only API it shares with the current SDK.` : ""}
+            {snippet.verifiedWith
+              ? ` Run here with ${snippet.verifiedWith}, the newest release this machine can install; the snippet uses only API it shares with the current SDK.`
+              : ""}
             {snippet.note ? ` ${snippet.note}` : ""}
           </span>
         </p>
