@@ -31,3 +31,9 @@ export async function saveFingerprintRules({ ctx, input }: { ctx: Ctx; input: { 
     .onConflict((oc) => oc.column("project_id").doUpdateSet({ fingerprint_rules: input.text }))
     .execute();
 }
+
+/** The hashes that lead to an issue (its own and those of issues merged into it), for the grouping explanation. */
+export async function issueHashes(ctx: Ctx, issueId: number): Promise<string[]> {
+  const rows = await ctx.db.selectFrom("issue_hashes").select("hash").where("issue_id", "=", issueId).orderBy("hash").execute();
+  return rows.map((r) => r.hash);
+}

@@ -2,6 +2,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { isTelltaleError } from "@/src/core/errors";
 import { issueExtras } from "@/src/core/issues/extras";
+import { fingerprintRules, issueHashes } from "@/src/core/issues/grouping-rules";
 import { issueFrequency, parseFrequencyRange } from "@/src/core/issues/frequency";
 import { FrequencyPanel } from "../../../../../components/issue/frequency-chart";
 import {
@@ -78,7 +79,7 @@ export default async function IssuePage({ params, searchParams }: { params: Para
   else if (!listing) notFound();
 
   const range = parseFrequencyRange(q.freq);
-  const [extras, tags, activity, neighbours, events, members, frequency] = await Promise.all([
+  const [extras, tags, activity, neighbours, events, members, frequency, rules, hashes] = await Promise.all([
     issueExtras(c, [issue], user, { hourly: false }),
     tagDistribution(c, issue.id),
     issueActivity(c, issue.id),
@@ -92,6 +93,8 @@ export default async function IssuePage({ params, searchParams }: { params: Para
       .orderBy("users.email")
       .execute(),
     issueFrequency(c, issue.id, c.now(), range),
+    stored ? fingerprintRules(c, project.id) : Promise.resolve([]),
+    stored ? issueHashes(c, issue.id) : Promise.resolve([]),
   ]);
   const extra = extras.get(issue.id)!;
   const event = stored ? (JSON.parse(stored.data) as NormalizedEvent) : null;
@@ -390,7 +393,7 @@ export default async function IssuePage({ params, searchParams }: { params: Para
                     />
                   </section>
                 )}
-                <GroupingExplanation event={event} config={issue.grouping_config} />
+                <GroupingExplanation event={event} config={issue.grouping_config} rules={rules} issueHashes={hashes} />
               </>
             )}
           </div>
