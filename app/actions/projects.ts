@@ -4,6 +4,7 @@ import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import type { Ctx } from "@/src/core/context";
 import { saveFingerprintRules } from "@/src/core/issues/grouping-rules";
+import { upgradeGrouping } from "@/src/core/projects/grouping-config";
 import { createKey, rotateKey, setKeyActive } from "@/src/core/keys/manage";
 import { setKeyRateLimit } from "@/src/core/keys/rate-limit";
 import type { OrgAccess } from "@/src/core/orgs/access";
@@ -134,3 +135,10 @@ export const saveFingerprintRulesAction = action(
   },
   { keep: ["rules"] },
 );
+
+export const upgradeGroupingAction = action("project:settings:write", async ({ ctx, access, form }) => {
+  const { project, refresh } = await formProject(ctx, access, form);
+  const state = await upgradeGrouping({ ctx, input: { projectId: project.id, to: field(form, "to") } });
+  refresh();
+  return { notice: `Events now group with ${state.config}; issues made before keep receiving their events during the transition.` };
+});

@@ -16,6 +16,7 @@ async function writeRecords(trx: Kysely<DB>, dialect: Dialect, records: DigestRe
     event: r.event,
     row: eventRow(r),
     hashes: r.hashes,
+    secondaryHashes: r.secondaryHashes,
     config: r.config,
     issue: r.issue,
   }));

@@ -11,6 +11,7 @@ import { m0007 } from "./migrations/0007_digest_progress";
 import { m0008 } from "./migrations/0008_dead_letters";
 import { m0009 } from "./migrations/0009_login_attempts";
 import { m0010 } from "./migrations/0010_localhost_filter_default";
+import { m0011 } from "./migrations/0011_project_grouping_config";
 import { adoptQueue } from "./queue";
 import type { AnyDb, Migration } from "./migrations/helpers";
 
@@ -26,6 +27,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0008_dead_letters": m0008,
   "0009_login_attempts": m0009,
   "0010_localhost_filter_default": m0010,
+  "0011_project_grouping_config": m0011,
 };
 
 export interface MigrateResult {

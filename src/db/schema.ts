@@ -54,6 +54,12 @@ export interface ProjectsTable {
   name: string;
   platform: string;
   created_at: number;
+  /** The grouping strategy version new events are grouped with (src/core/grouping/config.ts). */
+  grouping_config: Generated<string>;
+  /** During an upgrade's transition: the version before, whose hashes still find old issues. */
+  grouping_previous_config: string | null;
+  /** When the transition ends (ms); after it only `grouping_config` is computed. */
+  grouping_transition_until: number | null;
 }
 
 export interface ProjectKeysTable {

@@ -19,6 +19,7 @@ function batch(projectId: number): Omit<DigestRecords, "outcomes"> {
     receivedAt: Date.now(),
     event: normalized.event,
     hashes: ["a".repeat(32)],
+    secondaryHashes: [],
     config: "test",
     issueId: null,
   };

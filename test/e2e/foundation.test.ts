@@ -96,7 +96,8 @@ describe.each(DIALECTS)("the web UI on %s", (dialect) => {
 
     // The set-up snippet (a catch-all route) carries the same DSN.
     await page.goto(`${server.url}/orgs/acme/projects/backend/setup/javascript/nextjs`);
-    await expect(page.locator("[data-testid=snippet]").first().textContent()).resolves.toContain(dsn!);
+    // (Some guides open with a file that holds no DSN, such as next.config.ts: any snippet may carry it.)
+    expect((await page.locator("[data-testid=snippet]").allTextContents()).join("\n")).toContain(dsn!);
     await context.close();
   });
 

@@ -16,6 +16,8 @@ export interface EventRecord {
   event: NormalizedEvent;
   /** The event's hashes, primary first; an issue is found by any of them. */
   hashes: string[];
+  /** During a grouping upgrade's transition, the previous version's hashes: they find old issues, never make new ones. */
+  secondaryHashes: string[];
   /** The grouping strategy version that computed them. */
   config: string;
   issue: IssueFields;

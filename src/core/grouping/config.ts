@@ -26,7 +26,7 @@ export interface GroupingStrategy {
 /** The version new projects get. */
 export const GROUPING_CONFIG = "telltale:2026-11-22";
 
-const STRATEGIES: readonly GroupingStrategy[] = [
+const STRATEGIES: GroupingStrategy[] = [
   {
     id: "telltale:2026-11-22",
     released: "2026-11-22",
@@ -38,6 +38,16 @@ const STRATEGIES: readonly GroupingStrategy[] = [
 ];
 
 const BY_ID = new Map(STRATEGIES.map((s) => [s.id, s]));
+
+/**
+ * Adds a version at run time. Only tests call it (an upgrade is tested with a second, test-only
+ * strategy); production versions are listed above, where the corpus test snapshots them.
+ */
+export function registerGroupingStrategy(strategy: GroupingStrategy): void {
+  if (BY_ID.has(strategy.id)) return;
+  STRATEGIES.push(strategy);
+  BY_ID.set(strategy.id, strategy);
+}
 
 /** Every registered version, oldest first. */
 export function groupingStrategies(): readonly GroupingStrategy[] {

@@ -1,6 +1,14 @@
 /** Grouping: dated strategy versions, an explainable result, SDK fingerprints and fingerprint rules. */
 export { computeGrouping, EMPTY_HASH, type GroupingOptions } from "./compute";
-export { GROUPING_CONFIG, groupingStrategy, groupingStrategies, isGroupingConfig, type GroupingStrategy } from "./config";
+export {
+  GROUPING_CONFIG,
+  groupingStrategy,
+  groupingStrategies,
+  isGroupingConfig,
+  registerGroupingStrategy,
+  type GroupingStrategy,
+} from "./config";
+export { groupForProject, inTransition, type ProjectGrouping, type ProjectGroupingResult } from "./project";
 export { contributingValues, hashValues } from "./component";
 export { summarizeGrouping, type GroupedBy, type GroupingSummary } from "./summary";
 export { deriveIssueFields, type IssueFields, type IssueMetadata } from "./issue-fields";

@@ -12,6 +12,8 @@ export interface GroupedEvent {
   row: Insertable<DB["events"]>;
   /** The event's hashes, primary first; an issue is found by any of them. */
   hashes: string[];
+  /** A grouping upgrade's previous-version hashes: looked up after `hashes`, never given to a new issue. */
+  secondaryHashes: readonly string[];
   config: string;
   issue: IssueFields;
 }
@@ -175,6 +177,7 @@ async function resolveIssues(trx: Kysely<DB>, grouped: readonly GroupedEvent[]):
     let set = byProject.get(g.projectId);
     if (!set) byProject.set(g.projectId, (set = new Set()));
     for (const h of g.hashes) set.add(h);
+    for (const h of g.secondaryHashes) set.add(h);
   }
   for (const [projectId, hashes] of byProject) {
     const all = [...hashes];
@@ -189,15 +192,31 @@ async function resolveIssues(trx: Kysely<DB>, grouped: readonly GroupedEvent[]):
     }
   }
   const out = new Map<GroupedEvent, number>();
+  const learned: { project_id: number; hash: string; issue_id: number; grouping_config: string }[] = [];
   for (const g of grouped) {
-    const found = g.hashes.map((h) => known.get(`${g.projectId}\u0000${h}`)).find((id) => id !== undefined);
+    const key = (h: string) => `${g.projectId}\u0000${h}`;
+    const found = [...g.hashes, ...g.secondaryHashes].map((h) => known.get(key(h))).find((id) => id !== undefined);
     if (found !== undefined) {
+      // Found by a previous version's hash during a grouping upgrade: the issue learns this
+      // version's hashes, so its events match directly once the transition is over.
+      for (const h of g.hashes) {
+        if (known.has(key(h))) continue;
+        known.set(key(h), found);
+        learned.push({ project_id: g.projectId, hash: h, issue_id: found, grouping_config: g.config });
+      }
       out.set(g, found);
       continue;
     }
     const issueId = await createIssue(trx, g);
-    for (const h of g.hashes) known.set(`${g.projectId}\u0000${h}`, issueId);
+    for (const h of g.hashes) known.set(key(h), issueId);
     out.set(g, issueId);
+  }
+  for (let i = 0; i < learned.length; i += CHUNK) {
+    await trx
+      .insertInto("issue_hashes")
+      .values(learned.slice(i, i + CHUNK))
+      .onConflict((oc) => oc.columns(["project_id", "hash"]).doNothing())
+      .execute();
   }
   return out;
 }

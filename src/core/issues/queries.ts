@@ -18,15 +18,28 @@ export async function issueInOrg(ctx: Ctx, org: Organization, issueId: number): 
       "projects.platform as p_platform",
       "projects.organization_id as p_org",
       "projects.created_at as p_created",
+      "projects.grouping_config as p_grouping",
+      "projects.grouping_previous_config as p_grouping_previous",
+      "projects.grouping_transition_until as p_grouping_until",
     ])
     .where("issues.id", "=", issueId)
     .where("projects.organization_id", "=", org.id)
     .executeTakeFirst();
   if (!row) throw notFound(`issue ${issueId} does not exist`);
-  const { p_slug, p_name, p_platform, p_org, p_created, ...issue } = row;
+  const { p_slug, p_name, p_platform, p_org, p_created, p_grouping, p_grouping_previous, p_grouping_until, ...issue } = row;
   return {
     issue,
-    project: { id: issue.project_id, slug: p_slug, name: p_name, platform: p_platform, organization_id: p_org, created_at: p_created },
+    project: {
+      id: issue.project_id,
+      slug: p_slug,
+      name: p_name,
+      platform: p_platform,
+      organization_id: p_org,
+      created_at: p_created,
+      grouping_config: p_grouping,
+      grouping_previous_config: p_grouping_previous,
+      grouping_transition_until: p_grouping_until,
+    },
   };
 }
 

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { inboundFilterConfig } from "../filter/index";
 import type { InboundFilterConfig } from "../filter/types";
 import type { Ctx } from "../context";
+import { GROUPING_CONFIG, type ProjectGrouping } from "../grouping/index";
 
 /** A project's stored filter switches: only what differs from the defaults is kept. */
 const StoredFilters = z
@@ -30,6 +31,7 @@ export interface ProjectOptions {
   filters: InboundFilterConfig;
   storedFilters: StoredFilters;
   scrubbing: Scrubbing;
+  grouping: ProjectGrouping;
 }
 
 function parseJson<T>(schema: z.ZodType<T>, text: string | undefined, fallback: T): T {
@@ -44,11 +46,21 @@ function parseJson<T>(schema: z.ZodType<T>, text: string | undefined, fallback: 
 
 export async function projectOptions(ctx: Ctx, projectId: number): Promise<ProjectOptions> {
   const row = await ctx.db.selectFrom("project_options").selectAll().where("project_id", "=", projectId).executeTakeFirst();
+  const project = await ctx.db
+    .selectFrom("projects")
+    .select(["grouping_config", "grouping_previous_config", "grouping_transition_until"])
+    .where("id", "=", projectId)
+    .executeTakeFirst();
   const storedFilters = parseJson(StoredFilters, row?.filters, {});
   return {
     filters: inboundFilterConfig(storedFilters),
     storedFilters,
     scrubbing: parseJson(Scrubbing, row?.scrubbing, Scrubbing.parse({})),
+    grouping: {
+      config: project?.grouping_config ?? GROUPING_CONFIG,
+      previous: project?.grouping_previous_config ?? null,
+      transitionUntil: project?.grouping_transition_until ?? null,
+    },
   };
 }
 

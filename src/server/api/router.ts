@@ -12,6 +12,7 @@ import { parseCookies, readBody, sendError, sendJson } from "../http";
 import { serializeProject } from "./serialize";
 import { ISSUE_ROUTES } from "./issue-routes";
 import { KEY_ROUTES } from "./key-routes";
+import { PROJECT_ROUTES } from "./project-routes";
 import { LOOKUP_ROUTES } from "./lookup-routes";
 import { TAG_ROUTES } from "./tag-routes";
 import { route, type ApiRoute } from "./route";
@@ -24,6 +25,7 @@ export const ROUTES: ApiRoute[] = [
     return projects.map((p) => serializeProject(p, access.org, true));
   }),
   ...KEY_ROUTES,
+  ...PROJECT_ROUTES,
   ...ISSUE_ROUTES,
   ...LOOKUP_ROUTES,
   ...TAG_ROUTES,

@@ -1,6 +1,6 @@
 import type { EnvelopeItem } from "../../envelope/index";
 import { runInboundFilters } from "../../filter/index";
-import { computeGrouping, deriveIssueFields, GROUPING_CONFIG } from "../../grouping/index";
+import { deriveIssueFields, groupForProject } from "../../grouping/index";
 import type { NormalizedEvent } from "../../normalize/types";
 import { obj, readJson } from "../read";
 import { normalizeItem, outcome, type Stage, type StageContext } from "../stage";
@@ -8,7 +8,7 @@ import { feedbackFromEvent } from "./feedback";
 
 /** Groups an (enriched) event and records it for the issue step. */
 function group(c: StageContext, event: NormalizedEvent): void {
-  const grouping = computeGrouping(event, { config: GROUPING_CONFIG, rules: c.rules });
+  const { result: grouping, secondaryHashes } = groupForProject(event, c.options.grouping, c.rules, c.receivedAt);
   const issue = deriveIssueFields(event, grouping);
   c.records.events.push({
     projectId: c.projectId,
@@ -16,6 +16,7 @@ function group(c: StageContext, event: NormalizedEvent): void {
     receivedAt: c.receivedAt,
     event,
     hashes: grouping.hashes,
+    secondaryHashes,
     config: grouping.config,
     issue,
     issueId: null,

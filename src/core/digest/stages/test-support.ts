@@ -8,6 +8,7 @@ import { DEFAULT_ENRICHMENT_BUDGET } from "../enrich/run";
 import { mergeRecords, type OutcomeRecord } from "../records";
 import { runStages, type StageRun } from "../run";
 import type { Settled } from "../settled";
+import { GROUPING_CONFIG } from "../../grouping/index";
 
 /** Test helpers for the stages: envelopes built as SDKs write them, digested into a MemoryTelemetryStore. */
 
@@ -17,6 +18,7 @@ export const defaultProjectOptions = (): ProjectOptions => ({
   filters: inboundFilterConfig(),
   storedFilters: {},
   scrubbing: Scrubbing.parse({}),
+  grouping: { config: GROUPING_CONFIG, previous: null, transitionUntil: null },
 });
 
 export interface TestItem {

@@ -1,7 +1,12 @@
 "use client";
 
 import { useActionState } from "react";
-import { saveFiltersAction, saveFingerprintRulesAction, saveScrubbingAction } from "../../../../../../actions/projects";
+import {
+  saveFiltersAction,
+  saveFingerprintRulesAction,
+  upgradeGroupingAction,
+  saveScrubbingAction,
+} from "../../../../../../actions/projects";
 import { FormMessages, Submit } from "../../../../../../components/form-parts";
 import type { FormState } from "../../../../../../lib/forms";
 
@@ -132,6 +137,20 @@ export function FingerprintRulesForm({ org, project, rules }: { org: string; pro
         <textarea name="rules" rows={8} defaultValue={state.values?.rules ?? rules} style={{ width: "100%", fontFamily: "var(--mono)" }} />
       </label>
       <Submit>Save rules</Submit>
+    </form>
+  );
+}
+
+/** Moves the project to a newer grouping version, with the transition the page describes. */
+export function UpgradeGroupingForm({ org, project, to }: { org: string; project: string; to: string }) {
+  const [state, action] = useActionState<FormState, FormData>(upgradeGroupingAction, {});
+  return (
+    <form action={action} data-testid="grouping-upgrade-form">
+      <FormMessages state={state} />
+      <input type="hidden" name="org" value={org} />
+      <input type="hidden" name="project" value={project} />
+      <input type="hidden" name="to" value={to} />
+      <Submit>Upgrade to {to}</Submit>
     </form>
   );
 }

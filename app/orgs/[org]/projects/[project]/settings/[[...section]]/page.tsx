@@ -10,9 +10,11 @@ import { ctx } from "../../../../../../lib/app-runtime";
 import { When } from "../../../../../../components/when";
 import { KeyActiveForm, NewKeyForm, RotateKeyForm } from "./keys-forms";
 import { KeyLimitForm, QuotaForm, RemoveQuotaForm } from "./quota-forms";
-import { FiltersForm, FingerprintRulesForm, ScrubbingForm } from "./ingest-forms";
+import { FiltersForm, FingerprintRulesForm, ScrubbingForm, UpgradeGroupingForm } from "./ingest-forms";
 import { fingerprintRulesText } from "@/src/core/issues/grouping-rules";
-import { GROUPING_CONFIG } from "@/src/core/grouping/index";
+import { groupingStrategy } from "@/src/core/grouping/index";
+import { DEFAULT_TRANSITION_DAYS, groupingState } from "@/src/core/projects/grouping-config";
+import { exactUtc } from "../../../../../../lib/dates";
 import { projectOptions } from "@/src/core/projects/options";
 import { listQuotas, QUOTA_CATEGORIES } from "@/src/core/projects/quotas";
 import { PageCrumbs } from "../../../../../../components/shell/page-crumbs";
@@ -39,12 +41,15 @@ export default async function ProjectSettingsPage({ params }: { params: Params }
   if (!SECTIONS.some((s) => s.id === current)) notFound();
   const base = `/orgs/${orgSlug}/projects/${projectSlug}/settings`;
   const { org, project, role } = await loadProject("project:read", orgSlug, projectSlug, current ? `${base}/${current}` : base);
-  const [keys, quotas, options, rulesText] = await Promise.all([
+  const [keys, quotas, options, rulesText, grouping] = await Promise.all([
     listKeys(ctx(), project),
     listQuotas(ctx(), project.id),
     projectOptions(ctx(), project.id),
     fingerprintRulesText(ctx(), project.id),
+    groupingState(ctx(), project.id),
   ]);
+  const strategy = groupingStrategy(grouping.config);
+  const newest = grouping.upgrades[grouping.upgrades.length - 1] ?? null;
   const publicUrl = ctx().publicUrl;
   const primary = keys.find((k) => k.is_active === 1);
   const primaryDsn = primary ? buildDsn(publicUrl, primary.public_key, project.id) : null;
@@ -215,9 +220,34 @@ export default async function ProjectSettingsPage({ params }: { params: Params }
 
       {current === "grouping" && (
         <section className="panel">
+          <h2>Grouping version</h2>
+          <p data-testid="grouping-version">
+            Events group with <code>{strategy.id}</code>: {strategy.description}
+          </p>
+          {grouping.transitioning && grouping.previous && grouping.transitionUntil !== null && (
+            <p className="muted" data-testid="grouping-transition">
+              Upgraded from <code>{grouping.previous}</code>. Until {exactUtc(grouping.transitionUntil)} events are grouped with both
+              versions, so issues made before the upgrade keep receiving their events.
+            </p>
+          )}
+          {newest ? (
+            manage ? (
+              <>
+                <p className="muted">
+                  A newer version exists: <code>{newest}</code>. New issues will be made with it; for {DEFAULT_TRANSITION_DAYS} days the
+                  current version still finds the issues made before.
+                </p>
+                <UpgradeGroupingForm org={org.slug} project={project.slug} to={newest} />
+              </>
+            ) : (
+              <p className="muted">A newer version exists; owners and admins can upgrade.</p>
+            )
+          ) : (
+            <p className="muted">This is the newest version.</p>
+          )}
+          <h2>Fingerprint rules</h2>
           <p className="muted">
-            Events group by the strategy <code>{GROUPING_CONFIG}</code>: exception types and in-app frames, else the message with variable
-            parts stripped. A rule gives matching events a fingerprint of your choosing; an issue page explains how its events grouped.
+            A rule gives matching events a fingerprint of your choosing; an issue page explains how its events grouped.
           </p>
           {manage ? (
             <FingerprintRulesForm org={org.slug} project={project.slug} rules={rulesText} />
