@@ -1,5 +1,8 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GROUPING_CONFIG } from "../../src/core/grouping/index";
 import { createUser } from "../../src/core/accounts/create-user";
 import { saveFingerprintRules } from "../../src/core/issues/grouping-rules";
 import { createOrganization } from "../../src/core/orgs/create-org";
@@ -72,5 +75,28 @@ describe.each(DIALECTS)("the grouping explanation of a rule-grouped issue in Chr
     const shown = (await page.locator("[data-testid=grouping-hash]").textContent()) ?? "";
     expect(hashes).not.toContain(shown);
     expect(await page.locator("[data-testid=grouping-stale]").textContent()).toContain(hashes[0]!);
+  });
+
+  it("names the project's grouping version in settings, fitting 390 px", async () => {
+    await page.goto(`${server.url}/orgs/shop/projects/api/settings/grouping`);
+    expect(await page.locator("[data-testid=grouping-version]").textContent()).toContain(GROUPING_CONFIG);
+    expect(await page.locator("[data-testid=grouping-upgrade-form]").count()).toBe(0);
+    for (const width of [390, 1280]) {
+      await page.setViewportSize({ width, height: 900 });
+      if (process.env.SCREENSHOTS) {
+        mkdirSync(process.env.SCREENSHOTS, { recursive: true });
+        await page.screenshot({ path: join(process.env.SCREENSHOTS, `settings-grouping-${dialect}-${width}.png`), fullPage: true });
+      }
+      if (width === 390) {
+        expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(
+          0,
+        );
+      }
+    }
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.goto(issueUrl);
+    await page.click("[data-testid=grouping] summary");
+    if (process.env.SCREENSHOTS)
+      await page.screenshot({ path: join(process.env.SCREENSHOTS, `issue-grouping-${dialect}.png`), fullPage: true });
   });
 });

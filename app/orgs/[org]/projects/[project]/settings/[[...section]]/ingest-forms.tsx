@@ -126,7 +126,7 @@ export function FingerprintRulesForm({ org, project, rules }: { org: string; pro
       <input type="hidden" name="org" value={org} />
       <input type="hidden" name="project" value={project} />
       <label>
-        Fingerprint rules
+        Rules
         <span className="hint">
           One rule per line: matchers, then <code>-&gt;</code> and the fingerprint, e.g.{" "}
           <code>error.type:DatabaseUnavailable -&gt; system-down</code> or{" "}
