@@ -12,6 +12,7 @@ import { m0008 } from "./migrations/0008_dead_letters";
 import { m0009 } from "./migrations/0009_login_attempts";
 import { m0010 } from "./migrations/0010_localhost_filter_default";
 import { m0011 } from "./migrations/0011_project_grouping_config";
+import { m0012 } from "./migrations/0012_issue_window_counts";
 import { adoptQueue } from "./queue";
 import type { AnyDb, Migration } from "./migrations/helpers";
 
@@ -28,6 +29,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0009_login_attempts": m0009,
   "0010_localhost_filter_default": m0010,
   "0011_project_grouping_config": m0011,
+  "0012_issue_window_counts": m0012,
 };
 
 export interface MigrateResult {

@@ -333,6 +333,26 @@ export interface IssueHourlyTable {
   count: number;
 }
 
+/** Events per issue and minute, for the last day (frequency conditions over minutes). */
+export interface IssueMinutesTable {
+  issue_id: number;
+  minute: number;
+  count: number;
+}
+
+/** The users an issue's events came from, per minute (last day) and per hour (beyond). */
+export interface IssueMinuteUsersTable {
+  issue_id: number;
+  minute: number;
+  user_key: string;
+}
+
+export interface IssueHourUsersTable {
+  issue_id: number;
+  hour: number;
+  user_key: string;
+}
+
 export interface IssueActivityTable {
   id: Generated<number>;
   issue_id: number;
@@ -383,6 +403,9 @@ export interface DB {
   issue_tags: IssueTagsTable;
   issue_users: IssueUsersTable;
   issue_hourly: IssueHourlyTable;
+  issue_minutes: IssueMinutesTable;
+  issue_minute_users: IssueMinuteUsersTable;
+  issue_hour_users: IssueHourUsersTable;
   issue_activity: IssueActivityTable;
   issue_bookmarks: IssueBookmarksTable;
   project_grouping: ProjectGroupingTable;

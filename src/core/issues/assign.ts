@@ -4,6 +4,7 @@ import type { NormalizedEvent } from "../normalize/types";
 import type { IssueFields } from "../grouping/index";
 import { eventTags, userKey } from "./event-tags";
 import { compareReleases } from "./releases";
+import { addWindowCounts, type WindowSample } from "./window-counts";
 
 /** An event ready to be stored, with what grouping decided about it. */
 export interface GroupedEvent {
@@ -50,6 +51,7 @@ export async function assignIssues(trx: Kysely<DB>, grouped: readonly GroupedEve
   if (grouped.length === 0) return;
   const issueOf = await resolveIssues(trx, grouped);
   const deltas = new Map<number, IssueDelta>();
+  const samples: WindowSample[] = [];
   for (const g of grouped) {
     const issueId = issueOf.get(g)!;
     g.row.issue_id = issueId;
@@ -68,6 +70,7 @@ export async function assignIssues(trx: Kysely<DB>, grouped: readonly GroupedEve
     }
     const user = userKey(g.event);
     if (user) d.users.add(user);
+    samples.push({ issueId, at: ts, user: user ?? null });
     for (const [key, value] of eventTags(g.event)) {
       const k = `${key}\u0000${value}`;
       const t = d.tags.get(k);
@@ -87,6 +90,7 @@ export async function assignIssues(trx: Kysely<DB>, grouped: readonly GroupedEve
     now,
     lockRows,
   );
+  await addWindowCounts(trx, samples);
 }
 
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

@@ -5,6 +5,7 @@ import type { Ctx } from "../context";
 import { invalidInput, notFound } from "../errors";
 import { shortId } from "./queries";
 import { validate } from "../validate";
+import { mergeWindowCounts } from "./window-counts";
 
 export type Issue = Selectable<DB["issues"]>;
 
@@ -234,6 +235,7 @@ export async function mergeIssues({
           )
           .execute();
       }
+      await mergeWindowCounts(trx, o.id, target.id);
       // The short id too: the merged issue's activity names its new home as users know it (SHOP-1).
       await log(trx, o.id, input.user, "merge", { into: target.id, intoShortId: shortId(project, target) }, now);
     }

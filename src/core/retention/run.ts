@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import type { Ctx } from "../context";
 import { findInternalProjectId } from "../selfmon/internal-project";
+import { pruneMinuteCounts } from "../issues/window-counts";
 
 export interface RetentionOptions {
   /** Events, transactions, spans, logs and other stored items older than this many days go. */
@@ -97,13 +98,18 @@ async function deleteOlderThan(
   await drain("dead_letters", () => byIds("dead_letters", "created_at", cutoffMs));
   let outcomes = ctx.db.deleteFrom("outcomes").where("hour", "<", cutoffMs);
   let hourly = ctx.db.deleteFrom("issue_hourly").where("hour", "<", cutoffMs);
+  let hourUsers = ctx.db.deleteFrom("issue_hour_users").where("hour", "<", cutoffMs);
   if (scope) {
     outcomes = outcomes.where("project_id", scope.op, scope.projectId);
     const projectIssues = ctx.db.selectFrom("issues").select("id").where("project_id", "=", scope.projectId);
     hourly = hourly.where("issue_id", scope.op === "=" ? "in" : "not in", projectIssues);
+    hourUsers = hourUsers.where("issue_id", scope.op === "=" ? "in" : "not in", projectIssues);
   }
   await outcomes.execute();
   await hourly.execute();
+  await hourUsers.execute();
+  // Minute buckets live a day whatever the retention (every project's alike).
+  await pruneMinuteCounts(ctx, ctx.now());
 }
 
 /** Issues holding more than the cap lose their oldest events; returns how many went. */
