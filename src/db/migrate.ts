@@ -13,6 +13,7 @@ import { m0009 } from "./migrations/0009_login_attempts";
 import { m0010 } from "./migrations/0010_localhost_filter_default";
 import { m0011 } from "./migrations/0011_project_grouping_config";
 import { m0012 } from "./migrations/0012_issue_window_counts";
+import { m0013 } from "./migrations/0013_issue_changes";
 import { adoptQueue } from "./queue";
 import type { AnyDb, Migration } from "./migrations/helpers";
 
@@ -30,6 +31,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0010_localhost_filter_default": m0010,
   "0011_project_grouping_config": m0011,
   "0012_issue_window_counts": m0012,
+  "0013_issue_changes": m0013,
 };
 
 export interface MigrateResult {

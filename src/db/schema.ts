@@ -353,6 +353,29 @@ export interface IssueHourUsersTable {
   user_key: string;
 }
 
+/** One change of an issue's state, in the outbox: numbered in commit order (src/core/outbox). */
+export interface IssueChangesTable {
+  seq: number;
+  project_id: number;
+  issue_id: number;
+  kind: string;
+  /** JSON object: what the change carries (release, event id, assignee, text…). */
+  data: string;
+  user_id: number | null;
+  created_at: number;
+}
+
+export interface OutboxCounterTable {
+  id: number;
+  seq: number;
+}
+
+export interface OutboxPositionsTable {
+  consumer: string;
+  seq: number;
+  updated_at: number;
+}
+
 export interface IssueActivityTable {
   id: Generated<number>;
   issue_id: number;
@@ -407,6 +430,9 @@ export interface DB {
   issue_minute_users: IssueMinuteUsersTable;
   issue_hour_users: IssueHourUsersTable;
   issue_activity: IssueActivityTable;
+  issue_changes: IssueChangesTable;
+  outbox_counter: OutboxCounterTable;
+  outbox_positions: OutboxPositionsTable;
   issue_bookmarks: IssueBookmarksTable;
   project_grouping: ProjectGroupingTable;
 }

@@ -5,6 +5,7 @@ import type { IssueFields } from "../grouping/index";
 import { eventTags, userKey } from "./event-tags";
 import { compareReleases } from "./releases";
 import { addWindowCounts, type WindowSample } from "./window-counts";
+import { writeIssueChanges, type NewIssueChange } from "../outbox/changes";
 
 /** An event ready to be stored, with what grouping decided about it. */
 export interface GroupedEvent {
@@ -52,6 +53,7 @@ export async function assignIssues(trx: Kysely<DB>, grouped: readonly GroupedEve
   const issueOf = await resolveIssues(trx, grouped);
   const deltas = new Map<number, IssueDelta>();
   const samples: WindowSample[] = [];
+  const changes: NewIssueChange[] = [];
   for (const g of grouped) {
     const issueId = issueOf.get(g)!;
     g.row.issue_id = issueId;
@@ -89,8 +91,11 @@ export async function assignIssues(trx: Kysely<DB>, grouped: readonly GroupedEve
     [...deltas.values()].sort((a, b) => a.issueId - b.issueId),
     now,
     lockRows,
+    changes,
   );
   await addWindowCounts(trx, samples);
+  // Last, so the outbox counter is held for as short a time as the transaction allows.
+  await writeIssueChanges(trx, changes);
 }
 
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -101,7 +106,13 @@ const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
  * the issue updates are one per issue, each with its own values. Rows are written in key
  * order, so that two digesters on PostgreSQL take their locks in the same order.
  */
-async function applyDeltas(trx: Kysely<DB>, deltas: readonly IssueDelta[], now: number, lockRows: boolean): Promise<void> {
+async function applyDeltas(
+  trx: Kysely<DB>,
+  deltas: readonly IssueDelta[],
+  now: number,
+  lockRows: boolean,
+  changes: NewIssueChange[],
+): Promise<void> {
   const newUsers = new Map<number, number>();
   const users = deltas.flatMap((d) =>
     [...d.users].sort(cmp).map((user_key) => ({ issue_id: d.issueId, user_key, first_seen: d.firstSeen })),
@@ -134,8 +145,15 @@ async function applyDeltas(trx: Kysely<DB>, deltas: readonly IssueDelta[], now: 
     if (!row) throw new Error(`issue ${d.issueId} vanished during the digest`);
     const { update, change } = issueUpdate(row, d, newUsers.get(d.issueId) ?? 0, now);
     await trx.updateTable("issues").set(update).where("id", "=", d.issueId).execute();
-    if (change)
+    const projectId = d.last.projectId;
+    // A row no event has counted yet was made by this batch (resolveIssues).
+    if (row.times_seen === 0) changes.push({ projectId, issueId: d.issueId, kind: "created", data: {}, userId: null, at: now });
+    if (change) {
       activity.push({ issue_id: d.issueId, user_id: null, type: change.type, data: JSON.stringify(change.data), created_at: now });
+      const kind =
+        change.type === "set_regression" ? "regressed" : row.ignore_until !== null && now >= row.ignore_until ? "unignored" : "escalating";
+      changes.push({ projectId, issueId: d.issueId, kind, data: change.data, userId: null, at: now });
+    }
   }
   if (activity.length > 0) await trx.insertInto("issue_activity").values(activity).execute();
 

@@ -6,6 +6,7 @@ import { invalidInput, notFound } from "../errors";
 import { shortId } from "./queries";
 import { validate } from "../validate";
 import { mergeWindowCounts } from "./window-counts";
+import { writeIssueChanges, type IssueChangeKind } from "../outbox/changes";
 
 export type Issue = Selectable<DB["issues"]>;
 
@@ -37,11 +38,35 @@ const CLEAR_IGNORE = {
   ignore_baseline_users: null,
 } as const;
 
-async function log(db: Kysely<DB>, issueId: number, user: User | null, type: string, data: Record<string, unknown>, now: number) {
+/** The outbox kind of each activity type a person causes; bookmarks are personal and change nothing. */
+const CHANGE_OF: Record<string, IssueChangeKind | undefined> = {
+  set_resolved: "resolved",
+  set_resolved_in_next_release: "resolved",
+  set_resolved_in_release: "resolved",
+  set_unresolved: "unresolved",
+  set_ignored: "ignored",
+  assigned: "assigned",
+  unassigned: "unassigned",
+  note: "commented",
+  merge: "merged",
+};
+
+/** Records what a person did: the activity row, and the change in the outbox (same transaction). */
+async function log(
+  db: Kysely<DB>,
+  projectId: number,
+  issueId: number,
+  user: User | null,
+  type: string,
+  data: Record<string, unknown>,
+  now: number,
+) {
   await db
     .insertInto("issue_activity")
     .values({ issue_id: issueId, user_id: user?.id ?? null, type, data: JSON.stringify(data), created_at: now })
     .execute();
+  const kind = CHANGE_OF[type];
+  if (kind) await writeIssueChanges(db, [{ projectId, issueId, kind, data, userId: user?.id ?? null, at: now }]);
 }
 
 /** Applies one change to issues of one project; returns the updated issues. */
@@ -80,7 +105,7 @@ async function applyChange(db: Kysely<DB>, issue: Issue, user: User, change: z.o
         resolved_next_release: 0,
         ...CLEAR_IGNORE,
       });
-      return log(db, issue.id, user, "set_resolved", {}, now);
+      return log(db, issue.project_id, issue.id, user, "set_resolved", {}, now);
     case "resolveInNextRelease":
       // Held back for events of the release it was last seen in; a newer release regresses it.
       await set({
@@ -91,7 +116,7 @@ async function applyChange(db: Kysely<DB>, issue: Issue, user: User, change: z.o
         resolved_next_release: 1,
         ...CLEAR_IGNORE,
       });
-      return log(db, issue.id, user, "set_resolved_in_next_release", { current_release: issue.last_release }, now);
+      return log(db, issue.project_id, issue.id, user, "set_resolved_in_next_release", { current_release: issue.last_release }, now);
     case "resolveInRelease":
       await set({
         status: "resolved",
@@ -101,19 +126,19 @@ async function applyChange(db: Kysely<DB>, issue: Issue, user: User, change: z.o
         resolved_next_release: 0,
         ...CLEAR_IGNORE,
       });
-      return log(db, issue.id, user, "set_resolved_in_release", { release: change.release }, now);
+      return log(db, issue.project_id, issue.id, user, "set_resolved_in_release", { release: change.release }, now);
     case "unresolve":
       await set({ status: "unresolved", substatus: "ongoing", ...CLEAR_RESOLUTION, ...CLEAR_IGNORE });
-      return log(db, issue.id, user, "set_unresolved", {}, now);
+      return log(db, issue.project_id, issue.id, user, "set_unresolved", {}, now);
     case "ignore": {
       const base = { status: "ignored" as const, ...CLEAR_RESOLUTION, ...CLEAR_IGNORE };
       if ("forever" in change) {
         await set({ ...base, substatus: "archived_forever" });
-        return log(db, issue.id, user, "set_ignored", { until: "forever" }, now);
+        return log(db, issue.project_id, issue.id, user, "set_ignored", { until: "forever" }, now);
       }
       if ("minutes" in change) {
         await set({ ...base, substatus: "archived_until_condition_met", ignore_until: now + change.minutes * 60_000 });
-        return log(db, issue.id, user, "set_ignored", { minutes: change.minutes }, now);
+        return log(db, issue.project_id, issue.id, user, "set_ignored", { minutes: change.minutes }, now);
       }
       if ("count" in change) {
         await set({
@@ -122,7 +147,7 @@ async function applyChange(db: Kysely<DB>, issue: Issue, user: User, change: z.o
           ignore_count: change.count,
           ignore_baseline_count: issue.times_seen,
         });
-        return log(db, issue.id, user, "set_ignored", { count: change.count }, now);
+        return log(db, issue.project_id, issue.id, user, "set_ignored", { count: change.count }, now);
       }
       await set({
         ...base,
@@ -130,7 +155,7 @@ async function applyChange(db: Kysely<DB>, issue: Issue, user: User, change: z.o
         ignore_users: change.users,
         ignore_baseline_users: issue.user_count,
       });
-      return log(db, issue.id, user, "set_ignored", { users: change.users }, now);
+      return log(db, issue.project_id, issue.id, user, "set_ignored", { users: change.users }, now);
     }
     case "assign": {
       if (change.assigneeId !== null) {
@@ -144,7 +169,15 @@ async function applyChange(db: Kysely<DB>, issue: Issue, user: User, change: z.o
         if (!member) throw invalidInput("assign the issue to a member of its organization");
       }
       await set({ assignee_id: change.assigneeId });
-      return log(db, issue.id, user, change.assigneeId === null ? "unassigned" : "assigned", { assignee_id: change.assigneeId }, now);
+      return log(
+        db,
+        issue.project_id,
+        issue.id,
+        user,
+        change.assigneeId === null ? "unassigned" : "assigned",
+        { assignee_id: change.assigneeId },
+        now,
+      );
     }
     case "bookmark":
       if (change.on) {
@@ -154,9 +187,9 @@ async function applyChange(db: Kysely<DB>, issue: Issue, user: User, change: z.o
           .onConflict((oc) => oc.columns(["issue_id", "user_id"]).doNothing())
           .execute();
       } else await db.deleteFrom("issue_bookmarks").where("issue_id", "=", issue.id).where("user_id", "=", user.id).execute();
-      return log(db, issue.id, user, change.on ? "bookmarked" : "unbookmarked", {}, now);
+      return log(db, issue.project_id, issue.id, user, change.on ? "bookmarked" : "unbookmarked", {}, now);
     case "comment":
-      return log(db, issue.id, user, "note", { text: change.text }, now);
+      return log(db, issue.project_id, issue.id, user, "note", { text: change.text }, now);
   }
 }
 
@@ -237,7 +270,7 @@ export async function mergeIssues({
       }
       await mergeWindowCounts(trx, o.id, target.id);
       // The short id too: the merged issue's activity names its new home as users know it (SHOP-1).
-      await log(trx, o.id, input.user, "merge", { into: target.id, intoShortId: shortId(project, target) }, now);
+      await log(trx, o.project_id, o.id, input.user, "merge", { into: target.id, intoShortId: shortId(project, target) }, now);
     }
     const userCount = await trx
       .selectFrom("issue_users")
@@ -259,7 +292,7 @@ export async function mergeIssues({
       .set({ merged_into_id: target.id, status: "resolved", substatus: "merged" })
       .where("id", "in", ids)
       .execute();
-    await log(trx, target.id, input.user, "merge", { merged: ids }, now);
+    await log(trx, target.project_id, target.id, input.user, "merge", { merged: ids }, now);
     return trx.selectFrom("issues").selectAll().where("id", "=", target.id).executeTakeFirstOrThrow();
   });
 }

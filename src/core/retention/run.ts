@@ -99,15 +99,24 @@ async function deleteOlderThan(
   let outcomes = ctx.db.deleteFrom("outcomes").where("hour", "<", cutoffMs);
   let hourly = ctx.db.deleteFrom("issue_hourly").where("hour", "<", cutoffMs);
   let hourUsers = ctx.db.deleteFrom("issue_hour_users").where("hour", "<", cutoffMs);
+  // Issue changes go once every consumer has taken them (the outbox keeps what one still owes).
+  const taken = await ctx.db
+    .selectFrom("outbox_positions")
+    .select((eb) => eb.fn.min<number | string | null>("seq").as("seq"))
+    .executeTakeFirst();
+  let changes = ctx.db.deleteFrom("issue_changes").where("created_at", "<", cutoffMs);
+  if (taken?.seq !== null && taken?.seq !== undefined) changes = changes.where("seq", "<=", Number(taken.seq));
   if (scope) {
     outcomes = outcomes.where("project_id", scope.op, scope.projectId);
     const projectIssues = ctx.db.selectFrom("issues").select("id").where("project_id", "=", scope.projectId);
     hourly = hourly.where("issue_id", scope.op === "=" ? "in" : "not in", projectIssues);
     hourUsers = hourUsers.where("issue_id", scope.op === "=" ? "in" : "not in", projectIssues);
+    changes = changes.where("project_id", scope.op, scope.projectId);
   }
   await outcomes.execute();
   await hourly.execute();
   await hourUsers.execute();
+  await changes.execute();
   // Minute buckets live a day whatever the retention (every project's alike).
   await pruneMinuteCounts(ctx, ctx.now());
 }
