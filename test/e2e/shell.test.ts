@@ -145,6 +145,11 @@ describe("the application shell in Chromium", () => {
       const outside = await page.locator(".shell-main a").evaluateAll((links) => links.map((a) => (a.textContent ?? "").trim()));
       for (const section of ["Issues", "Stats", "Settings"]) expect(outside, `${path} repeats "${section}"`).not.toContain(section);
     }
+    // The key's buttons sit side by side on a wide screen, not stacked in a column.
+    await page.goto(`${server.url}/orgs/shop/projects/api/settings/keys`);
+    const disable = await page.locator(".key-actions button:text-is('Disable')").boundingBox();
+    const rotate = await page.locator(".key-actions button:text-is('Rotate')").boundingBox();
+    expect(rotate?.y).toBe(disable?.y);
     await page.close();
   });
 

@@ -159,7 +159,7 @@ export default async function ProjectSettingsPage({ params }: { params: Params }
                   </td>
                   {(manageKeys || rotateKeys) && (
                     <td>
-                      <div className="row">
+                      <div className="row key-actions">
                         {manageKeys && <KeyActiveForm org={org.slug} project={project.slug} keyId={k.id} active={k.is_active === 1} />}
                         {rotateKeys && k.is_active === 1 && <RotateKeyForm org={org.slug} project={project.slug} keyId={k.id} />}
                       </div>
