@@ -195,6 +195,8 @@ describe("the application shell in Chromium", () => {
       ["settings-keys", "/orgs/shop/projects/api/settings/keys"],
       ["org", "/orgs/shop"],
       ["dead-letters", "/orgs/shop/dead-letters"],
+      ["new-project", "/orgs/shop/projects/new"],
+      ["guide", "/orgs/shop/projects/api/setup/node"],
     ] as const;
     for (const [name, path] of paths) {
       await page.goto(`${server.url}${path}`);

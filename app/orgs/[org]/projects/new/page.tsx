@@ -1,4 +1,5 @@
 import { PLATFORMS } from "@/src/core/projects/platforms";
+import { PageCrumbs } from "../../../../components/shell/page-crumbs";
 import { loadOrg } from "../../../../lib/loaders";
 import { NewProjectForm } from "./new-project-form";
 
@@ -9,8 +10,8 @@ export default async function NewProjectPage({ params }: { params: Promise<{ org
   const { org } = await loadOrg("project:write", slug, `/orgs/${slug}/projects/new`);
   return (
     <main className="narrow">
+      <PageCrumbs items={[{ label: org.name, href: `/orgs/${org.slug}` }, { label: "Create project" }]} />
       <h1>Create a project</h1>
-      <p className="muted">in {org.name}</p>
       <NewProjectForm org={org.slug} platforms={PLATFORMS.map(({ id, name }) => ({ id, name }))} />
     </main>
   );
