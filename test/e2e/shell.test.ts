@@ -225,6 +225,19 @@ describe("the application shell in Chromium", () => {
     }
   });
 
+  it("shows the sign-in page without the shell, fitting 390 px, in both themes", async () => {
+    for (const scheme of ["light", "dark"] as const) {
+      for (const width of [390, 1280]) {
+        const page = await browser.newPage({ viewport: { width, height: 900 }, colorScheme: scheme });
+        await page.goto(`${server.url}/login`);
+        await shot(page, `login-${width}-${scheme}`);
+        expect(await page.locator("[data-testid=sidebar]").count()).toBe(0);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+        await page.close();
+      }
+    }
+  });
+
   it("renders a light and a dark theme, following the system setting", async () => {
     const page = await signedIn(1280);
     const colours = () =>
