@@ -123,6 +123,7 @@ describe("the application shell in Chromium", () => {
     const switcherName = () => page.locator("[data-testid=project-switcher] .switcher-name").textContent();
     await page.goto(`${server.url}/orgs/shop/traces/${traceId}`);
     await waitFor(async () => (await switcherName()) === "API", 10_000, "the trace's project in the switcher");
+    expect(await page.locator("main p.muted").first().textContent()).toMatch(/^1 transaction, 1 span, 1 error · /);
     // Project sections follow the named project, so Stats is one click away from the trace.
     expect(await sectionNames(page)).toEqual(["Projects", "Issues", "Stats", "Settings", "Dead letters"]);
     await page.click("a[href*='/issues/']");

@@ -86,6 +86,7 @@ export default async function TracePage({ params }: { params: Params }) {
   // The project the trace started in (its earliest transaction), else that of its first error.
   const root = [...trace.transactions].sort((a, b) => a.start_timestamp - b.start_timestamp)[0];
   const traceProject = root?.project_slug ?? trace.errors[0]?.project_slug ?? null;
+  const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
   return (
     <main style={{ maxWidth: 1200 }}>
       {traceProject ? <CurrentProject slug={traceProject} /> : null}
@@ -100,7 +101,8 @@ export default async function TracePage({ params }: { params: Params }) {
       ) : (
         <>
           <p className="muted">
-            {trace.transactions.length} transactions, {trace.spanCount} spans, {trace.errors.length} errors · {(span * 1000).toFixed(1)} ms
+            {count(trace.transactions.length, "transaction", "transactions")}, {count(trace.spanCount, "span", "spans")},{" "}
+            {count(trace.errors.length, "error", "errors")} · {(span * 1000).toFixed(1)} ms
           </p>
           <section className="panel waterfall" data-testid="waterfall">
             {all.map((r) => (
