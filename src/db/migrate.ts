@@ -14,6 +14,7 @@ import { m0010 } from "./migrations/0010_localhost_filter_default";
 import { m0011 } from "./migrations/0011_project_grouping_config";
 import { m0012 } from "./migrations/0012_issue_window_counts";
 import { m0013 } from "./migrations/0013_issue_changes";
+import { m0014 } from "./migrations/0014_activity_consumer";
 import { adoptQueue } from "./queue";
 import type { AnyDb, Migration } from "./migrations/helpers";
 
@@ -32,6 +33,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0011_project_grouping_config": m0011,
   "0012_issue_window_counts": m0012,
   "0013_issue_changes": m0013,
+  "0014_activity_consumer": m0014,
 };
 
 export interface MigrateResult {

@@ -17,6 +17,7 @@ const DESCRIBE: Record<string, (d: Record<string, unknown>) => string> = {
           : `ignored the issue until ${String(d.users)} more users`,
   set_regression: (d) => `marked the issue as a regression${d.release ? ` in release ${String(d.release)}` : ""}`,
   set_escalating: () => "unignored the issue: its ignore condition was met",
+  set_unignored: () => "unignored the issue: its ignore time ran out",
   assigned: () => "assigned the issue",
   unassigned: () => "unassigned the issue",
   // Entries written before the short id was recorded fall back to the row id.

@@ -11,6 +11,7 @@ import type { Enricher } from "./enrich/enricher";
 import { ENRICHERS, sharedEnrichmentCache } from "./enrich/registry";
 import { DEFAULT_ENRICHMENT_BUDGET, type EnrichmentBudget } from "./enrich/run";
 import { runStages, type EnvelopeInput } from "./run";
+import { driveInProcessConsumers } from "../outbox/in-process";
 import type { Settled } from "./settled";
 
 export interface DigestOptions {
@@ -140,6 +141,13 @@ class BatchTakenError extends Error {}
  * up there, not stored twice). The queue rows are deleted after it commits.
  */
 export async function digestBatch(ctx: Ctx, options: DigestOptions): Promise<number> {
+  const taken = await digestOneBatch(ctx, options);
+  // The issue changes this batch (or a triage whose own drive failed) wrote: the activity log follows.
+  await driveInProcessConsumers(ctx);
+  return taken;
+}
+
+async function digestOneBatch(ctx: Ctx, options: DigestOptions): Promise<number> {
   if (ctx.dialect === "postgres") return digestInOneTransaction(ctx, options);
   // Envelopes queued in the main file by an earlier version are digested the old way first.
   if (!legacyQueueEmpty.has(ctx.db)) {
@@ -167,7 +175,7 @@ export async function digestBatch(ctx: Ctx, options: DigestOptions): Promise<num
     });
   } catch (error) {
     // Another process on the same files digested this batch first: take the next one.
-    if (error instanceof BatchTakenError) return digestBatch(ctx, options);
+    if (error instanceof BatchTakenError) return digestOneBatch(ctx, options);
     throw error;
   }
   if (setAside > 0) options.onSetAside?.(setAside);

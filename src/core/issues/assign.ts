@@ -3,7 +3,7 @@ import type { DB } from "../../db/schema";
 import type { NormalizedEvent } from "../normalize/types";
 import type { IssueFields } from "../grouping/index";
 import { eventTags, userKey } from "./event-tags";
-import { compareReleases } from "./releases";
+import { onArrivals, type StateChange } from "./state";
 import { addWindowCounts, type WindowSample } from "./window-counts";
 import { writeIssueChanges, type NewIssueChange } from "../outbox/changes";
 
@@ -102,7 +102,7 @@ const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * Adds a batch's deltas to their issues with one statement per table (chunked) rather than
- * several per issue: distinct users, the issue rows read, tags, hourly counts, activity. Only
+ * several per issue: distinct users, the issue rows read, tags, hourly counts. Only
  * the issue updates are one per issue, each with its own values. Rows are written in key
  * order, so that two digesters on PostgreSQL take their locks in the same order.
  */
@@ -139,23 +139,13 @@ async function applyDeltas(
     for (const row of await read.execute()) before.set(row.id, row);
   }
 
-  const activity: Insertable<DB["issue_activity"]>[] = [];
   for (const d of deltas) {
     const row = before.get(d.issueId);
     if (!row) throw new Error(`issue ${d.issueId} vanished during the digest`);
     const { update, change } = issueUpdate(row, d, newUsers.get(d.issueId) ?? 0, now);
     await trx.updateTable("issues").set(update).where("id", "=", d.issueId).execute();
-    const projectId = d.last.projectId;
-    // A row no event has counted yet was made by this batch (resolveIssues).
-    if (row.times_seen === 0) changes.push({ projectId, issueId: d.issueId, kind: "created", data: {}, userId: null, at: now });
-    if (change) {
-      activity.push({ issue_id: d.issueId, user_id: null, type: change.type, data: JSON.stringify(change.data), created_at: now });
-      const kind =
-        change.type === "set_regression" ? "regressed" : row.ignore_until !== null && now >= row.ignore_until ? "unignored" : "escalating";
-      changes.push({ projectId, issueId: d.issueId, kind, data: change.data, userId: null, at: now });
-    }
+    if (change) changes.push({ projectId: d.last.projectId, issueId: d.issueId, ...change, userId: null, at: now });
   }
-  if (activity.length > 0) await trx.insertInto("issue_activity").values(activity).execute();
 
   const tags = deltas.flatMap((d) =>
     [...d.tags.values()]
@@ -299,22 +289,16 @@ async function createIssue(trx: Kysely<DB>, g: GroupedEvent): Promise<number> {
   return owner;
 }
 
-/** What a delta changes in its issue, and the state change (regression, ignore run out) it causes, if any. */
-function issueUpdate(
-  before: IssueRow,
-  d: IssueDelta,
-  newUsers: number,
-  now: number,
-): { update: IssueUpdate; change: { type: string; data: Record<string, unknown> } | null } {
+/** What a delta changes in its issue: its counts and newest event's fields, and the state machine's transition. */
+function issueUpdate(before: IssueRow, d: IssueDelta, newUsers: number, now: number): { update: IssueUpdate; change: StateChange | null } {
   const last = d.last.event;
-  const newer = d.lastSeen >= before.last_seen;
   const update: IssueUpdate = {
     times_seen: before.times_seen + d.count,
     user_count: before.user_count + newUsers,
     first_seen: Math.min(before.first_seen, d.firstSeen),
     last_seen: Math.max(before.last_seen, d.lastSeen),
   };
-  if (newer) {
+  if (d.lastSeen >= before.last_seen) {
     // As in Sentry, an issue shows its newest event's title, culprit and level.
     update.last_release = last.release ?? before.last_release;
     update.last_environment = last.environment ?? before.last_environment;
@@ -323,58 +307,14 @@ function issueUpdate(
     update.culprit = d.last.issue.culprit;
     update.metadata = JSON.stringify(d.last.issue.metadata);
   }
-  if (before.substatus === "new" && before.times_seen > 0) update.substatus = "ongoing";
-
-  // State changes an incoming event causes (Sentry: regressions, ignores that run out).
-  if (before.status === "resolved" && d.lastSeen > (before.resolved_at ?? 0) && isRegression(before, last.release)) {
-    Object.assign(update, {
-      status: "unresolved",
-      substatus: "regressed",
-      resolved_at: null,
-      resolved_in_release: null,
-      resolved_next_release: 0,
-    });
-    return { update, change: { type: "set_regression", data: { release: last.release ?? null, event_id: last.event_id } } };
-  }
-  if (before.status === "ignored" && ignoreExpired(before, update, now)) {
-    Object.assign(update, { status: "unresolved", substatus: "escalating", ...CLEAR_IGNORE });
-    return { update, change: { type: "set_escalating", data: { event_id: last.event_id } } };
-  }
-  return { update, change: null };
-}
-
-const CLEAR_IGNORE = {
-  ignore_until: null,
-  ignore_count: null,
-  ignore_users: null,
-  ignore_baseline_count: null,
-  ignore_baseline_users: null,
-};
-
-/**
- * A resolved issue regresses on a new event, except one from a release older than the
- * release it was resolved in (and, when resolved "in the next release", from that release
- * itself or older).
- */
-function isRegression(issue: IssueRow, release: string | undefined): boolean {
-  if (!issue.resolved_in_release || !release) return true;
-  const order = compareReleases(release, issue.resolved_in_release);
-  // Releases that cannot be ordered: only the very release it was resolved in is held back.
-  if (order === null) return release !== issue.resolved_in_release;
-  return issue.resolved_next_release ? order > 0 : order >= 0;
-}
-
-function ignoreExpired(issue: IssueRow, update: IssueUpdate, now: number): boolean {
-  if (issue.ignore_until !== null && now >= issue.ignore_until) return true;
-  if (
-    issue.ignore_count !== null &&
-    Number(update.times_seen ?? issue.times_seen) - (issue.ignore_baseline_count ?? 0) >= issue.ignore_count
-  )
-    return true;
-  if (
-    issue.ignore_users !== null &&
-    Number(update.user_count ?? issue.user_count) - (issue.ignore_baseline_users ?? 0) >= issue.ignore_users
-  )
-    return true;
-  return false;
+  // A row no event has counted yet was made by this batch (resolveIssues).
+  const arrivals = {
+    timesSeen: Number(update.times_seen),
+    userCount: Number(update.user_count),
+    lastSeen: d.lastSeen,
+    release: last.release ?? null,
+    eventId: last.event_id,
+  };
+  const { set, change } = onArrivals(before, arrivals, now, before.times_seen === 0);
+  return { update: { ...update, ...set }, change };
 }

@@ -1,18 +1,20 @@
 import { z } from "zod";
-import type { Kysely, Selectable, Updateable } from "kysely";
+import type { Kysely, Selectable } from "kysely";
 import type { DB, User } from "../../db/schema";
 import type { Ctx } from "../context";
 import { invalidInput, notFound } from "../errors";
 import { shortId } from "./queries";
 import { validate } from "../validate";
 import { mergeWindowCounts } from "./window-counts";
-import { writeIssueChanges, type IssueChangeKind } from "../outbox/changes";
+import { writeIssueChanges } from "../outbox/changes";
+import { onTriage, type StateChange } from "./state";
+import { driveInProcessConsumers } from "../outbox/in-process";
 
 export type Issue = Selectable<DB["issues"]>;
 
 /**
  * What a person can do to an issue (Sentry's triage): one validated input type, one action.
- * Every change lands in the issue's activity log with who made it.
+ * Every change goes to the outbox with who made it, and from there to the issue's activity log.
  */
 export const IssueChange = z.union([
   z.object({ action: z.literal("resolve") }),
@@ -29,44 +31,9 @@ export const IssueChange = z.union([
 ]);
 export type IssueChange = z.input<typeof IssueChange>;
 
-const CLEAR_RESOLUTION = { resolved_at: null, resolved_in_release: null, resolved_next_release: 0 } as const;
-const CLEAR_IGNORE = {
-  ignore_until: null,
-  ignore_count: null,
-  ignore_users: null,
-  ignore_baseline_count: null,
-  ignore_baseline_users: null,
-} as const;
-
-/** The outbox kind of each activity type a person causes; bookmarks are personal and change nothing. */
-const CHANGE_OF: Record<string, IssueChangeKind | undefined> = {
-  set_resolved: "resolved",
-  set_resolved_in_next_release: "resolved",
-  set_resolved_in_release: "resolved",
-  set_unresolved: "unresolved",
-  set_ignored: "ignored",
-  assigned: "assigned",
-  unassigned: "unassigned",
-  note: "commented",
-  merge: "merged",
-};
-
-/** Records what a person did: the activity row, and the change in the outbox (same transaction). */
-async function log(
-  db: Kysely<DB>,
-  projectId: number,
-  issueId: number,
-  user: User | null,
-  type: string,
-  data: Record<string, unknown>,
-  now: number,
-) {
-  await db
-    .insertInto("issue_activity")
-    .values({ issue_id: issueId, user_id: user?.id ?? null, type, data: JSON.stringify(data), created_at: now })
-    .execute();
-  const kind = CHANGE_OF[type];
-  if (kind) await writeIssueChanges(db, [{ projectId, issueId, kind, data, userId: user?.id ?? null, at: now }]);
+/** Writes a change to the outbox in `db`'s transaction; the activity log is written from there (activity.ts). */
+async function record(db: Kysely<DB>, projectId: number, issueId: number, user: User, change: StateChange, now: number) {
+  await writeIssueChanges(db, [{ projectId, issueId, ...change, userId: user.id, at: now }]);
 }
 
 /** Applies one change to issues of one project; returns the updated issues. */
@@ -79,7 +46,7 @@ export async function changeIssues({
 }): Promise<Issue[]> {
   const change = validate(IssueChange, input.change);
   if (input.issueIds.length === 0) throw invalidInput("select at least one issue");
-  return ctx.db.transaction().execute(async (trx) => {
+  const updated = await ctx.db.transaction().execute(async (trx) => {
     const issues = await trx
       .selectFrom("issues")
       .selectAll()
@@ -91,106 +58,35 @@ export async function changeIssues({
     for (const issue of issues) await applyChange(trx, issue, input.user, change, now);
     return trx.selectFrom("issues").selectAll().where("id", "in", input.issueIds).execute();
   });
+  await afterCommit(ctx);
+  return updated;
 }
 
 async function applyChange(db: Kysely<DB>, issue: Issue, user: User, change: z.output<typeof IssueChange>, now: number): Promise<void> {
-  const set = (values: Updateable<DB["issues"]>) => db.updateTable("issues").set(values).where("id", "=", issue.id).execute();
-  switch (change.action) {
-    case "resolve":
-      await set({
-        status: "resolved",
-        substatus: "resolved",
-        resolved_at: now,
-        resolved_in_release: null,
-        resolved_next_release: 0,
-        ...CLEAR_IGNORE,
-      });
-      return log(db, issue.project_id, issue.id, user, "set_resolved", {}, now);
-    case "resolveInNextRelease":
-      // Held back for events of the release it was last seen in; a newer release regresses it.
-      await set({
-        status: "resolved",
-        substatus: "resolved",
-        resolved_at: now,
-        resolved_in_release: issue.last_release,
-        resolved_next_release: 1,
-        ...CLEAR_IGNORE,
-      });
-      return log(db, issue.project_id, issue.id, user, "set_resolved_in_next_release", { current_release: issue.last_release }, now);
-    case "resolveInRelease":
-      await set({
-        status: "resolved",
-        substatus: "resolved",
-        resolved_at: now,
-        resolved_in_release: change.release,
-        resolved_next_release: 0,
-        ...CLEAR_IGNORE,
-      });
-      return log(db, issue.project_id, issue.id, user, "set_resolved_in_release", { release: change.release }, now);
-    case "unresolve":
-      await set({ status: "unresolved", substatus: "ongoing", ...CLEAR_RESOLUTION, ...CLEAR_IGNORE });
-      return log(db, issue.project_id, issue.id, user, "set_unresolved", {}, now);
-    case "ignore": {
-      const base = { status: "ignored" as const, ...CLEAR_RESOLUTION, ...CLEAR_IGNORE };
-      if ("forever" in change) {
-        await set({ ...base, substatus: "archived_forever" });
-        return log(db, issue.project_id, issue.id, user, "set_ignored", { until: "forever" }, now);
-      }
-      if ("minutes" in change) {
-        await set({ ...base, substatus: "archived_until_condition_met", ignore_until: now + change.minutes * 60_000 });
-        return log(db, issue.project_id, issue.id, user, "set_ignored", { minutes: change.minutes }, now);
-      }
-      if ("count" in change) {
-        await set({
-          ...base,
-          substatus: "archived_until_condition_met",
-          ignore_count: change.count,
-          ignore_baseline_count: issue.times_seen,
-        });
-        return log(db, issue.project_id, issue.id, user, "set_ignored", { count: change.count }, now);
-      }
-      await set({
-        ...base,
-        substatus: "archived_until_condition_met",
-        ignore_users: change.users,
-        ignore_baseline_users: issue.user_count,
-      });
-      return log(db, issue.project_id, issue.id, user, "set_ignored", { users: change.users }, now);
-    }
-    case "assign": {
-      if (change.assigneeId !== null) {
-        const member = await db
-          .selectFrom("memberships")
-          .innerJoin("projects", "projects.organization_id", "memberships.organization_id")
-          .select("memberships.user_id")
-          .where("projects.id", "=", issue.project_id)
-          .where("memberships.user_id", "=", change.assigneeId)
-          .executeTakeFirst();
-        if (!member) throw invalidInput("assign the issue to a member of its organization");
-      }
-      await set({ assignee_id: change.assigneeId });
-      return log(
-        db,
-        issue.project_id,
-        issue.id,
-        user,
-        change.assigneeId === null ? "unassigned" : "assigned",
-        { assignee_id: change.assigneeId },
-        now,
-      );
-    }
-    case "bookmark":
-      if (change.on) {
-        await db
-          .insertInto("issue_bookmarks")
-          .values({ issue_id: issue.id, user_id: user.id })
-          .onConflict((oc) => oc.columns(["issue_id", "user_id"]).doNothing())
-          .execute();
-      } else await db.deleteFrom("issue_bookmarks").where("issue_id", "=", issue.id).where("user_id", "=", user.id).execute();
-      return log(db, issue.project_id, issue.id, user, change.on ? "bookmarked" : "unbookmarked", {}, now);
-    case "comment":
-      return log(db, issue.project_id, issue.id, user, "note", { text: change.text }, now);
+  if (change.action === "bookmark") {
+    // Personal, not a change of the issue: no outbox entry, no activity.
+    if (change.on)
+      await db
+        .insertInto("issue_bookmarks")
+        .values({ issue_id: issue.id, user_id: user.id })
+        .onConflict((oc) => oc.columns(["issue_id", "user_id"]).doNothing())
+        .execute();
+    else await db.deleteFrom("issue_bookmarks").where("issue_id", "=", issue.id).where("user_id", "=", user.id).execute();
+    return;
   }
+  if (change.action === "assign" && change.assigneeId !== null) {
+    const member = await db
+      .selectFrom("memberships")
+      .innerJoin("projects", "projects.organization_id", "memberships.organization_id")
+      .select("memberships.user_id")
+      .where("projects.id", "=", issue.project_id)
+      .where("memberships.user_id", "=", change.assigneeId)
+      .executeTakeFirst();
+    if (!member) throw invalidInput("assign the issue to a member of its organization");
+  }
+  const { set, change: made } = onTriage(issue, change, now);
+  if (Object.keys(set).length > 0) await db.updateTable("issues").set(set).where("id", "=", issue.id).execute();
+  if (made) await record(db, issue.project_id, issue.id, user, made, now);
 }
 
 /**
@@ -205,7 +101,7 @@ export async function mergeIssues({
   input: { projectIds: number[]; issueIds: number[]; user: User };
 }): Promise<Issue> {
   if (new Set(input.issueIds).size < 2) throw invalidInput("select at least two issues to merge");
-  return ctx.db.transaction().execute(async (trx) => {
+  const merged = await ctx.db.transaction().execute(async (trx) => {
     const issues = await trx
       .selectFrom("issues")
       .selectAll()
@@ -270,7 +166,14 @@ export async function mergeIssues({
       }
       await mergeWindowCounts(trx, o.id, target.id);
       // The short id too: the merged issue's activity names its new home as users know it (SHOP-1).
-      await log(trx, o.project_id, o.id, input.user, "merge", { into: target.id, intoShortId: shortId(project, target) }, now);
+      await record(
+        trx,
+        o.project_id,
+        o.id,
+        input.user,
+        { kind: "merged", data: { into: target.id, intoShortId: shortId(project, target) } },
+        now,
+      );
     }
     const userCount = await trx
       .selectFrom("issue_users")
@@ -292,7 +195,22 @@ export async function mergeIssues({
       .set({ merged_into_id: target.id, status: "resolved", substatus: "merged" })
       .where("id", "in", ids)
       .execute();
-    await log(trx, target.project_id, target.id, input.user, "merge", { merged: ids }, now);
+    await record(trx, target.project_id, target.id, input.user, { kind: "merged", data: { merged: ids } }, now);
     return trx.selectFrom("issues").selectAll().where("id", "=", target.id).executeTakeFirstOrThrow();
   });
+  await afterCommit(ctx);
+  return merged;
+}
+
+/**
+ * The activity log follows the outbox (activity.ts): driven here so the page shows the action's
+ * entry as soon as it returns. The action has committed: a failure here is the next drive's to
+ * catch up (the digest drives after every batch), not the person's error.
+ */
+async function afterCommit(ctx: Ctx): Promise<void> {
+  try {
+    await driveInProcessConsumers(ctx);
+  } catch {
+    // Left for the next drive; the changes stay in the outbox until every consumer has taken them.
+  }
 }

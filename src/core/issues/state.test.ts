@@ -1,0 +1,178 @@
+import { describe, expect, it } from "vitest";
+import { onArrivals, onTriage, type Arrivals, type IssueState } from "./state";
+
+const NOW = 1_800_000_000_000;
+
+function issue(over: Partial<IssueState> = {}): IssueState {
+  return {
+    status: "unresolved",
+    substatus: "ongoing",
+    times_seen: 10,
+    user_count: 2,
+    last_release: "app@1.2.0",
+    resolved_at: null,
+    resolved_in_release: null,
+    resolved_next_release: 0,
+    ignore_until: null,
+    ignore_count: null,
+    ignore_users: null,
+    ignore_baseline_count: null,
+    ignore_baseline_users: null,
+    assignee_id: null,
+    ...over,
+  };
+}
+
+function arrivals(over: Partial<Arrivals> = {}): Arrivals {
+  return { timesSeen: 11, userCount: 2, lastSeen: NOW, release: "app@1.2.0", eventId: "e1", ...over };
+}
+
+describe("onArrivals", () => {
+  it("reports a created issue and nothing else for the batch that made it", () => {
+    expect(onArrivals(issue({ substatus: "new" }), arrivals(), NOW, true)).toEqual({ set: {}, change: { kind: "created", data: {} } });
+  });
+
+  it("turns a new issue ongoing on its second batch without reporting a change", () => {
+    expect(onArrivals(issue({ substatus: "new" }), arrivals(), NOW, false)).toEqual({ set: { substatus: "ongoing" }, change: null });
+  });
+
+  it("leaves an ongoing unresolved issue alone", () => {
+    expect(onArrivals(issue(), arrivals(), NOW, false)).toEqual({ set: {}, change: null });
+  });
+
+  it("regresses a resolved issue on a later event and clears the resolution", () => {
+    const t = onArrivals(issue({ status: "resolved", substatus: "resolved", resolved_at: NOW - 1000 }), arrivals(), NOW, false);
+    expect(t.set).toMatchObject({ status: "unresolved", substatus: "regressed", resolved_at: null, resolved_in_release: null });
+    expect(t.change).toEqual({ kind: "regressed", data: { release: "app@1.2.0", event_id: "e1" } });
+  });
+
+  it("does not regress on an event older than the resolution", () => {
+    const t = onArrivals(issue({ status: "resolved", resolved_at: NOW }), arrivals({ lastSeen: NOW - 1 }), NOW, false);
+    expect(t.change).toBeNull();
+  });
+
+  it("resolved in a release: events from older releases are held back, that release and newer regress", () => {
+    const resolved = issue({ status: "resolved", resolved_at: NOW - 1000, resolved_in_release: "app@1.2.0" });
+    expect(onArrivals(resolved, arrivals({ release: "app@1.1.9" }), NOW, false).change).toBeNull();
+    expect(onArrivals(resolved, arrivals({ release: "app@1.2.0" }), NOW, false).change?.kind).toBe("regressed");
+    expect(onArrivals(resolved, arrivals({ release: "app@1.3.0" }), NOW, false).change?.kind).toBe("regressed");
+    // No release on the event: nothing says it is older, so it regresses.
+    expect(onArrivals(resolved, arrivals({ release: null }), NOW, false).change?.kind).toBe("regressed");
+  });
+
+  it("resolved in the next release: that release itself is held back too", () => {
+    const resolved = issue({ status: "resolved", resolved_at: NOW - 1000, resolved_in_release: "app@1.2.0", resolved_next_release: 1 });
+    expect(onArrivals(resolved, arrivals({ release: "app@1.2.0" }), NOW, false).change).toBeNull();
+    expect(onArrivals(resolved, arrivals({ release: "app@1.2.1" }), NOW, false).change?.kind).toBe("regressed");
+  });
+
+  it("releases that cannot be ordered regress; resolved in the next release holds back only that very release", () => {
+    const resolved = issue({ status: "resolved", resolved_at: NOW - 1000, resolved_in_release: "deadbeef" });
+    expect(onArrivals(resolved, arrivals({ release: "cafebabe" }), NOW, false).change?.kind).toBe("regressed");
+    expect(onArrivals(resolved, arrivals({ release: "deadbeef" }), NOW, false).change?.kind).toBe("regressed");
+    const next = { ...resolved, resolved_next_release: 1 };
+    expect(onArrivals(next, arrivals({ release: "deadbeef" }), NOW, false).change).toBeNull();
+    expect(onArrivals(next, arrivals({ release: "cafebabe" }), NOW, false).change?.kind).toBe("regressed");
+  });
+
+  it("unignores when the ignore time has run out", () => {
+    const ignored = issue({ status: "ignored", substatus: "archived_until_condition_met", ignore_until: NOW });
+    const t = onArrivals(ignored, arrivals(), NOW, false);
+    expect(t.change?.kind).toBe("unignored");
+    expect(t.set).toMatchObject({ status: "unresolved", ignore_until: null });
+    expect(onArrivals(ignored, arrivals(), NOW - 1, false).change).toBeNull();
+  });
+
+  it("escalates when the count of events since ignoring is reached, counted from the baseline", () => {
+    const ignored = issue({ status: "ignored", ignore_count: 5, ignore_baseline_count: 10 });
+    expect(onArrivals(ignored, arrivals({ timesSeen: 14 }), NOW, false).change).toBeNull();
+    const t = onArrivals(ignored, arrivals({ timesSeen: 15 }), NOW, false);
+    expect(t.change).toEqual({ kind: "escalating", data: { event_id: "e1" } });
+    expect(t.set).toMatchObject({ status: "unresolved", substatus: "escalating", ignore_count: null, ignore_baseline_count: null });
+  });
+
+  it("escalates when the count of users since ignoring is reached", () => {
+    const ignored = issue({ status: "ignored", ignore_users: 3, ignore_baseline_users: 2 });
+    expect(onArrivals(ignored, arrivals({ userCount: 4 }), NOW, false).change).toBeNull();
+    expect(onArrivals(ignored, arrivals({ userCount: 5 }), NOW, false).change?.kind).toBe("escalating");
+  });
+
+  it("keeps an issue ignored forever ignored", () => {
+    const ignored = issue({ status: "ignored", substatus: "archived_forever" });
+    expect(onArrivals(ignored, arrivals({ timesSeen: 1_000_000, userCount: 1_000 }), NOW + 1e9, false).change).toBeNull();
+  });
+});
+
+describe("onTriage", () => {
+  it("resolves now and clears any ignore condition", () => {
+    const t = onTriage(issue({ status: "ignored", ignore_count: 5 }), { action: "resolve" }, NOW);
+    expect(t.set).toMatchObject({
+      status: "resolved",
+      substatus: "resolved",
+      resolved_at: NOW,
+      resolved_in_release: null,
+      ignore_count: null,
+    });
+    expect(t.change).toEqual({ kind: "resolved", data: { mode: "now" } });
+  });
+
+  it("resolves in the next release by holding back the release last seen", () => {
+    const t = onTriage(issue({ last_release: "app@2.0.0" }), { action: "resolveInNextRelease" }, NOW);
+    expect(t.set).toMatchObject({ resolved_in_release: "app@2.0.0", resolved_next_release: 1 });
+    expect(t.change).toEqual({ kind: "resolved", data: { mode: "next_release", current_release: "app@2.0.0" } });
+  });
+
+  it("resolves in a named release", () => {
+    const t = onTriage(issue(), { action: "resolveInRelease", release: "app@3.0.0" }, NOW);
+    expect(t.set).toMatchObject({ resolved_in_release: "app@3.0.0", resolved_next_release: 0 });
+    expect(t.change?.data).toEqual({ mode: "release", release: "app@3.0.0" });
+  });
+
+  it("unresolves and clears both resolution and ignore", () => {
+    const t = onTriage(issue({ status: "resolved", resolved_at: NOW - 5, resolved_in_release: "x" }), { action: "unresolve" }, NOW);
+    expect(t.set).toMatchObject({
+      status: "unresolved",
+      substatus: "ongoing",
+      resolved_at: null,
+      resolved_in_release: null,
+      ignore_until: null,
+    });
+    expect(t.change?.kind).toBe("unresolved");
+  });
+
+  it("ignores for a time, a count or a number of users, recording the baseline", () => {
+    const before = issue({ times_seen: 40, user_count: 7 });
+    expect(onTriage(before, { action: "ignore", minutes: 30 }, NOW).set).toMatchObject({
+      status: "ignored",
+      substatus: "archived_until_condition_met",
+      ignore_until: NOW + 30 * 60_000,
+    });
+    expect(onTriage(before, { action: "ignore", count: 100 }, NOW).set).toMatchObject({ ignore_count: 100, ignore_baseline_count: 40 });
+    expect(onTriage(before, { action: "ignore", users: 5 }, NOW).set).toMatchObject({ ignore_users: 5, ignore_baseline_users: 7 });
+    expect(onTriage(before, { action: "ignore", forever: true }, NOW)).toEqual({
+      set: expect.objectContaining({ status: "ignored", substatus: "archived_forever", ignore_until: null }),
+      change: { kind: "ignored", data: { until: "forever" } },
+    });
+  });
+
+  it("ignoring then the condition: the two functions agree end to end", () => {
+    const ignored = { ...issue({ times_seen: 40 }), ...onTriage(issue({ times_seen: 40 }), { action: "ignore", count: 3 }, NOW).set };
+    expect(onArrivals(ignored, arrivals({ timesSeen: 42 }), NOW, false).change).toBeNull();
+    expect(onArrivals(ignored, arrivals({ timesSeen: 43 }), NOW, false).change?.kind).toBe("escalating");
+  });
+
+  it("assigns and unassigns", () => {
+    expect(onTriage(issue(), { action: "assign", assigneeId: 4 }, NOW)).toEqual({
+      set: { assignee_id: 4 },
+      change: { kind: "assigned", data: { assignee_id: 4 } },
+    });
+    expect(onTriage(issue({ assignee_id: 4 }), { action: "assign", assigneeId: null }, NOW).change?.kind).toBe("unassigned");
+  });
+
+  it("a comment changes no state but is reported", () => {
+    expect(onTriage(issue(), { action: "comment", text: "looking" }, NOW)).toEqual({
+      set: {},
+      change: { kind: "commented", data: { text: "looking" } },
+    });
+  });
+});

@@ -1,0 +1,32 @@
+/**
+ * The outbox consumers every Telltale process drives itself, right after it commits changes (so
+ * the issue page shows a triage action's activity as soon as the action returns) and after each
+ * digest batch. On PostgreSQL a consumer held by another process is skipped here and taken up by
+ * that process or the next drive; nothing is lost either way, as positions only move with
+ * their effects.
+ */
+import type { Ctx } from "../context";
+import { activityConsumer } from "../issues/activity";
+import { consumeAll, type OutboxConsumer } from "./consume";
+
+export const IN_PROCESS_CONSUMERS: readonly OutboxConsumer[] = [activityConsumer];
+
+/** Runs each in-process consumer that is behind the outbox until it catches up; two small reads when none is. */
+export async function driveInProcessConsumers(ctx: Ctx, consumers: readonly OutboxConsumer[] = IN_PROCESS_CONSUMERS): Promise<number> {
+  const counter = await ctx.db.selectFrom("outbox_counter").select("seq").where("id", "=", 1).executeTakeFirst();
+  const head = Number(counter?.seq ?? 0);
+  if (head === 0) return 0;
+  const positions = await ctx.db
+    .selectFrom("outbox_positions")
+    .select(["consumer", "seq"])
+    .where(
+      "consumer",
+      "in",
+      consumers.map((c) => c.name),
+    )
+    .execute();
+  const at = new Map(positions.map((p) => [p.consumer, Number(p.seq)]));
+  let taken = 0;
+  for (const consumer of consumers) if ((at.get(consumer.name) ?? 0) < head) taken += await consumeAll(ctx, consumer);
+  return taken;
+}
