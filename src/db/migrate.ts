@@ -15,6 +15,7 @@ import { m0011 } from "./migrations/0011_project_grouping_config";
 import { m0012 } from "./migrations/0012_issue_window_counts";
 import { m0013 } from "./migrations/0013_issue_changes";
 import { m0014 } from "./migrations/0014_activity_consumer";
+import { m0015 } from "./migrations/0015_compressed_payloads";
 import { adoptQueue } from "./queue";
 import type { AnyDb, Migration } from "./migrations/helpers";
 
@@ -34,6 +35,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0012_issue_window_counts": m0012,
   "0013_issue_changes": m0013,
   "0014_activity_consumer": m0014,
+  "0015_compressed_payloads": m0015,
 };
 
 export interface MigrateResult {

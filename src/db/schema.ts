@@ -1,4 +1,4 @@
-import type { Generated, Insertable, Selectable } from "kysely";
+import type { ColumnType, Generated, Insertable, Selectable } from "kysely";
 
 /**
  * Tables as the typed query layer sees them, identical on SQLite and PostgreSQL.
@@ -133,6 +133,13 @@ export interface OutcomesTable {
   quantity: number;
 }
 
+/**
+ * A stored payload (an event's or a transaction's JSON): written compressed, read back as the
+ * compressed bytes or, for rows from before compression, as text. Read it with `decodePayload`
+ * (src/core/storage/payload.ts); decision 0013.
+ */
+export type PayloadColumn = ColumnType<Buffer | string, Buffer, Buffer>;
+
 export interface EventsTable {
   id: Generated<number>;
   project_id: number;
@@ -147,7 +154,7 @@ export interface EventsTable {
   release: string | null;
   environment: string | null;
   trace_id: string | null;
-  data: string;
+  data: PayloadColumn;
 }
 
 export interface TransactionsTable {
@@ -162,7 +169,7 @@ export interface TransactionsTable {
   start_timestamp: number;
   timestamp: number;
   received_at: number;
-  data: string;
+  data: PayloadColumn;
 }
 
 export interface SpansTable {

@@ -1,6 +1,7 @@
 import { sql, type Insertable, type Kysely } from "kysely";
 import type { DigestRecords, EventRecord, SessionCountRecord } from "../core/digest/records";
 import { storableRow } from "../core/digest/storable";
+import { encodePayload } from "../core/storage/payload";
 import type { TelemetryStore } from "../core/ports/telemetry";
 import type { DB } from "./schema";
 
@@ -32,7 +33,7 @@ export function eventRow(record: EventRecord): EventRow {
       release: event.release ?? null,
       environment: event.environment ?? null,
       trace_id: str(event.contexts?.trace?.trace_id),
-      data: JSON.stringify(event),
+      data: encodePayload(JSON.stringify(event)),
     };
     eventRows.set(record, row);
   }
@@ -112,7 +113,7 @@ export class KyselyTelemetryStore implements TelemetryStore {
       start_timestamp: t.startTimestamp,
       timestamp: t.timestamp,
       received_at: t.receivedAt,
-      data: t.data,
+      data: encodePayload(t.data),
     }));
     await insertChunks(trx, "transactions", transactions, ["project_id", "event_id"]);
     const spans = batch.spans.map((s) => ({

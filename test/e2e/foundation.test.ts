@@ -6,6 +6,7 @@ import { launchBrowser } from "../support/browser";
 import { startServer, type TestServer } from "../support/server";
 import { DIALECTS, openTestStore, type TestStore } from "../support/stores";
 import { waitFor } from "../support/wait";
+import { decodePayload } from "../../src/core/storage/payload";
 
 const ADMIN = { email: "admin@example.com", password: "correct horse battery" };
 
@@ -162,7 +163,7 @@ describe.each(DIALECTS)("the web UI on %s", (dialect) => {
           .select(["events.title", "events.data"])
           .where("projects.slug", "=", "telltale")
           .execute();
-        return rows.find((r) => r.title.includes("deliberate server error") && r.data.includes(`["digest","${digest}"]`));
+        return rows.find((r) => r.title.includes("deliberate server error") && decodePayload(r.data).includes(`["digest","${digest}"]`));
       },
       20_000,
       "the self-reported error event",

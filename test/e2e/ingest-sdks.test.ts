@@ -14,6 +14,7 @@ import { outcomesOf, quantity, queueDrained } from "../support/ingest-db";
 import { startServer, type TestServer } from "../support/server";
 import { DIALECTS, openTestStore, testCtx, type TestStore } from "../support/stores";
 import { waitFor } from "../support/wait";
+import { decodePayload } from "../../src/core/storage/payload";
 
 describe.each(DIALECTS)("real SDKs against Telltale on %s", (dialect) => {
   let store: TestStore;
@@ -60,12 +61,12 @@ describe.each(DIALECTS)("real SDKs against Telltale on %s", (dialect) => {
     );
     const message = stored.find((e) => e.title === "node fixture message 42")!;
     expect(message).toMatchObject({ level: "warning", release: "node-fixture@1.0.0", environment: "test" });
-    const large = JSON.parse(stored.find((e) => e.title.includes("large event"))!.data) as { extra?: { blob?: string } };
+    const large = JSON.parse(decodePayload(stored.find((e) => e.title.includes("large event"))!.data)) as { extra?: { blob?: string } };
     // The envelope was over 32 KiB, so the SDK gzipped it; normalization then trims one extra
     // value to 16 KiB (develop docs, "Variable Size").
     expect(large.extra?.blob?.length).toBeGreaterThan(16_000);
     expect(large.extra?.blob?.length).toBeLessThanOrEqual(16 * 1024);
-    const error = JSON.parse(stored.find((e) => e.title.startsWith("SyntaxError"))!.data) as {
+    const error = JSON.parse(decodePayload(stored.find((e) => e.title.startsWith("SyntaxError"))!.data)) as {
       exception: { values: { stacktrace: { frames: unknown[] } }[] };
       breadcrumbs: { values: { message?: string }[] };
       user: { email: string };
@@ -91,7 +92,10 @@ describe.each(DIALECTS)("real SDKs against Telltale on %s", (dialect) => {
     await queueDrained(store);
     const stored = await events(p.id);
     expect(stored.map((e) => e.title).sort()).toEqual(["KeyError: 'missing key'", "python fixture message"]);
-    const keyError = JSON.parse(stored.find((e) => e.title.startsWith("KeyError"))!.data) as { platform: string; user: { email: string } };
+    const keyError = JSON.parse(decodePayload(stored.find((e) => e.title.startsWith("KeyError"))!.data)) as {
+      platform: string;
+      user: { email: string };
+    };
     expect(keyError.platform).toBe("python");
     expect(keyError.user.email).toBe("grace@example.com");
     const tx = await store.db.selectFrom("transactions").select(["name"]).where("project_id", "=", p.id).execute();
@@ -105,7 +109,7 @@ describe.each(DIALECTS)("real SDKs against Telltale on %s", (dialect) => {
     const stored = await events(p.id);
     expect(stored).toHaveLength(1);
     expect(stored[0]).toMatchObject({ title: "deploy finished", level: "info", release: "cli@2.0" });
-    expect(JSON.parse(stored[0]!.data).tags).toContainEqual(["stage", "canary"]);
+    expect(JSON.parse(decodePayload(stored[0]!.data)).tags).toContainEqual(["stage", "canary"]);
   });
 
   describe("@sentry/browser in Chromium", () => {
@@ -172,7 +176,7 @@ describe.each(DIALECTS)("real SDKs against Telltale on %s", (dialect) => {
       await queueDrained(store);
       const stored = await events(p.id);
       expect(stored.map((e) => e.title)).toEqual(["TypeError: kept from localhost"]);
-      const data = JSON.parse(stored[0]!.data) as { request: { url: string }; sdk: { name: string } };
+      const data = JSON.parse(decodePayload(stored[0]!.data)) as { request: { url: string }; sdk: { name: string } };
       expect(data.request.url).toBe(pageUrl);
       expect(data.sdk.name).toBe("sentry.javascript.browser");
 

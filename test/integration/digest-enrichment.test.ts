@@ -7,6 +7,7 @@ import type { Enricher } from "../../src/core/digest/enrich/enricher";
 import type { NormalizedEvent } from "../../src/core/normalize/types";
 import { DIGEST_OPTIONS, openDigestBench, type DigestBench } from "../support/digest";
 import { DIALECTS } from "../support/stores";
+import { decodePayload } from "../../src/core/storage/payload";
 
 /** An error @sentry/node 11 sent (test/fixtures/sdk-envelopes), with a fresh event id each time. */
 function nodeError(): Buffer {
@@ -48,7 +49,7 @@ describe.each(DIALECTS)("enrichment in the digest on %s", (dialect) => {
       .select(["grouping_hash", "issue_id", "data"])
       .where("event_id", "=", id)
       .executeTakeFirstOrThrow();
-    return { ...row, event: JSON.parse(row.data) as NormalizedEvent };
+    return { ...row, event: JSON.parse(decodePayload(row.data)) as NormalizedEvent };
   }
 
   it("groups and stores the event as the enricher left it, in an issue of its own", async () => {

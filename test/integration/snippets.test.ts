@@ -22,6 +22,7 @@ import { writeGuide } from "../support/guides";
 import { errorEnvelope, newEventId } from "../support/envelopes";
 import { startFront, type TestFront } from "../support/front";
 import { DIALECTS, openTestStore, testCtx, type TestStore } from "../support/stores";
+import { decodePayload } from "../../src/core/storage/payload";
 
 const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -91,7 +92,11 @@ describe.each(DIALECTS)("the browser, Node and Python guides, run as written, on
   async function storedErrors(projectId: number) {
     for (;;) if ((await digestBatch(ctx, { batchSize: 50, limits })) === 0) break;
     const rows = await store.db.selectFrom("events").select(["title", "level", "data"]).where("project_id", "=", projectId).execute();
-    return rows.map((r) => ({ title: r.title, level: r.level, platform: (JSON.parse(r.data) as { platform?: string }).platform }));
+    return rows.map((r) => ({
+      title: r.title,
+      level: r.level,
+      platform: (JSON.parse(decodePayload(r.data)) as { platform?: string }).platform,
+    }));
   }
 
   it("delivers the browser guide's first error through @sentry/browser in Chromium", async () => {

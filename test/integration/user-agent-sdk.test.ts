@@ -17,6 +17,7 @@ import { browserSdkBundle } from "../support/browser-sdk";
 import { startFront, type TestFront } from "../support/front";
 import { DIALECTS, openTestStore, testCtx, type TestStore } from "../support/stores";
 import { waitFor } from "../support/wait";
+import { decodePayload } from "../../src/core/storage/payload";
 
 const listen = async (server: Server) => {
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
@@ -69,7 +70,7 @@ describe.each(DIALECTS)("browser contexts from @sentry/browser's User-Agent on %
   });
 
   /** Throws in a page opened with `userAgent` and digests until the event is stored. */
-  async function throwFrom(userAgent: string, message: string): Promise<{ data: string; issue_id: number | null }> {
+  async function throwFrom(userAgent: string, message: string): Promise<{ data: string | Buffer; issue_id: number | null }> {
     const context = await browser.newContext({ userAgent });
     const tab = await context.newPage();
     await tab.goto(pageUrl);
@@ -122,7 +123,7 @@ describe.each(DIALECTS)("browser contexts from @sentry/browser's User-Agent on %
     const headless = await headlessUserAgent();
     const chrome = headless.replace("HeadlessChrome/", "Chrome/");
     const event = await throwFrom(chrome, "checkout failed");
-    const data = JSON.parse(event.data) as {
+    const data = JSON.parse(decodePayload(event.data)) as {
       contexts: Record<string, { name?: string; version?: string }>;
       request: { headers: [string, string][] };
     };
@@ -143,7 +144,9 @@ describe.each(DIALECTS)("browser contexts from @sentry/browser's User-Agent on %
     );
 
     const headlessEvent = await throwFrom(headless, "headless run");
-    expect((JSON.parse(headlessEvent.data) as { contexts: { browser: { name: string } } }).contexts.browser.name).toBe("Chrome Headless");
+    expect((JSON.parse(decodePayload(headlessEvent.data)) as { contexts: { browser: { name: string } } }).contexts.browser.name).toBe(
+      "Chrome Headless",
+    );
 
     expect(await search("browser.name:Chrome")).toEqual(["TypeError: checkout failed"]);
     expect(await search('browser.name:"Chrome Headless"')).toEqual(["TypeError: headless run"]);

@@ -9,6 +9,7 @@ import { createProject } from "../../src/core/projects/create-project";
 import { snippets, type Snippet } from "../../src/core/projects/snippets";
 import { envelopeLimits } from "../../src/server/ingest/ingest-runtime";
 import type { TestStore } from "./stores";
+import { decodePayload } from "../../src/core/storage/payload";
 
 /** One frame of a stored exception, as the issue page shows it. */
 export interface StoredFrame {
@@ -81,7 +82,7 @@ export async function storedIssues(store: TestStore, ctx: Ctx, projectId: number
   for (const row of rows) {
     if (seen.has(row.id)) continue;
     seen.add(row.id);
-    const data = JSON.parse(row.data) as EventData;
+    const data = JSON.parse(decodePayload(row.data)) as EventData;
     const exception = data.exception?.values?.at(-1);
     issues.push({
       title: row.title,

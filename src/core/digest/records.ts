@@ -36,7 +36,7 @@ export interface TransactionRecord {
   startTimestamp: number;
   timestamp: number;
   receivedAt: number;
-  /** The transaction as stored for its page: JSON text. */
+  /** The transaction as stored for its page, without its spans (they are span records): JSON text. */
   data: string;
 }
 

@@ -4,6 +4,7 @@ import { createOrganization } from "../orgs/create-org";
 import { createProject } from "../projects/create-project";
 import { findInternalProjectId } from "../selfmon/internal-project";
 import { runRetention } from "./run";
+import { encodePayload } from "../storage/payload";
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
@@ -72,7 +73,7 @@ describe.each(DIALECTS)("runRetention with a shorter horizon for the internal pr
           release: null,
           environment: null,
           trace_id: null,
-          data: "{}",
+          data: encodePayload("{}"),
         })
         .execute();
       const hour = Math.floor(ms / HOUR) * HOUR + round; // distinct keys per round, same day

@@ -4,6 +4,7 @@ import { DIALECTS, openTestStore, testCtx, type TestStore } from "../../../test/
 import { createOrganization } from "../orgs/create-org";
 import { createProject } from "../projects/create-project";
 import { runRetention } from "./run";
+import { encodePayload } from "../storage/payload";
 
 const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 10, 22, 12);
@@ -58,7 +59,7 @@ describe.each(DIALECTS)("runRetention on %s", (dialect) => {
           release: null,
           environment: null,
           trace_id: null,
-          data: "{}",
+          data: encodePayload("{}"),
         })),
       )
       .execute();
@@ -115,7 +116,7 @@ describe.each(DIALECTS)("runRetention on %s", (dialect) => {
             release: null,
             environment: null,
             trace_id: null,
-            data: "x".repeat(256 * 1024),
+            data: Buffer.from("x".repeat(256 * 1024)),
           })),
         )
         .execute();

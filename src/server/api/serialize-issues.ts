@@ -3,6 +3,7 @@ import { shortId, type StoredEvent } from "../../core/issues/queries";
 import type { NormalizedEvent } from "../../core/normalize/types";
 import type { Project } from "../../db/schema";
 import type { IssueExtraInfo } from "../../core/issues/extras";
+import { decodePayload } from "../../core/storage/payload";
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -65,7 +66,7 @@ export function serializeIssue(
 
 /** Sentry's event shape (`GET /api/0/projects/{org}/{project}/events/{id}/`), entries included. */
 export function serializeEvent(stored: StoredEvent, projectSlug: string) {
-  const e = JSON.parse(stored.data) as NormalizedEvent;
+  const e = JSON.parse(decodePayload(stored.data)) as NormalizedEvent;
   const entries: { type: string; data: unknown }[] = [];
   if (e.exception) entries.push({ type: "exception", data: { values: e.exception.values, hasSystemFrames: true } });
   if (e.logentry) entries.push({ type: "message", data: e.logentry });

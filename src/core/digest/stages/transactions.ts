@@ -30,7 +30,8 @@ export const transactionsStage: Stage = {
       startTimestamp: event.start_timestamp ?? event.timestamp,
       timestamp: event.timestamp,
       receivedAt: c.receivedAt,
-      data: JSON.stringify(event),
+      // Its spans are stored once, as span records (the trace view reads them there).
+      data: JSON.stringify({ ...event, spans: undefined }),
     });
     c.records.spans.push(...spanRecords(c.projectId, event, traceId, spanId));
     outcome(c, "transaction", "accepted", "");

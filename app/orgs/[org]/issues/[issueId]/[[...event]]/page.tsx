@@ -31,6 +31,7 @@ import { GroupingExplanation } from "../../../../../components/issue/grouping";
 import { PageCrumbs } from "../../../../../components/shell/page-crumbs";
 import { CurrentProject } from "../../../../../components/shell/current-project";
 import { When } from "../../../../../components/when";
+import { decodePayload } from "@/src/core/storage/payload";
 
 type Params = Promise<{ org: string; issueId: string; event?: string[] }>;
 type Search = Promise<{ frames?: string; view?: string; bc_level?: string; bc_category?: string; freq?: string }>;
@@ -97,7 +98,7 @@ export default async function IssuePage({ params, searchParams }: { params: Para
     stored ? issueHashes(c, issue.id) : Promise.resolve([]),
   ]);
   const extra = extras.get(issue.id)!;
-  const event = stored ? (JSON.parse(stored.data) as NormalizedEvent) : null;
+  const event = stored ? (JSON.parse(decodePayload(stored.data)) as NormalizedEvent) : null;
   const eventBase = stored ? `${base}/events/${stored.event_id}` : base;
   const keep = (changes: Record<string, string | null>) => {
     const p = new URLSearchParams();
