@@ -68,7 +68,9 @@ export async function bulkLoad({ server, target, corpus, ids, seq, events, issue
     const issueCount = await db.scalar("SELECT count(*) FROM issues");
     const groupedEvents = await db.scalar("SELECT count(*) FROM events WHERE issue_id IS NOT NULL");
     const bytes = await db.bytes();
+    const queueBytes = (await db.queueBytes?.()) ?? 0;
     return {
+      queueBytes,
       accepted: result.okRequests,
       acceptSeconds: result.seconds,
       digestWaitSeconds: (performance.now() - t0) / 1000,

@@ -113,7 +113,13 @@ async function ingestTelltale(target, corpus, results) {
     });
     const events = await storedEvents(db);
     const bytes = await db.bytes();
-    results[dialect === "sqlite" ? "sqlite" : "postgres"] = { startup: server.startup, idleRssMb, ...measured, db: { bytes, events } };
+    const queueBytes = (await db.queueBytes?.()) ?? 0;
+    results[dialect === "sqlite" ? "sqlite" : "postgres"] = {
+      startup: server.startup,
+      idleRssMb,
+      ...measured,
+      db: { bytes, queueBytes, events },
+    };
   } finally {
     await db?.close();
     await server?.stop();

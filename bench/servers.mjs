@@ -189,10 +189,18 @@ export async function openDb(target) {
         const done = Number(Object.values(get("SELECT coalesce(max(last_queue_id), 0) FROM digest_progress"))[0] ?? 0);
         return Number(queue.prepare("SELECT count(*) AS n FROM ingest_queue WHERE id > ?").get(done).n);
       },
+      /**
+       * What is stored: the main file with its WAL. The queue file is reported apart
+       * (`queueBytes`): it holds envelopes only until they are digested, and its pages go back
+       * to the file system once the queue is idle (src/server/digest-worker.ts, tidyQueue).
+       */
       async bytes() {
         const files = [file, `${file}-wal`, queueFile, `${queueFile}-wal`];
         log(`  database files: ${files.map((f) => `${f.split("/").pop()} ${(fileSize(f) / 2 ** 20).toFixed(0)} MB`).join(", ")}`);
-        return [file, queueFile].reduce((sum, f) => sum + fileSize(f) + fileSize(`${f}-wal`) + fileSize(`${f}-shm`), 0);
+        return fileSize(file) + fileSize(`${file}-wal`) + fileSize(`${file}-shm`);
+      },
+      async queueBytes() {
+        return fileSize(queueFile) + fileSize(`${queueFile}-wal`) + fileSize(`${queueFile}-shm`);
       },
       /** Opens a login session for the bench user directly (src/core/accounts/login.ts stores sha256(token)). */
       async session(email) {

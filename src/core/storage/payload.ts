@@ -47,9 +47,15 @@ const DICTIONARY_V1 = Buffer.from(
   ].join(""),
 );
 
+/**
+ * Level 2: on the bench corpus's error events (12.3 KB of normalized JSON on average) it stores
+ * 2.15 KB in ~70 µs; level 6 stores 1.95 KB in ~100 µs. The digest's CPU is the scarcer resource.
+ */
+const LEVEL = 2;
+
 /** Compresses a payload for storage (the format byte, then raw deflate with the dictionary). */
 export function encodePayload(json: string): Buffer {
-  const deflated = deflateRawSync(json, { level: 6, dictionary: DICTIONARY_V1, strategy: constants.Z_DEFAULT_STRATEGY });
+  const deflated = deflateRawSync(json, { level: LEVEL, dictionary: DICTIONARY_V1, strategy: constants.Z_DEFAULT_STRATEGY });
   const out = Buffer.allocUnsafe(deflated.length + 1);
   out[0] = DEFLATE_V1;
   deflated.copy(out, 1);
