@@ -6,7 +6,8 @@ import { assignIssues, type GroupedEvent } from "../core/issues/assign";
 import { writeOutcomes } from "../core/outcomes/record";
 import type { Dialect } from "./connect";
 import type { DB } from "./schema";
-import { eventRow, KyselyTelemetryStore } from "./telemetry";
+import { KyselyIssueStore } from "./issue-store";
+import { KyselyTelemetryStore } from "./telemetry";
 
 /** Writes a batch's records: the caller's transaction makes it all or nothing. */
 async function writeRecords(trx: Kysely<DB>, dialect: Dialect, records: DigestRecords, now: number): Promise<void> {
@@ -14,14 +15,13 @@ async function writeRecords(trx: Kysely<DB>, dialect: Dialect, records: DigestRe
   const grouped: GroupedEvent[] = records.events.map((r) => ({
     projectId: r.projectId,
     event: r.event,
-    row: eventRow(r),
     hashes: r.hashes,
     secondaryHashes: r.secondaryHashes,
     config: r.config,
     issue: r.issue,
   }));
-  await assignIssues(trx, grouped, now, dialect === "postgres");
-  for (const [i, g] of grouped.entries()) records.events[i]!.issueId = g.row.issue_id ?? null;
+  const issueOf = await assignIssues(new KyselyIssueStore(trx), grouped, now, dialect === "postgres");
+  for (const [i, g] of grouped.entries()) records.events[i]!.issueId = issueOf.get(g) ?? null;
   await new KyselyTelemetryStore(trx).write(records);
   await writeOutcomes(trx, records.outcomes);
 }

@@ -9,35 +9,26 @@ import type { DB } from "./schema";
 const INSERT_CHUNK = 500;
 
 type EventRow = Insertable<DB["events"]>;
-const eventRows = new WeakMap<EventRecord, EventRow>();
 const str = (v: unknown): string | null => (typeof v === "string" && v !== "" ? v : null);
 
-/**
- * An event's row, built once per record: the issue step (src/core/issues/assign.ts) fills in
- * its issue on this same object, and the insert writes it, so the event's JSON is made once.
- */
-export function eventRow(record: EventRecord): EventRow {
-  let row = eventRows.get(record);
-  if (!row) {
-    const { event } = record;
-    row = {
-      project_id: record.projectId,
-      issue_id: record.issueId,
-      grouping_hash: record.hashes[0] ?? null,
-      event_id: record.eventId,
-      type: event.type,
-      timestamp: event.timestamp,
-      received_at: record.receivedAt,
-      level: event.level,
-      title: record.issue.title,
-      release: event.release ?? null,
-      environment: event.environment ?? null,
-      trace_id: str(event.contexts?.trace?.trace_id),
-      data: encodePayload(JSON.stringify(event)),
-    };
-    eventRows.set(record, row);
-  }
-  return row;
+/** An event's row: its indexed fields in columns, the event itself compressed (decision 0013). */
+function eventRow(record: EventRecord): EventRow {
+  const { event } = record;
+  return {
+    project_id: record.projectId,
+    issue_id: record.issueId,
+    grouping_hash: record.hashes[0] ?? null,
+    event_id: record.eventId,
+    type: event.type,
+    timestamp: event.timestamp,
+    received_at: record.receivedAt,
+    level: event.level,
+    title: record.issue.title,
+    release: event.release ?? null,
+    environment: event.environment ?? null,
+    trace_id: str(event.contexts?.trace?.trace_id),
+    data: encodePayload(JSON.stringify(event)),
+  };
 }
 
 async function insertChunks<T extends keyof DB>(
@@ -96,11 +87,7 @@ export class KyselyTelemetryStore implements TelemetryStore {
 
   async write(batch: Omit<DigestRecords, "outcomes">): Promise<void> {
     const { trx } = this;
-    const events = batch.events.map((r) => {
-      const row = eventRow(r);
-      row.issue_id = r.issueId;
-      return row;
-    });
+    const events = batch.events.map(eventRow);
     await insertChunks(trx, "events", events, ["project_id", "event_id"]);
     const transactions = batch.transactions.map((t) => ({
       project_id: t.projectId,

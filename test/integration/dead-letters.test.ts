@@ -20,7 +20,7 @@ vi.mock("../../src/core/issues/assign", async (importOriginal) => {
     ...original,
     assignIssues: async (...args: Parameters<typeof original.assignIssues>) => {
       const bad = poison.write;
-      if (bad && args[1].some((g) => g.row.title.includes(bad.marker))) {
+      if (bad && args[1].some((g) => g.issue.title.includes(bad.marker))) {
         // As the database driver reports a refused row (PostgreSQL's SQLSTATE) or an outage.
         throw Object.assign(new Error(`simulated failure ${bad.code}`), { code: bad.code });
       }

@@ -1,0 +1,93 @@
+import { describe, expect, it } from "vitest";
+import type { IssueFields } from "../grouping/index";
+import { normalizeEvent } from "../normalize/normalize-event";
+import type { NormalizedEvent } from "../normalize/types";
+import { MemoryIssueStore } from "../ports/memory-issues";
+import { assignIssues, type GroupedEvent } from "./assign";
+
+const NOW = Date.parse("2026-11-24T12:00:00Z");
+
+function event(over: Record<string, unknown> = {}): NormalizedEvent {
+  const result = normalizeEvent(
+    { message: "boom", level: "error", timestamp: NOW / 1000 - 60, release: "shop@1", environment: "production", ...over },
+    { receivedAt: new Date(NOW) },
+  );
+  if (!result.ok) throw new Error(result.reason);
+  return result.event;
+}
+
+function grouped(hash: string, over: Record<string, unknown> = {}, extra: Partial<GroupedEvent> = {}): GroupedEvent {
+  const e = event(over);
+  const fields: IssueFields = { type: "default", title: String(over.message ?? "boom"), culprit: "", level: "error", metadata: {} };
+  return { projectId: 1, event: e, hashes: [hash], secondaryHashes: [], config: "test", issue: fields, ...extra };
+}
+
+describe("the issue step over an in-memory IssueStore", () => {
+  it("puts events with one hash into one issue and counts them, reporting `created` once", async () => {
+    const store = new MemoryIssueStore();
+    const batch = [grouped("a"), grouped("a"), grouped("b")];
+    const issueOf = await assignIssues(store, batch, NOW);
+    expect(issueOf.get(batch[0]!)).toBe(issueOf.get(batch[1]!));
+    expect(issueOf.get(batch[2]!)).not.toBe(issueOf.get(batch[0]!));
+    const a = store.issues.get(issueOf.get(batch[0]!)!)!;
+    expect(a).toMatchObject({ times_seen: 2, shortNumber: 1, substatus: "new" });
+    expect(store.issues.get(issueOf.get(batch[2]!)!)!.shortNumber).toBe(2);
+    expect(store.changes.map((c) => c.kind)).toEqual(["created", "created"]);
+  });
+
+  it("counts distinct users, tags and hours, and a second batch makes a new issue ongoing", async () => {
+    const store = new MemoryIssueStore();
+    const [first] = [grouped("a", { user: { id: "u1" }, tags: { region: "eu" } })];
+    const issueOf = await assignIssues(store, [first!, grouped("a", { user: { id: "u1" } }), grouped("a", { user: { id: "u2" } })], NOW);
+    const id = issueOf.get(first!)!;
+    expect(store.issues.get(id)).toMatchObject({ times_seen: 3, user_count: 2 });
+    expect(store.tags.get(`${id}\u0000region\u0000eu`)?.count).toBe(1);
+    expect([...store.hours.values()].reduce((a, b) => a + b, 0)).toBe(3);
+    expect(store.samples).toHaveLength(3);
+    await assignIssues(store, [grouped("a", { user: { id: "u1" } })], NOW);
+    expect(store.issues.get(id)).toMatchObject({ times_seen: 4, user_count: 2, substatus: "ongoing" });
+    expect(store.changes.map((c) => c.kind)).toEqual(["created"]);
+  });
+
+  it("regresses a resolved issue on a later event and reports it with the event", async () => {
+    const store = new MemoryIssueStore();
+    const first = grouped("a");
+    const id = (await assignIssues(store, [first], NOW)).get(first)!;
+    Object.assign(store.issues.get(id)!, { status: "resolved", substatus: "resolved", resolved_at: NOW - 30_000 });
+    const later = grouped("a", { timestamp: NOW / 1000 - 1, event_id: "b".repeat(32) });
+    await assignIssues(store, [later], NOW);
+    expect(store.issues.get(id)).toMatchObject({ status: "unresolved", substatus: "regressed", resolved_at: null });
+    expect(store.changes.at(-1)).toMatchObject({ kind: "regressed", issueId: id, userId: null, data: { event_id: "b".repeat(32) } });
+  });
+
+  it("shows the newest event's title and level, not an older one's arriving later", async () => {
+    const store = new MemoryIssueStore();
+    const first = grouped("a", { message: "first" });
+    const id = (await assignIssues(store, [first], NOW)).get(first)!;
+    await assignIssues(store, [grouped("a", { message: "newer", timestamp: NOW / 1000 - 10 })], NOW);
+    expect(store.issues.get(id)!.title).toBe("newer");
+    await assignIssues(store, [grouped("a", { message: "older", timestamp: NOW / 1000 - 3600 })], NOW);
+    expect(store.issues.get(id)!.title).toBe("newer");
+    expect(store.issues.get(id)!.first_seen).toBe(NOW - 3_600_000);
+  });
+
+  it("finds an issue by a previous grouping version's hash, which then learns the new one", async () => {
+    const store = new MemoryIssueStore();
+    const old = grouped("old-hash");
+    const id = (await assignIssues(store, [old], NOW)).get(old)!;
+    const upgraded = grouped("new-hash", {}, { secondaryHashes: ["old-hash"] });
+    expect((await assignIssues(store, [upgraded], NOW)).get(upgraded)).toBe(id);
+    expect(store.hashes.get("1\u0000new-hash")).toBe(id);
+    const after = grouped("new-hash");
+    expect((await assignIssues(store, [after], NOW)).get(after)).toBe(id);
+    expect(store.issues.size).toBe(1);
+  });
+
+  it("never gives a previous version's hash to a new issue", async () => {
+    const store = new MemoryIssueStore();
+    const g = grouped("fresh", {}, { secondaryHashes: ["unknown-old"] });
+    await assignIssues(store, [g], NOW);
+    expect(store.hashes.has("1\u0000unknown-old")).toBe(false);
+    expect(store.hashes.has("1\u0000fresh")).toBe(true);
+  });
+});

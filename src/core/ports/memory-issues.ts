@@ -1,0 +1,133 @@
+import type { WindowSample } from "../issues/window-counts";
+import type { NewIssueChange } from "../outbox/changes";
+import type { IssueHash, IssueHourDelta, IssueStore, IssueTagDelta, IssueUpdate, IssueUser, NewIssue, StoredIssueState } from "./issues";
+
+/** An issue as the in-memory store keeps it. */
+export interface MemoryIssue extends StoredIssueState {
+  id: number;
+  projectId: number;
+  shortNumber: number;
+  title: string;
+  culprit: string;
+  level: string;
+  config: string;
+}
+
+/**
+ * An IssueStore in memory, for core's own tests: the same rules as the database's (a hash
+ * belongs to the first issue that claimed it, users counted once per issue, tag and hourly
+ * counts added), nothing else.
+ */
+export class MemoryIssueStore implements IssueStore {
+  readonly issues = new Map<number, MemoryIssue>();
+  readonly hashes = new Map<string, number>();
+  readonly users = new Set<string>();
+  readonly tags = new Map<string, { count: number; firstSeen: number; lastSeen: number }>();
+  readonly hours = new Map<string, number>();
+  readonly samples: WindowSample[] = [];
+  readonly changes: NewIssueChange[] = [];
+  private nextId = 1;
+  private readonly shortNumbers = new Map<number, number>();
+
+  async issuesByHash(projectId: number, hashes: readonly string[]): Promise<Map<string, number>> {
+    const found = new Map<string, number>();
+    for (const h of hashes) {
+      const id = this.hashes.get(`${projectId}\u0000${h}`);
+      if (id !== undefined) found.set(h, id);
+    }
+    return found;
+  }
+
+  async addHashes(rows: readonly IssueHash[]): Promise<void> {
+    for (const r of rows)
+      if (!this.hashes.has(`${r.projectId}\u0000${r.hash}`)) this.hashes.set(`${r.projectId}\u0000${r.hash}`, r.issueId);
+  }
+
+  async createIssue(issue: NewIssue): Promise<number> {
+    const owner = issue.hashes.map((h) => this.hashes.get(`${issue.projectId}\u0000${h}`)).find((id) => id !== undefined);
+    if (owner !== undefined) return owner;
+    const id = this.nextId++;
+    const shortNumber = (this.shortNumbers.get(issue.projectId) ?? 0) + 1;
+    this.shortNumbers.set(issue.projectId, shortNumber);
+    this.issues.set(id, {
+      id,
+      projectId: issue.projectId,
+      shortNumber,
+      title: issue.fields.title,
+      culprit: issue.fields.culprit,
+      level: issue.fields.level,
+      config: issue.config,
+      status: "unresolved",
+      substatus: "new",
+      times_seen: 0,
+      user_count: 0,
+      first_seen: issue.seenAt,
+      last_seen: issue.seenAt,
+      last_release: issue.release,
+      last_environment: issue.environment,
+      resolved_at: null,
+      resolved_in_release: null,
+      resolved_next_release: 0,
+      ignore_until: null,
+      ignore_count: null,
+      ignore_users: null,
+      ignore_baseline_count: null,
+      ignore_baseline_users: null,
+      assignee_id: null,
+    });
+    for (const h of issue.hashes) this.hashes.set(`${issue.projectId}\u0000${h}`, id);
+    return id;
+  }
+
+  async addUsers(rows: readonly IssueUser[]): Promise<Map<number, number>> {
+    const added = new Map<number, number>();
+    for (const r of rows) {
+      const key = `${r.issueId}\u0000${r.userKey}`;
+      if (this.users.has(key)) continue;
+      this.users.add(key);
+      added.set(r.issueId, (added.get(r.issueId) ?? 0) + 1);
+    }
+    return added;
+  }
+
+  async readIssues(ids: readonly number[]): Promise<Map<number, StoredIssueState>> {
+    const found = new Map<number, StoredIssueState>();
+    for (const id of ids) {
+      const issue = this.issues.get(id);
+      if (issue) found.set(id, { ...issue });
+    }
+    return found;
+  }
+
+  async updateIssue(id: number, update: IssueUpdate): Promise<void> {
+    const issue = this.issues.get(id);
+    if (!issue) throw new Error(`no issue ${id}`);
+    const { metadata: _metadata, ...columns } = update;
+    Object.assign(issue, columns);
+  }
+
+  async addTags(rows: readonly IssueTagDelta[]): Promise<void> {
+    for (const t of rows) {
+      const key = `${t.issueId}\u0000${t.key}\u0000${t.value}`;
+      const had = this.tags.get(key);
+      this.tags.set(
+        key,
+        had
+          ? { count: had.count + t.count, firstSeen: Math.min(had.firstSeen, t.firstSeen), lastSeen: Math.max(had.lastSeen, t.lastSeen) }
+          : { count: t.count, firstSeen: t.firstSeen, lastSeen: t.lastSeen },
+      );
+    }
+  }
+
+  async addHours(rows: readonly IssueHourDelta[]): Promise<void> {
+    for (const h of rows) this.hours.set(`${h.issueId}\u0000${h.hour}`, (this.hours.get(`${h.issueId}\u0000${h.hour}`) ?? 0) + h.count);
+  }
+
+  async addWindowCounts(samples: readonly WindowSample[]): Promise<void> {
+    this.samples.push(...samples);
+  }
+
+  async writeChanges(changes: readonly NewIssueChange[]): Promise<void> {
+    this.changes.push(...changes);
+  }
+}

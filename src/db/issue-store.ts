@@ -1,0 +1,183 @@
+import { sql, type Kysely } from "kysely";
+import { addWindowCounts, type WindowSample } from "../core/issues/window-counts";
+import { writeIssueChanges, type NewIssueChange } from "../core/outbox/changes";
+import type {
+  IssueHash,
+  IssueHourDelta,
+  IssueStore,
+  IssueTagDelta,
+  IssueUpdate,
+  IssueUser,
+  NewIssue,
+  StoredIssueState,
+} from "../core/ports/issues";
+import type { DB } from "./schema";
+
+/** Rows per statement: well under SQLite's 32,766 bound parameters for the widest of these tables. */
+const CHUNK = 400;
+
+/**
+ * The IssueStore on the main database, in the transaction it is given, for SQLite and
+ * PostgreSQL alike. Rows are written in the order given (the issue step sorts them by key),
+ * so two digesters on PostgreSQL take their locks in the same order.
+ */
+export class KyselyIssueStore implements IssueStore {
+  constructor(private readonly trx: Kysely<DB>) {}
+
+  async issuesByHash(projectId: number, hashes: readonly string[]): Promise<Map<string, number>> {
+    const found = new Map<string, number>();
+    for (let i = 0; i < hashes.length; i += CHUNK) {
+      const rows = await this.trx
+        .selectFrom("issue_hashes")
+        .select(["hash", "issue_id"])
+        .where("project_id", "=", projectId)
+        .where("hash", "in", hashes.slice(i, i + CHUNK))
+        .execute();
+      for (const r of rows) found.set(r.hash, r.issue_id);
+    }
+    return found;
+  }
+
+  async addHashes(rows: readonly IssueHash[]): Promise<void> {
+    for (let i = 0; i < rows.length; i += CHUNK) {
+      await this.trx
+        .insertInto("issue_hashes")
+        .values(
+          rows.slice(i, i + CHUNK).map((r) => ({ project_id: r.projectId, hash: r.hash, issue_id: r.issueId, grouping_config: r.config })),
+        )
+        .onConflict((oc) => oc.columns(["project_id", "hash"]).doNothing())
+        .execute();
+    }
+  }
+
+  async createIssue(issue: NewIssue): Promise<number> {
+    const { trx } = this;
+    const counter = await trx
+      .insertInto("project_grouping")
+      .values({ project_id: issue.projectId, fingerprint_rules: "", next_short_number: 2 })
+      .onConflict((oc) => oc.column("project_id").doUpdateSet({ next_short_number: sql`project_grouping.next_short_number + 1` }))
+      .returning("next_short_number")
+      .executeTakeFirstOrThrow();
+    const created = await trx
+      .insertInto("issues")
+      .values({
+        project_id: issue.projectId,
+        short_number: counter.next_short_number - 1,
+        type: issue.fields.type,
+        title: issue.fields.title,
+        culprit: issue.fields.culprit,
+        level: issue.fields.level,
+        metadata: JSON.stringify(issue.fields.metadata),
+        status: "unresolved",
+        substatus: "new",
+        first_seen: issue.seenAt,
+        last_seen: issue.seenAt,
+        times_seen: 0,
+        user_count: 0,
+        first_release: issue.release,
+        last_release: issue.release,
+        first_environment: issue.environment,
+        last_environment: issue.environment,
+        resolved_next_release: 0,
+        grouping_config: issue.config,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const hashes = [...new Set(issue.hashes)];
+    const claimed = await trx
+      .insertInto("issue_hashes")
+      .values(hashes.map((hash) => ({ project_id: issue.projectId, hash, issue_id: created.id, grouping_config: issue.config })))
+      .onConflict((oc) => oc.columns(["project_id", "hash"]).doNothing())
+      .returning("hash")
+      .execute();
+    if (claimed.length === hashes.length) return created.id;
+    // On PostgreSQL another process digesting at the same time created an issue for one of
+    // these hashes first (this insert waited for its commit): the event belongs to that issue.
+    const taken = await trx
+      .selectFrom("issue_hashes")
+      .select(["hash", "issue_id"])
+      .where("project_id", "=", issue.projectId)
+      .where("hash", "in", hashes)
+      .where("issue_id", "!=", created.id)
+      .execute();
+    const owner = hashes.map((h) => taken.find((t) => t.hash === h)?.issue_id).find((id) => id !== undefined);
+    if (owner === undefined) return created.id;
+    await trx.deleteFrom("issues").where("id", "=", created.id).execute();
+    return owner;
+  }
+
+  async addUsers(rows: readonly IssueUser[]): Promise<Map<number, number>> {
+    const newUsers = new Map<number, number>();
+    for (let i = 0; i < rows.length; i += CHUNK) {
+      const inserted = await this.trx
+        .insertInto("issue_users")
+        .values(rows.slice(i, i + CHUNK).map((r) => ({ issue_id: r.issueId, user_key: r.userKey, first_seen: r.firstSeen })))
+        .onConflict((oc) => oc.columns(["issue_id", "user_key"]).doNothing())
+        .returning("issue_id")
+        .execute();
+      for (const r of inserted) newUsers.set(r.issue_id, (newUsers.get(r.issue_id) ?? 0) + 1);
+    }
+    return newUsers;
+  }
+
+  async readIssues(ids: readonly number[], lock: boolean): Promise<Map<number, StoredIssueState>> {
+    const found = new Map<number, StoredIssueState>();
+    for (let i = 0; i < ids.length; i += CHUNK) {
+      let read = this.trx
+        .selectFrom("issues")
+        .selectAll()
+        .where("id", "in", ids.slice(i, i + CHUNK))
+        .orderBy("id");
+      if (lock) read = read.forUpdate();
+      for (const row of await read.execute()) found.set(row.id, row);
+    }
+    return found;
+  }
+
+  async updateIssue(id: number, update: IssueUpdate): Promise<void> {
+    await this.trx.updateTable("issues").set(update).where("id", "=", id).execute();
+  }
+
+  async addTags(rows: readonly IssueTagDelta[]): Promise<void> {
+    for (let i = 0; i < rows.length; i += CHUNK) {
+      await this.trx
+        .insertInto("issue_tags")
+        .values(
+          rows.slice(i, i + CHUNK).map((t) => ({
+            issue_id: t.issueId,
+            key: t.key,
+            value: t.value,
+            times_seen: t.count,
+            first_seen: t.firstSeen,
+            last_seen: t.lastSeen,
+          })),
+        )
+        .onConflict((oc) =>
+          oc.columns(["issue_id", "key", "value"]).doUpdateSet({
+            times_seen: sql`issue_tags.times_seen + excluded.times_seen`,
+            first_seen: sql`case when excluded.first_seen < issue_tags.first_seen then excluded.first_seen else issue_tags.first_seen end`,
+            last_seen: sql`case when excluded.last_seen > issue_tags.last_seen then excluded.last_seen else issue_tags.last_seen end`,
+          }),
+        )
+        .execute();
+    }
+  }
+
+  async addHours(rows: readonly IssueHourDelta[]): Promise<void> {
+    for (let i = 0; i < rows.length; i += CHUNK) {
+      await this.trx
+        .insertInto("issue_hourly")
+        .values(rows.slice(i, i + CHUNK).map((h) => ({ issue_id: h.issueId, hour: h.hour, count: h.count })))
+        .onConflict((oc) => oc.columns(["issue_id", "hour"]).doUpdateSet({ count: sql`issue_hourly.count + excluded.count` }))
+        .execute();
+    }
+  }
+
+  addWindowCounts(samples: readonly WindowSample[]): Promise<void> {
+    return addWindowCounts(this.trx, samples);
+  }
+
+  writeChanges(changes: readonly NewIssueChange[]): Promise<void> {
+    return writeIssueChanges(this.trx, changes);
+  }
+}
