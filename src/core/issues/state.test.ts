@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { onArrivals, onTriage, type Arrivals, type IssueState } from "./state";
+import { onArrivals, onTriage, UNTRIAGED, type Arrivals, type IssueState } from "./state";
 
 const NOW = 1_800_000_000_000;
 
@@ -10,15 +10,7 @@ function issue(over: Partial<IssueState> = {}): IssueState {
     times_seen: 10,
     user_count: 2,
     last_release: "app@1.2.0",
-    resolved_at: null,
-    resolved_in_release: null,
-    resolved_next_release: 0,
-    ignore_until: null,
-    ignore_count: null,
-    ignore_users: null,
-    ignore_baseline_count: null,
-    ignore_baseline_users: null,
-    assignee_id: null,
+    ...UNTRIAGED,
     ...over,
   };
 }

@@ -49,6 +49,9 @@ const CLEAR_IGNORE = {
   ignore_baseline_users: null,
 } as const;
 
+/** An issue neither resolved, ignored nor assigned: what a new issue starts from. */
+export const UNTRIAGED = { ...CLEAR_RESOLUTION, ...CLEAR_IGNORE, assignee_id: null } as const;
+
 /** What a batch of new events brings to one issue. */
 export interface Arrivals {
   /** The issue's counts with the batch's events added. */

@@ -1,3 +1,4 @@
+import { UNTRIAGED } from "../issues/state";
 import type { WindowSample } from "../issues/window-counts";
 import type { NewIssueChange } from "../outbox/changes";
 import type { IssueHash, IssueHourDelta, IssueStore, IssueTagDelta, IssueUpdate, IssueUser, NewIssue, StoredIssueState } from "./issues";
@@ -65,15 +66,7 @@ export class MemoryIssueStore implements IssueStore {
       last_seen: issue.seenAt,
       last_release: issue.release,
       last_environment: issue.environment,
-      resolved_at: null,
-      resolved_in_release: null,
-      resolved_next_release: 0,
-      ignore_until: null,
-      ignore_count: null,
-      ignore_users: null,
-      ignore_baseline_count: null,
-      ignore_baseline_users: null,
-      assignee_id: null,
+      ...UNTRIAGED,
     });
     for (const h of issue.hashes) this.hashes.set(`${issue.projectId}\u0000${h}`, id);
     return id;
