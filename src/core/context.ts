@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Dialect } from "../db/connect";
 import type { DB, QueueDB } from "../db/schema";
+import type { TelemetryReader } from "./ports/telemetry-read";
 
 /** What every core action receives besides its input: storage, the public URL and named limits. */
 export interface Ctx {
@@ -8,6 +9,8 @@ export interface Ctx {
   /** The ingest queue (src/db/queue.ts): written by the request path, read by the digest. */
   queue: Kysely<QueueDB>;
   dialect: Dialect;
+  /** Telemetry as core reads it back (src/core/ports/telemetry-read.ts). */
+  telemetry: TelemetryReader;
   publicUrl: string;
   now: () => number;
   limits: {

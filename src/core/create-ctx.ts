@@ -1,5 +1,6 @@
 import type { Settings } from "../config/settings";
 import type { Store } from "../db/connect";
+import { KyselyTelemetryReader } from "../db/telemetry-read";
 import type { Ctx } from "./context";
 
 /** The context core actions run in, from the process settings and an open store. */
@@ -8,6 +9,7 @@ export function createCtx(settings: Settings, store: Store): Ctx {
     db: store.db,
     queue: store.queue,
     dialect: store.dialect,
+    telemetry: new KyselyTelemetryReader(store.db),
     publicUrl: settings.publicUrl,
     now: Date.now,
     limits: {

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import pg from "pg";
 import { connect, type Dialect, type Store } from "../../src/db/connect";
 import { migrate } from "../../src/db/migrate";
+import { KyselyTelemetryReader } from "../../src/db/telemetry-read";
 import type { Ctx } from "../../src/core/context";
 
 /** Every storage test runs on both databases. */
@@ -65,6 +66,7 @@ export function testCtx(store: Store, overrides: Partial<Ctx> = {}): Ctx {
     db: store.db,
     queue: store.queue,
     dialect: store.dialect,
+    telemetry: new KyselyTelemetryReader(store.db),
     publicUrl: "http://telltale.test:8000",
     now: Date.now,
     limits: { sessionDays: 14, loginMaxFailures: 10, loginAccountMaxFailures: 100, loginWindowSeconds: 900 },

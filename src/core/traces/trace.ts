@@ -1,4 +1,3 @@
-import type { Organization } from "../../db/schema";
 import type { Ctx } from "../context";
 import { invalidInput } from "../errors";
 
@@ -33,56 +32,10 @@ export interface TraceView {
 }
 
 /** A trace across the organization's projects: its transactions with their spans, and the errors linked to it. */
-export async function traceInOrg(ctx: Ctx, org: Organization, traceId: string): Promise<TraceView> {
+export async function traceInOrg(ctx: Ctx, org: { id: number }, traceId: string): Promise<TraceView> {
   const id = traceId.toLowerCase().replaceAll("-", "");
   if (!TRACE_ID.test(id)) throw invalidInput("a trace id is 32 hexadecimal characters");
-  const [transactions, spans, errors] = await Promise.all([
-    ctx.db
-      .selectFrom("transactions")
-      .innerJoin("projects", "projects.id", "transactions.project_id")
-      .select([
-        "transactions.event_id",
-        "transactions.project_id",
-        "projects.slug",
-        "transactions.name",
-        "transactions.op",
-        "transactions.status",
-        "transactions.span_id",
-        "transactions.start_timestamp",
-        "transactions.timestamp",
-      ])
-      .where("projects.organization_id", "=", org.id)
-      .where("transactions.trace_id", "=", id)
-      .orderBy("transactions.start_timestamp")
-      .execute(),
-    ctx.db
-      .selectFrom("spans")
-      .innerJoin("projects", "projects.id", "spans.project_id")
-      .select([
-        "spans.span_id",
-        "spans.parent_span_id",
-        "spans.segment_id",
-        "spans.op",
-        "spans.name",
-        "spans.status",
-        "spans.start_timestamp",
-        "spans.timestamp",
-      ])
-      .where("projects.organization_id", "=", org.id)
-      .where("spans.trace_id", "=", id)
-      .orderBy("spans.start_timestamp")
-      .limit(MAX_SPANS + 1)
-      .execute(),
-    ctx.db
-      .selectFrom("events")
-      .innerJoin("projects", "projects.id", "events.project_id")
-      .select(["events.event_id", "events.issue_id", "projects.slug", "events.title", "events.level", "events.timestamp"])
-      .where("projects.organization_id", "=", org.id)
-      .where("events.trace_id", "=", id)
-      .orderBy("events.timestamp")
-      .limit(1000)
-      .execute(),
-  ]);
+  const { transactions, spans, errors } = await ctx.telemetry.trace(org.id, id, MAX_SPANS);
   const bySegment = new Map<string, TraceView["transactions"][number]["spans"]>();
   for (const s of spans.slice(0, MAX_SPANS)) {
     const key = s.segment_id ?? "";
@@ -105,7 +58,7 @@ export async function traceInOrg(ctx: Ctx, org: Organization, traceId: string): 
     transactions: transactions.map((t) => ({
       event_id: t.event_id,
       project_id: t.project_id,
-      project_slug: t.slug,
+      project_slug: t.project_slug,
       transaction: t.name,
       op: t.op,
       status: t.status,
@@ -117,7 +70,7 @@ export async function traceInOrg(ctx: Ctx, org: Organization, traceId: string): 
     errors: errors.map((e) => ({
       event_id: e.event_id,
       issue_id: e.issue_id,
-      project_slug: e.slug,
+      project_slug: e.project_slug,
       title: e.title,
       level: e.level,
       timestamp: e.timestamp,
