@@ -9,7 +9,7 @@ export interface Ctx {
   /** The ingest queue (src/db/queue.ts): written by the request path, read by the digest. */
   queue: Kysely<QueueDB>;
   dialect: Dialect;
-  /** Telemetry as core reads it back (src/core/ports/telemetry-read.ts). */
+  /** Telemetry as core reads it back (src/core/ports/telemetry-read.ts), outside any transaction on `db`. */
   telemetry: TelemetryReader;
   publicUrl: string;
   now: () => number;

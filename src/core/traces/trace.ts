@@ -1,32 +1,21 @@
 import type { Ctx } from "../context";
 import { invalidInput } from "../errors";
+import type { TraceRows } from "../ports/telemetry-read";
 
 const TRACE_ID = /^[0-9a-f]{32}$/;
 const MAX_SPANS = 10_000;
 
+type TransactionRow = TraceRows["transactions"][number];
+type SpanRow = TraceRows["spans"][number];
+
+/** A trace as pages and the API show it: the stored rows (TraceRows), spans nested under their transaction. */
 export interface TraceView {
   traceId: string;
-  transactions: {
-    event_id: string;
-    project_id: number;
-    project_slug: string;
+  transactions: (Omit<TransactionRow, "name"> & {
     transaction: string;
-    op: string;
-    status: string;
-    span_id: string;
-    start_timestamp: number;
-    timestamp: number;
-    spans: {
-      span_id: string;
-      parent_span_id: string | null;
-      op: string;
-      description: string;
-      status: string;
-      start_timestamp: number;
-      timestamp: number;
-    }[];
-  }[];
-  errors: { event_id: string; issue_id: number | null; project_slug: string; title: string; level: string; timestamp: number }[];
+    spans: (Omit<SpanRow, "segment_id" | "name"> & { description: string })[];
+  })[];
+  errors: TraceRows["errors"];
   /** Spans beyond MAX_SPANS are left out; the count says how many there were. */
   spanCount: number;
 }
@@ -55,26 +44,8 @@ export async function traceInOrg(ctx: Ctx, org: { id: number }, traceId: string)
   }
   return {
     traceId: id,
-    transactions: transactions.map((t) => ({
-      event_id: t.event_id,
-      project_id: t.project_id,
-      project_slug: t.project_slug,
-      transaction: t.name,
-      op: t.op,
-      status: t.status,
-      span_id: t.span_id,
-      start_timestamp: t.start_timestamp,
-      timestamp: t.timestamp,
-      spans: bySegment.get(t.span_id) ?? [],
-    })),
-    errors: errors.map((e) => ({
-      event_id: e.event_id,
-      issue_id: e.issue_id,
-      project_slug: e.project_slug,
-      title: e.title,
-      level: e.level,
-      timestamp: e.timestamp,
-    })),
+    transactions: transactions.map(({ name, ...t }) => ({ ...t, transaction: name, spans: bySegment.get(t.span_id) ?? [] })),
+    errors,
     spanCount: spans.length,
   };
 }
