@@ -1,0 +1,83 @@
+// The digest's CPU cost per envelope, apart from accept: corpus envelopes (fresh ids per
+// send, as the load generator makes them) are queued in a fresh database, then the production
+// digest drains them in this process and the run prints CPU and wall time per envelope.
+//   node bench/digest.mjs [--count 4000] [--kind error|mix] [--postgres] [--profile DIR] [--seed 1]
+// With --profile the drain alone is profiled (node:inspector) into DIR and the run lists where
+// its time went.
+import { spawnSync } from "node:child_process";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import process from "node:process";
+import { build as esbuild } from "esbuild";
+import { loadCorpus } from "./corpus.mjs";
+import { summarizeProfiles } from "./profile.mjs";
+import { build, idSource, prepare, schedule } from "./template.mjs";
+import { CACHE, log, prng, ROOT } from "./util.mjs";
+import { Buffer } from "node:buffer";
+
+const args = process.argv.slice(2);
+const opt = (name, fallback) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : fallback;
+};
+const count = Number(opt("count", 4000));
+const kind = opt("kind", "error");
+const seed = Number(opt("seed", 1));
+const profile = opt("profile", null);
+const dialect = args.includes("--postgres") ? "postgres" : "sqlite";
+
+const entries = (await loadCorpus()).filter((e) => e.endpoint !== "store");
+const target = { publicKey: "0".repeat(32), projectId: 1, host: "127.0.0.1", port: 1 };
+const templates = entries.map((e) => ({ ...prepare(e, target, { identity: true }), chunked: false }));
+const picks =
+  kind === "mix"
+    ? schedule(templates, prng(seed).next, count)
+    : (() => {
+        const ofKind = templates.flatMap((t, i) => (t.kind === kind ? [i] : []));
+        const rand = prng(seed);
+        return Array.from({ length: count }, () => rand.pick(ofKind));
+      })();
+const ids = idSource();
+const parts = [];
+let bytes = 0;
+picks.forEach((index, n) => {
+  const request = build(templates[index], n, ids);
+  const body = request.subarray(request.indexOf("\r\n\r\n") + 4);
+  const length = Buffer.alloc(4);
+  length.writeUInt32LE(body.length);
+  parts.push(length, body);
+  bytes += body.length;
+});
+const dir = join(CACHE, "digest");
+mkdirSync(dir, { recursive: true });
+const bodiesFile = join(dir, "bodies.bin");
+writeFileSync(bodiesFile, Buffer.concat(parts));
+const entry = join(dir, "entry.mjs");
+await esbuild({
+  entryPoints: [join(ROOT, "bench/digest-entry.ts")],
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  target: "node20",
+  outfile: entry,
+  packages: "external",
+  logLevel: "error",
+});
+const profileDir = profile ?? null;
+if (profileDir) rmSync(profileDir, { recursive: true, force: true });
+log(`digest bench: ${count} ${kind} envelopes (${(bytes / count / 1024).toFixed(1)} KiB average, seed ${seed}) on ${dialect}`);
+const child = spawnSync(process.execPath, [entry, bodiesFile, dialect, ...(profileDir ? [profileDir] : [])], {
+  cwd: ROOT,
+  encoding: "utf8",
+  stdio: ["ignore", "pipe", "inherit"],
+});
+if (child.status !== 0) process.exit(child.status ?? 1);
+const result = JSON.parse(child.stdout.trim().split("\n").pop());
+const perEnvelope = (ms) => ((ms / result.envelopes) * 1000).toFixed(0);
+log(
+  `digested ${result.envelopes} envelopes (${result.events} events, ${result.spans} spans): ` +
+    `${(result.cpuMs / 1000).toFixed(2)} s CPU (${perEnvelope(result.cpuMs)} µs each), ` +
+    `${(result.wallMs / 1000).toFixed(2)} s wall, ${((result.envelopes / result.wallMs) * 1000).toFixed(0)} envelopes/s`,
+);
+process.stdout.write(JSON.stringify(result) + "\n");
+if (profileDir) process.stdout.write(summarizeProfiles(profileDir, 30) + "\n");
