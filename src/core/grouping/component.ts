@@ -1,5 +1,5 @@
 /** Building, reading and hashing explanation trees. */
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import type { GroupingComponent } from "./types";
 
 export function component(id: string, values: Array<GroupingComponent | string>, hint: string | null = null): GroupingComponent {
@@ -37,12 +37,7 @@ export function contributingValues(node: GroupingComponent): string[] {
  * the contributing values with md5 too (docs/protocol.md#grouping); the separator is Telltale's.
  */
 export function hashValues(values: readonly string[]): string {
-  const md5 = createHash("md5");
-  values.forEach((value, i) => {
-    if (i > 0) md5.update("\u0000");
-    md5.update(value, "utf8");
-  });
-  return md5.digest("hex");
+  return hash("md5", values.join("\u0000"), "hex");
 }
 
 /** The first contributing node with this id, depth first (for tests and summaries). */

@@ -87,9 +87,12 @@ function frameExclusion(frame: Frame, family: Family, ctx: FrameContext): string
   return null;
 }
 
-export function frameComponent(frame: Frame, ctx: FrameContext): GroupingComponent {
-  const platform = frame.platform ?? ctx.platform;
-  const family = familyOf(platform);
+/**
+ * A frame's parts (module or file name, function, source line, line number) with their hints:
+ * they do not depend on the variant, so one event's app and system trees share them (nothing
+ * changes a part once it is built). `cache` is per event.
+ */
+function frameParts(frame: Frame, platform: string, family: Family): GroupingComponent[] {
   const parts: GroupingComponent[] = [];
 
   const path = frame.filename ?? frame.abs_path;
@@ -127,7 +130,20 @@ export function frameComponent(frame: Frame, ctx: FrameContext): GroupingCompone
     else node.hint = "used because the frame has no function name or source line";
     parts.push(node);
   }
+  return parts;
+}
 
+/** Parts already built for an event's frames, shared by its variants' trees. */
+export type FramePartsCache = Map<Frame, GroupingComponent[]>;
+
+export function frameComponent(frame: Frame, ctx: FrameContext, cache?: FramePartsCache): GroupingComponent {
+  const platform = frame.platform ?? ctx.platform;
+  const family = familyOf(platform);
+  let parts = cache?.get(frame);
+  if (!parts) {
+    parts = frameParts(frame, platform, family);
+    cache?.set(frame, parts);
+  }
   const node = parent("frame", parts);
   const exclusion = frameExclusion(frame, family, ctx);
   if (exclusion !== null) ignored(node, exclusion);

@@ -10,13 +10,21 @@
  * otherwise the system variant does ("all frames when none is in-app").
  */
 import { component, contributingValues, hashValues, ignored, parent } from "./component";
-import { frameComponent } from "./frames";
+import { frameComponent, type FramePartsCache } from "./frames";
 import { normalizeMessage, trimMessage } from "./parameterize";
 import type { GroupingComponent, GroupingVariant } from "./types";
 import type { ExceptionValue, LogEntry, NormalizedEvent, Stacktrace, Thread } from "../normalize/types";
 
-function stacktraceComponent(stacktrace: Stacktrace, platform: string, appOnly: boolean): GroupingComponent {
-  const frames = stacktrace.frames.map((frame, i) => frameComponent(frame, { platform, appOnly, previous: stacktrace.frames[i - 1] }));
+/** What one event's variants share: frame parts and normalized exception values. */
+interface Shared {
+  frames: FramePartsCache;
+  values: Map<string, string>;
+}
+
+function stacktraceComponent(stacktrace: Stacktrace, platform: string, appOnly: boolean, shared: Shared): GroupingComponent {
+  const frames = stacktrace.frames.map((frame, i) =>
+    frameComponent(frame, { platform, appOnly, previous: stacktrace.frames[i - 1] }, shared.frames),
+  );
   const node = parent("stacktrace", frames);
   if (!node.contributes) {
     const noApp = appOnly && frames.length > 0 && !stacktrace.frames.some((f) => f.in_app === true);
@@ -25,9 +33,9 @@ function stacktraceComponent(stacktrace: Stacktrace, platform: string, appOnly: 
   return node;
 }
 
-function exceptionComponent(exception: ExceptionValue, platform: string, appOnly: boolean): GroupingComponent {
+function exceptionComponent(exception: ExceptionValue, platform: string, appOnly: boolean, shared: Shared): GroupingComponent {
   const children: GroupingComponent[] = [];
-  const stack = exception.stacktrace ? stacktraceComponent(exception.stacktrace, platform, appOnly) : undefined;
+  const stack = exception.stacktrace ? stacktraceComponent(exception.stacktrace, platform, appOnly, shared) : undefined;
   if (exception.type !== undefined) {
     const type = component("type", [exception.type]);
     // develop docs (exception.mdx): a synthetic exception's type is made up by the SDK.
@@ -35,7 +43,11 @@ function exceptionComponent(exception: ExceptionValue, platform: string, appOnly
     children.push(type);
   }
   if (exception.value !== undefined) {
-    const normalized = normalizeMessage(exception.value);
+    let normalized = shared.values.get(exception.value);
+    if (normalized === undefined) {
+      normalized = normalizeMessage(exception.value);
+      shared.values.set(exception.value, normalized);
+    }
     const value = component("value", normalized === "" ? [] : [normalized]);
     if (stack?.contributes) ignored(value, "ignored because the stack trace takes precedence");
     else if (normalized !== exception.value) value.hint = "stripped event-specific values";
@@ -45,8 +57,8 @@ function exceptionComponent(exception: ExceptionValue, platform: string, appOnly
   return parent("exception", children);
 }
 
-function exceptionsComponent(exceptions: readonly ExceptionValue[], platform: string, appOnly: boolean): GroupingComponent {
-  const nodes = exceptions.map((e) => exceptionComponent(e, platform, appOnly));
+function exceptionsComponent(exceptions: readonly ExceptionValue[], platform: string, appOnly: boolean, shared: Shared): GroupingComponent {
+  const nodes = exceptions.map((e) => exceptionComponent(e, platform, appOnly, shared));
   if (nodes.length === 1) return nodes[0]!;
   // RFC 0079: an exception group's container says less than the exceptions it holds.
   const hasPlain = exceptions.some((e) => e.mechanism?.is_exception_group !== true);
@@ -84,13 +96,13 @@ function messageComponent(logentry: LogEntry): GroupingComponent {
 }
 
 /** The default tree: candidates by priority; the first that contributes wins. */
-function defaultTree(event: NormalizedEvent, id: GroupingVariant["id"], appOnly: boolean): GroupingComponent {
+function defaultTree(event: NormalizedEvent, id: GroupingVariant["id"], appOnly: boolean, shared: Shared): GroupingComponent {
   const candidates: GroupingComponent[] = [];
   const exceptions = event.exception?.values ?? [];
-  if (exceptions.length > 0) candidates.push(exceptionsComponent(exceptions, event.platform, appOnly));
+  if (exceptions.length > 0) candidates.push(exceptionsComponent(exceptions, event.platform, appOnly, shared));
   const thread = event.threads ? groupingThread(event.threads.values) : undefined;
-  if (thread?.stacktrace) candidates.push(parent("threads", [stacktraceComponent(thread.stacktrace, event.platform, appOnly)]));
-  if (event.stacktrace) candidates.push(stacktraceComponent(event.stacktrace, event.platform, appOnly));
+  if (thread?.stacktrace) candidates.push(parent("threads", [stacktraceComponent(thread.stacktrace, event.platform, appOnly, shared)]));
+  if (event.stacktrace) candidates.push(stacktraceComponent(event.stacktrace, event.platform, appOnly, shared));
   if (event.logentry) candidates.push(messageComponent(event.logentry));
 
   const winner = candidates.find((c) => c.contributes);
@@ -120,12 +132,13 @@ function variant(id: GroupingVariant["id"], description: string, tree: GroupingC
 }
 
 export function defaultVariants(event: NormalizedEvent): GroupingVariant[] {
-  const app = defaultTree(event, "app", true);
+  const shared: Shared = { frames: new Map(), values: new Map() };
+  const app = defaultTree(event, "app", true, shared);
   if (!hasFrames(app, false)) {
-    const tree = defaultTree(event, "default", false);
+    const tree = defaultTree(event, "default", false, shared);
     return [variant("default", "default grouping (no stack trace)", tree)];
   }
-  const system = defaultTree(event, "system", false);
+  const system = defaultTree(event, "system", false, shared);
   const appVariant = variant("app", "in-app frames only", app);
   const systemVariant = variant("system", "all frames", system);
   if (hasFrames(app, true)) {
