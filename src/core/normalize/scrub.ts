@@ -117,6 +117,33 @@ const TEXT_ONLY_NAMESPACES = ["gen_ai.", "mcp."];
  */
 const MAX_SCRUB_DEPTH = 64;
 
+function sensitiveKey(lower: string): boolean {
+  if (TEXT_ONLY_NAMESPACES.some((ns) => lower.startsWith(ns))) return false;
+  if (SENSITIVE_KEY_NAMES.has(lower)) return true;
+  for (const part of SENSITIVE_KEY_PARTS) if (lower.includes(part)) return true;
+  return false;
+}
+
+/**
+ * Keys seen before and whether the default rules call them sensitive: events repeat the same
+ * few hundred keys, and classifying one lowercases it and searches it for every key part.
+ * Bounded: emptied when full, so hostile events with endless distinct keys cost memory once.
+ */
+const DEFAULT_CLASS = new Map<string, boolean>();
+const MAX_REMEMBERED_KEYS = 4096;
+const MAX_REMEMBERED_KEY_CHARS = 64;
+
+function sensitiveByDefault(key: string): boolean {
+  const known = DEFAULT_CLASS.get(key);
+  if (known !== undefined) return known;
+  const sensitive = sensitiveKey(key.toLowerCase());
+  if (key.length <= MAX_REMEMBERED_KEY_CHARS) {
+    if (DEFAULT_CLASS.size >= MAX_REMEMBERED_KEYS) DEFAULT_CLASS.clear();
+    DEFAULT_CLASS.set(key, sensitive);
+  }
+  return sensitive;
+}
+
 /** The project's scrubbing rules, bound once and applied to any number of values. */
 export class Scrubber implements Counter {
   count = 0;
@@ -132,12 +159,11 @@ export class Scrubber implements Counter {
   }
 
   classify(key: string): KeyClass {
+    // The common case, no safe or extra fields: the default rules alone, remembered per key.
+    if (this.safe.size === 0 && this.extra.length === 0) return this.defaults && sensitiveByDefault(key) ? "sensitive" : "plain";
     const lower = key.toLowerCase();
     if (this.safe.has(lower)) return "safe";
-    if (this.defaults && !TEXT_ONLY_NAMESPACES.some((ns) => lower.startsWith(ns))) {
-      if (SENSITIVE_KEY_NAMES.has(lower)) return "sensitive";
-      for (const part of SENSITIVE_KEY_PARTS) if (lower.includes(part)) return "sensitive";
-    }
+    if (this.defaults && sensitiveByDefault(key)) return "sensitive";
     for (const part of this.extra) if (lower.includes(part)) return "sensitive";
     return "plain";
   }
