@@ -1,7 +1,7 @@
 // The digest's CPU cost per envelope, apart from accept: corpus envelopes (fresh ids per
 // send, as the load generator makes them) are queued in a fresh database, then the production
 // digest drains them in this process and the run prints CPU and wall time per envelope.
-//   node bench/digest.mjs [--count 4000] [--kind error|mix] [--postgres] [--profile DIR] [--seed 1]
+//   node bench/digest.mjs [--count 4000] [--warmup 1000] [--kind error|mix] [--postgres] [--profile DIR] [--seed 1]
 // With --profile the drain alone is profiled (node:inspector) into DIR and the run lists where
 // its time went.
 import { spawnSync } from "node:child_process";
@@ -21,6 +21,7 @@ const opt = (name, fallback) => {
   return i >= 0 ? args[i + 1] : fallback;
 };
 const count = Number(opt("count", 4000));
+const warm = Number(opt("warmup", 1000));
 const kind = opt("kind", "error");
 const seed = Number(opt("seed", 1));
 const profile = opt("profile", null);
@@ -31,11 +32,11 @@ const target = { publicKey: "0".repeat(32), projectId: 1, host: "127.0.0.1", por
 const templates = entries.map((e) => ({ ...prepare(e, target, { identity: true }), chunked: false }));
 const picks =
   kind === "mix"
-    ? schedule(templates, prng(seed).next, count)
+    ? schedule(templates, prng(seed).next, warm + count)
     : (() => {
         const ofKind = templates.flatMap((t, i) => (t.kind === kind ? [i] : []));
         const rand = prng(seed);
-        return Array.from({ length: count }, () => rand.pick(ofKind));
+        return Array.from({ length: warm + count }, () => rand.pick(ofKind));
       })();
 const ids = idSource();
 const parts = [];
@@ -65,8 +66,10 @@ await esbuild({
 });
 const profileDir = profile ?? null;
 if (profileDir) rmSync(profileDir, { recursive: true, force: true });
-log(`digest bench: ${count} ${kind} envelopes (${(bytes / count / 1024).toFixed(1)} KiB average, seed ${seed}) on ${dialect}`);
-const child = spawnSync(process.execPath, [entry, bodiesFile, dialect, ...(profileDir ? [profileDir] : [])], {
+log(
+  `digest bench: ${count} ${kind} envelopes after ${warm} to warm up (${(bytes / (warm + count) / 1024).toFixed(1)} KiB average, seed ${seed}) on ${dialect}`,
+);
+const child = spawnSync(process.execPath, [entry, bodiesFile, dialect, String(warm), ...(profileDir ? [profileDir] : [])], {
   cwd: ROOT,
   encoding: "utf8",
   stdio: ["ignore", "pipe", "inherit"],
