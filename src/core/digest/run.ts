@@ -35,6 +35,10 @@ interface Pending {
   then: (event: NormalizedEvent) => void;
 }
 
+/** The body as a Buffer without copying it (the driver's blobs already are Buffers). */
+const asBuffer = (body: Uint8Array): Buffer =>
+  Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+
 const failureOf = (error: unknown) => `digest_failed: ${error instanceof Error ? error.message : String(error)}`;
 
 /**
@@ -64,7 +68,7 @@ export async function runStages(inputs: readonly EnvelopeInput[], run: StageRun)
         ? (event, then) => then(event)
         : (event, then) => void pending.push({ index, projectId: input.projectId, event, then });
     try {
-      const envelope = parseEnvelope(Buffer.from(input.body), run.limits);
+      const envelope = parseEnvelope(asBuffer(input.body), run.limits);
       itemTypes.push(...envelope.items.map((item) => item.header.type));
       const c: StageContext = {
         projectId: input.projectId,

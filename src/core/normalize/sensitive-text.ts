@@ -50,67 +50,75 @@ function cardPrefix(digits: string): boolean {
   return false;
 }
 
-/** Groups as printed on cards: all fours (the last may be shorter), or Amex/Diners 4-6-5 / 4-6-4. */
-function cardGroups(groups: number[]): boolean {
-  if (groups.length === 1) return true;
-  if (groups.length === 3 && groups[0] === 4 && groups[1] === 6 && (groups[2] === 5 || groups[2] === 4)) return true;
-  for (let i = 0; i < groups.length - 1; i++) if (groups[i] !== 4) return false;
-  const last = groups[groups.length - 1] ?? 0;
-  return last >= 1 && last <= 4;
+/**
+ * Groups as printed on cards: all fours (the last may be shorter), or Amex/Diners 4-6-5 / 4-6-4.
+ * Told the groups' count, the first three lengths, whether every group but the last has four
+ * digits, and the last one's length (the scan keeps no list of groups).
+ */
+function cardGroups(count: number, first: readonly [number, number, number], foursBeforeLast: boolean, last: number): boolean {
+  if (count === 1) return true;
+  if (count === 3 && first[0] === 4 && first[1] === 6 && (first[2] === 5 || first[2] === 4)) return true;
+  return foursBeforeLast && last >= 1 && last <= 4;
+}
+
+/** The digits of `text[from, to)`, separators left out. */
+function digitsOf(text: string, from: number, to: number): string {
+  let digits = "";
+  for (let k = from; k < to; k++) if (isDigit(text.charCodeAt(k))) digits += text[k];
+  return digits;
 }
 
 /**
  * Replaces card numbers: 13–19 digits, optionally grouped by single spaces or dashes, with a
  * card-network prefix and a valid Luhn checksum, standing alone (not inside a longer word).
- * Order ids and other digit runs fail the checksum or the prefix and are kept.
+ * Order ids and other digit runs fail the checksum or the prefix and are kept. Digit runs that
+ * cannot be a card cost no allocation.
  */
 export function scrubCardNumbers(text: string, counter: Counter): string {
   let out: string[] | undefined;
   let last = 0;
   let i = 0;
   const n = text.length;
+  const first: [number, number, number] = [0, 0, 0];
   while (i < n) {
     if (!isDigit(text.charCodeAt(i))) {
       i++;
       continue;
     }
     const start = i;
-    let digits = "";
     let digitCount = 0;
-    const groups: number[] = [];
+    let groupCount = 0;
     let group = 0;
+    let foursBeforeLast = true;
     let separator = -1;
     let consistent = true;
     let j = i;
     while (j < n) {
       const c = text.charCodeAt(j);
       if (isDigit(c)) {
-        if (digitCount < 20) digits += text[j];
         digitCount++;
         group++;
         j++;
       } else if ((c === 0x20 || c === 0x2d) && j + 1 < n && isDigit(text.charCodeAt(j + 1))) {
         if (separator === -1) separator = c;
         else if (separator !== c) consistent = false;
-        groups.push(group);
+        if (groupCount < 3) first[groupCount] = group;
+        if (group !== 4) foursBeforeLast = false;
+        groupCount++;
         group = 0;
         j++;
       } else {
         break;
       }
     }
-    groups.push(group);
+    if (groupCount < 3) first[groupCount] = group;
+    groupCount++;
     i = j;
+    if (digitCount < 13 || digitCount > 19 || !consistent || !cardGroups(groupCount, first, foursBeforeLast, group)) continue;
     const standsAlone = (start === 0 || !isWordChar(text.charCodeAt(start - 1))) && (j === n || !isWordChar(text.charCodeAt(j)));
-    if (
-      standsAlone &&
-      consistent &&
-      digitCount >= 13 &&
-      digitCount <= 19 &&
-      cardGroups(groups) &&
-      cardPrefix(digits) &&
-      luhnValid(digits)
-    ) {
+    if (!standsAlone) continue;
+    const digits = digitsOf(text, start, j);
+    if (cardPrefix(digits) && luhnValid(digits)) {
       out ??= [];
       out.push(text.slice(last, start), FILTERED);
       last = j;
