@@ -30,6 +30,45 @@ describe("GroupCommit", () => {
     expect(writes).toEqual([[1], [2, 3], [4]]);
   });
 
+  it("writes up to `concurrency` groups at once, each settling after its own write", async () => {
+    const writes: number[][] = [];
+    const releases: (() => void)[] = [];
+    let inFlight = 0;
+    let mostInFlight = 0;
+    const gc = new GroupCommit<number>(
+      async (rows) => {
+        writes.push([...rows]);
+        inFlight++;
+        mostInFlight = Math.max(mostInFlight, inFlight);
+        await new Promise<void>((r) => releases.push(r));
+        inFlight--;
+      },
+      2,
+      2,
+    );
+    const settled: number[] = [];
+    const all = [1, 2, 3, 4, 5, 6].map((n) => gc.add(n).then(() => settled.push(n)));
+    for (let turn = 0; turn < 5; turn++) await new Promise((r) => setImmediate(r));
+    // Two groups are being written; the third waits for one of them.
+    expect(writes).toEqual([
+      [1, 2],
+      [3, 4],
+    ]);
+    releases[1]!();
+    for (let turn = 0; turn < 5; turn++) await new Promise((r) => setImmediate(r));
+    expect(settled).toEqual([3, 4]);
+    expect(writes).toEqual([
+      [1, 2],
+      [3, 4],
+      [5, 6],
+    ]);
+    releases[0]!();
+    releases[2]!();
+    await Promise.all(all);
+    expect(mostInFlight).toBe(2);
+    expect(settled.sort()).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
   it("fails only the request whose row cannot be written", async () => {
     const written: number[] = [];
     const gc = new GroupCommit<number>(async (rows) => {

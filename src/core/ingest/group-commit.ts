@@ -7,12 +7,19 @@
  */
 export class GroupCommit<T> {
   private pending: { row: T; resolve: () => void; reject: (error: unknown) => void }[] = [];
-  private running = false;
+  /** Write loops running; at most `concurrency`. */
+  private running = 0;
   private nudged = false;
 
+  /**
+   * `concurrency` groups may be in flight at once: 1 where writes serialize anyway (SQLite's
+   * single writer), more where each commit is a network round trip and a WAL flush that other
+   * groups can overlap (PostgreSQL, one pooled connection per group).
+   */
   constructor(
     private readonly write: (rows: readonly T[]) => Promise<void>,
     private readonly maxRows = 128,
+    private readonly concurrency = 1,
   ) {}
 
   add(row: T): Promise<void> {
@@ -32,12 +39,18 @@ export class GroupCommit<T> {
     this.schedule();
   }
 
+  /** Starts a write loop unless one is idle-waiting already or all are busy writing. */
   private schedule(): void {
-    if (this.running) return;
-    this.running = true;
+    if (this.running >= this.concurrency || this.starting) return;
+    this.running++;
+    this.starting = true;
     // One turn of the event loop lets the requests whose bodies are already read join in.
-    setImmediate(() => void this.drain());
+    setImmediate(() => {
+      this.starting = false;
+      void this.drain();
+    });
   }
+  private starting = false;
 
   private async drain(): Promise<void> {
     while (this.pending.length > 0 || this.nudged) {
@@ -47,6 +60,8 @@ export class GroupCommit<T> {
         await this.write([]).catch(() => {});
         continue;
       }
+      // Rows that arrive while this group is written may start another loop meanwhile.
+      if (this.pending.length > 0) this.schedule();
       try {
         await this.write(group.map((g) => g.row));
         for (const g of group) g.resolve();
@@ -66,6 +81,6 @@ export class GroupCommit<T> {
       // A SQLite write is synchronous: give the event loop a turn to read more requests.
       if (this.pending.length > 0) await new Promise<void>((resolve) => setImmediate(resolve));
     }
-    this.running = false;
+    this.running--;
   }
 }

@@ -5,6 +5,9 @@ import { GroupCommit } from "./group-commit";
 /** Pages (4 KiB) returned per deletion: ~4 MiB, well under a millisecond's work. */
 const VACUUM_PAGES = 1024;
 
+/** Rows per group commit. */
+const GROUP_ROWS = 128;
+
 export type QueueRow = Insertable<DB["ingest_queue"]>;
 
 /**
@@ -19,12 +22,17 @@ export class QueueWriter {
   private forgetUpTo = 0;
   private forgotten = 0;
 
-  /** SQLite: give freed pages of the queue file back after each deletion (incremental auto-vacuum). */
+  /**
+   * `vacuum` (SQLite): give freed pages of the queue file back after each deletion (incremental
+   * auto-vacuum). `concurrency`: groups written at once (see GroupCommit; PostgreSQL overlaps
+   * several commits, each on its own pooled connection).
+   */
   constructor(
     private readonly queue: Kysely<QueueDB>,
     private readonly vacuum = false,
+    concurrency = 1,
   ) {
-    this.group = new GroupCommit((rows) => this.write(rows));
+    this.group = new GroupCommit((rows) => this.write(rows), GROUP_ROWS, concurrency);
   }
 
   /** Resolves once the row is committed. */

@@ -25,6 +25,14 @@ export function envelopeLimits(s: Settings["ingest"]): EnvelopeLimits {
   };
 }
 
+/**
+ * PostgreSQL: group commits in flight at once (each a round trip and a WAL flush that others
+ * overlap): up to four, leaving the pool two connections for outcomes, keys and the UI.
+ */
+function pgQueueWriters(poolMax: number): number {
+  return Math.max(1, Math.min(4, poolMax - 2));
+}
+
 export function createIngestRuntime(
   ctx: Ctx,
   settings: Settings,
@@ -49,6 +57,9 @@ export function createIngestRuntime(
     maxRequestBytes: settings.ingest.maxRequestBytes,
     memory: new MemoryBudget(settings.ingest.memoryBytes),
     queue,
-    enqueue: new QueueWriter(ctx.queue, ctx.dialect === "sqlite"),
+    enqueue:
+      settings.database.kind === "postgres"
+        ? new QueueWriter(ctx.queue, false, pgQueueWriters(settings.database.poolMax))
+        : new QueueWriter(ctx.queue, true),
   };
 }
