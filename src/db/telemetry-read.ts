@@ -1,10 +1,72 @@
 import type { Kysely } from "kysely";
-import type { TelemetryReader, TraceRows } from "../core/ports/telemetry-read";
+import type { EventPage, EventPosition, StoredEvent, TelemetryReader, TraceRows } from "../core/ports/telemetry-read";
 import type { DB } from "./schema";
 
 /** The TelemetryReader over the main database, SQLite or PostgreSQL. */
 export class KyselyTelemetryReader implements TelemetryReader {
   constructor(private readonly db: Kysely<DB>) {}
+
+  issueEvents(issueId: number, page: EventPage): Promise<StoredEvent[]> {
+    let q = this.db.selectFrom("events").selectAll().where("issue_id", "=", issueId);
+    const before = page.before;
+    if (before)
+      q = q.where((eb) =>
+        eb.or([eb("timestamp", "<", before.timestamp), eb.and([eb("timestamp", "=", before.timestamp), eb("id", "<", before.id)])]),
+      );
+    return q.orderBy("timestamp", "desc").orderBy("id", "desc").limit(page.limit).execute();
+  }
+
+  async issueEventAt(issueId: number, which: EventPosition): Promise<StoredEvent | null> {
+    const dir = which === "latest" ? "desc" : "asc";
+    const event = await this.db
+      .selectFrom("events")
+      .selectAll()
+      .where("issue_id", "=", issueId)
+      .orderBy("timestamp", dir)
+      .orderBy("id", dir)
+      .limit(1)
+      .executeTakeFirst();
+    return event ?? null;
+  }
+
+  async adjacentEvents(event: StoredEvent): Promise<{ previous: StoredEvent | null; next: StoredEvent | null }> {
+    const issueId = event.issue_id ?? -1;
+    const [previous, next] = await Promise.all([
+      this.db
+        .selectFrom("events")
+        .selectAll()
+        .where("issue_id", "=", issueId)
+        .where((eb) =>
+          eb.or([eb("timestamp", "<", event.timestamp), eb.and([eb("timestamp", "=", event.timestamp), eb("id", "<", event.id)])]),
+        )
+        .orderBy("timestamp", "desc")
+        .orderBy("id", "desc")
+        .limit(1)
+        .executeTakeFirst(),
+      this.db
+        .selectFrom("events")
+        .selectAll()
+        .where("issue_id", "=", issueId)
+        .where((eb) =>
+          eb.or([eb("timestamp", ">", event.timestamp), eb.and([eb("timestamp", "=", event.timestamp), eb("id", ">", event.id)])]),
+        )
+        .orderBy("timestamp", "asc")
+        .orderBy("id", "asc")
+        .limit(1)
+        .executeTakeFirst(),
+    ]);
+    return { previous: previous ?? null, next: next ?? null };
+  }
+
+  async eventInProject(projectId: number, eventId: string): Promise<StoredEvent | null> {
+    const event = await this.db
+      .selectFrom("events")
+      .selectAll()
+      .where("project_id", "=", projectId)
+      .where("event_id", "=", eventId)
+      .executeTakeFirst();
+    return event ?? null;
+  }
 
   async trace(organizationId: number, traceId: string, maxSpans: number): Promise<TraceRows> {
     const { db } = this;

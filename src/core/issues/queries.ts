@@ -1,10 +1,10 @@
-import type { Selectable } from "kysely";
-import type { DB, Organization, Project, User } from "../../db/schema";
+import type { Organization, Project, User } from "../../db/schema";
 import type { Ctx } from "../context";
+import type { EventPage, EventPosition, StoredEvent } from "../ports/telemetry-read";
 import { notFound } from "../errors";
 import type { Issue } from "./triage";
 
-export type StoredEvent = Selectable<DB["events"]>;
+export type { EventPosition, StoredEvent } from "../ports/telemetry-read";
 
 /** An issue of an organization the user can see, with its project; other orgs' issues are "not found". */
 export async function issueInOrg(ctx: Ctx, org: Organization, issueId: number): Promise<{ issue: Issue; project: Project }> {
@@ -64,67 +64,22 @@ export const shortId = (project: Pick<Project, "slug">, issue: Pick<Issue, "shor
   `${project.slug.toUpperCase()}-${issue.short_number.toString(36).toUpperCase()}`;
 
 /** Events of an issue, newest first, keyset-paginated by (timestamp, id). */
-export function issueEvents(
-  ctx: Ctx,
-  issueId: number,
-  options: { limit: number; before?: { timestamp: number; id: number } },
-): Promise<StoredEvent[]> {
-  let q = ctx.db.selectFrom("events").selectAll().where("issue_id", "=", issueId);
-  const before = options.before;
-  if (before)
-    q = q.where((eb) =>
-      eb.or([eb("timestamp", "<", before.timestamp), eb.and([eb("timestamp", "=", before.timestamp), eb("id", "<", before.id)])]),
-    );
-  return q.orderBy("timestamp", "desc").orderBy("id", "desc").limit(options.limit).execute();
+export function issueEvents(ctx: Ctx, issueId: number, page: EventPage): Promise<StoredEvent[]> {
+  return ctx.telemetry.issueEvents(issueId, page);
 }
 
-export type EventPosition = "latest" | "oldest";
-
-export async function issueEventAt(ctx: Ctx, issueId: number, which: EventPosition): Promise<StoredEvent | null> {
-  const dir = which === "latest" ? "desc" : "asc";
-  return (
-    (await ctx.db
-      .selectFrom("events")
-      .selectAll()
-      .where("issue_id", "=", issueId)
-      .orderBy("timestamp", dir)
-      .orderBy("id", dir)
-      .limit(1)
-      .executeTakeFirst()) ?? null
-  );
+export function issueEventAt(ctx: Ctx, issueId: number, which: EventPosition): Promise<StoredEvent | null> {
+  return ctx.telemetry.issueEventAt(issueId, which);
 }
 
 /** The neighbours of an event within its issue (by time, then id). */
-export async function adjacentEvents(ctx: Ctx, event: StoredEvent): Promise<{ previous: StoredEvent | null; next: StoredEvent | null }> {
-  const issueId = event.issue_id ?? -1;
-  const previous = await ctx.db
-    .selectFrom("events")
-    .selectAll()
-    .where("issue_id", "=", issueId)
-    .where((eb) => eb.or([eb("timestamp", "<", event.timestamp), eb.and([eb("timestamp", "=", event.timestamp), eb("id", "<", event.id)])]))
-    .orderBy("timestamp", "desc")
-    .orderBy("id", "desc")
-    .limit(1)
-    .executeTakeFirst();
-  const next = await ctx.db
-    .selectFrom("events")
-    .selectAll()
-    .where("issue_id", "=", issueId)
-    .where((eb) => eb.or([eb("timestamp", ">", event.timestamp), eb.and([eb("timestamp", "=", event.timestamp), eb("id", ">", event.id)])]))
-    .orderBy("timestamp", "asc")
-    .orderBy("id", "asc")
-    .limit(1)
-    .executeTakeFirst();
-  return { previous: previous ?? null, next: next ?? null };
+export function adjacentEvents(ctx: Ctx, event: StoredEvent): Promise<{ previous: StoredEvent | null; next: StoredEvent | null }> {
+  return ctx.telemetry.adjacentEvents(event);
 }
 
+/** A project's event by id, with or without the dashes of a UUID, in either case. */
 export async function eventInProject(ctx: Ctx, projectId: number, eventId: string): Promise<StoredEvent> {
-  const event = await ctx.db
-    .selectFrom("events")
-    .selectAll()
-    .where("project_id", "=", projectId)
-    .where("event_id", "=", eventId.replaceAll("-", "").toLowerCase())
-    .executeTakeFirst();
+  const event = await ctx.telemetry.eventInProject(projectId, eventId.replaceAll("-", "").toLowerCase());
   if (!event) throw notFound(`event ${eventId} does not exist`);
   return event;
 }

@@ -1,9 +1,18 @@
 /**
- * What core reads back of telemetry (decision 0009): today the rows of one trace. Implemented
- * over the main database in src/db/telemetry-read.ts; a column store can implement it without
- * touching core or `app/`. Event fetches and the search compiler are still to move here.
+ * What core reads back of telemetry (decision 0009): the rows of one trace and the error events
+ * of an issue. Implemented over the main database in src/db/telemetry-read.ts; a column store
+ * can implement it without touching core or `app/`. The search compiler is still to move here.
  */
 export interface TelemetryReader {
+  /** Events of an issue, newest first, keyset-paginated by (timestamp, id). */
+  issueEvents(issueId: number, page: EventPage): Promise<StoredEvent[]>;
+  /** An issue's newest or oldest event (by time, then id). */
+  issueEventAt(issueId: number, which: EventPosition): Promise<StoredEvent | null>;
+  /** The neighbours of an event within its issue (by time, then id). */
+  adjacentEvents(event: StoredEvent): Promise<{ previous: StoredEvent | null; next: StoredEvent | null }>;
+  /** A project's event by its 32-hex id (lowercase, no dashes). */
+  eventInProject(projectId: number, eventId: string): Promise<StoredEvent | null>;
+
   /**
    * A trace's transactions and spans (by start) and the error events linked to it (by time),
    * within one organization's projects: at most `maxSpans + 1` spans, so the caller can tell
@@ -35,4 +44,33 @@ export interface TraceRows {
     timestamp: number;
   }[];
   errors: { event_id: string; issue_id: number | null; project_slug: string; title: string; level: string; timestamp: number }[];
+}
+
+/**
+ * A stored error event: the fields indexes hold, and the event itself as stored — compressed
+ * bytes, or text from before compression (src/core/storage/payload.ts `decodePayload` reads both).
+ */
+export interface StoredEvent {
+  id: number;
+  project_id: number;
+  issue_id: number | null;
+  grouping_hash: string | null;
+  event_id: string;
+  type: string;
+  timestamp: number;
+  received_at: number;
+  level: string;
+  title: string;
+  release: string | null;
+  environment: string | null;
+  trace_id: string | null;
+  data: Buffer | string;
+}
+
+export type EventPosition = "latest" | "oldest";
+
+export interface EventPage {
+  limit: number;
+  /** Only events before this one (by time, then id). */
+  before?: { timestamp: number; id: number };
 }
