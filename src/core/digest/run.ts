@@ -36,8 +36,7 @@ interface Pending {
 }
 
 /** The body as a Buffer without copying it (the driver's blobs already are Buffers). */
-const asBuffer = (body: Uint8Array): Buffer =>
-  Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+const asBuffer = (body: Uint8Array): Buffer => (Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength));
 
 const failureOf = (error: unknown) => `digest_failed: ${error instanceof Error ? error.message : String(error)}`;
 
