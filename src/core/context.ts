@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Dialect } from "../db/connect";
 import type { DB, QueueDB } from "../db/schema";
+import type { IssueSearch } from "./ports/issue-search";
 import type { TelemetryReader } from "./ports/telemetry-read";
 
 /** What every core action receives besides its input: storage, the public URL and named limits. */
@@ -11,6 +12,8 @@ export interface Ctx {
   dialect: Dialect;
   /** Telemetry as core reads it back (src/core/ports/telemetry-read.ts), outside any transaction on `db`. */
   telemetry: TelemetryReader;
+  /** The issue stream's search (src/core/ports/issue-search.ts), outside any transaction on `db`. */
+  issueSearch: IssueSearch;
   publicUrl: string;
   now: () => number;
   limits: {

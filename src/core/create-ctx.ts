@@ -1,5 +1,6 @@
 import type { Settings } from "../config/settings";
 import type { Store } from "../db/connect";
+import { KyselyIssueSearch } from "../db/issue-search";
 import { KyselyTelemetryReader } from "../db/telemetry-read";
 import type { Ctx } from "./context";
 
@@ -10,6 +11,7 @@ export function createCtx(settings: Settings, store: Store): Ctx {
     queue: store.queue,
     dialect: store.dialect,
     telemetry: new KyselyTelemetryReader(store.db),
+    issueSearch: new KyselyIssueSearch(store.db, store.dialect),
     publicUrl: settings.publicUrl,
     now: Date.now,
     limits: {

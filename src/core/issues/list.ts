@@ -1,9 +1,7 @@
-import type { User } from "../../db/schema";
 import type { Ctx } from "../context";
 import { invalidInput } from "../errors";
-import { applyIssueQuery } from "../search/compile";
 import { parseIssueQuery } from "../search/parse";
-import { decodeIssueCursor, fetchIssuePage, ISSUE_SORTS, type IssueSort } from "../search/sort";
+import { decodeIssueCursor, ISSUE_SORTS, type IssueSort } from "../search/sort";
 import type { Issue } from "./triage";
 
 export const SORTS = ISSUE_SORTS;
@@ -16,7 +14,8 @@ export interface IssueListInput {
   sort: Sort;
   cursor?: string | undefined;
   limit: number;
-  user: User | null;
+  /** Who is asking: `me` in the query. */
+  user: { id: number } | null;
   /** Only issues seen since this time (ms), the time-range switcher. */
   since?: number | undefined;
 }
@@ -37,13 +36,15 @@ export async function listIssues(ctx: Ctx, input: IssueListInput): Promise<Issue
     if (!decoded.ok) throw invalidInput(decoded.message);
     cursor = decoded.cursor;
   }
-  let q = ctx.db
-    .selectFrom("issues")
-    .selectAll("issues")
-    .where("issues.project_id", "in", input.projectIds.length ? input.projectIds : [-1])
-    .where("issues.merged_into_id", "is", null);
-  if (input.since !== undefined) q = q.where("issues.last_seen", ">=", input.since);
-  q = applyIssueQuery(q, parsed.query, { dialect: ctx.dialect, userId: input.user?.id ?? null, now: ctx.now() });
-  const page = await fetchIssuePage(q, { sort: input.sort, cursor, limit: input.limit });
+  const page = await ctx.issueSearch.page({
+    projectIds: input.projectIds,
+    query: parsed.query,
+    userId: input.user?.id ?? null,
+    now: ctx.now(),
+    since: input.since,
+    sort: input.sort,
+    cursor,
+    limit: input.limit,
+  });
   return { ok: true, issues: page.rows, nextCursor: page.nextCursor };
 }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DIALECTS, openTestStore, testCtx, type TestStore } from "../../../test/support/stores";
 import type { Ctx } from "../context";
 import { createOrganization } from "../orgs/create-org";
-import { seedIssues } from "../search/test-support";
+import { seedIssues } from "../../../test/support/issue-seeds";
 import { createProject } from "./create-project";
 import { firstIssue } from "./first-issue";
 

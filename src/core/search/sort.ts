@@ -6,8 +6,6 @@
  * strictly after it. Rows added or changed between requests cannot make a page repeat an
  * issue already shown or skip one that did not move.
  */
-import { expressionBuilder, sql, type SelectQueryBuilder } from "kysely";
-import type { DB } from "../../db/schema";
 
 export const ISSUE_SORTS = {
   date: "last_seen",
@@ -70,37 +68,4 @@ export function decodeIssueCursor(text: string, sort: IssueSort): CursorParse {
   if (!Number.isSafeInteger(value) || !Number.isSafeInteger(id)) return invalid;
   if (m[1] !== sort) return { ok: false, message: `This cursor is for sort=${m[1]}, not sort=${sort} — ${RESTART}` };
   return { ok: true, cursor: { sort, value, id } };
-}
-
-/** ORDER BY the sort column and id, descending, starting after `cursor` when given. */
-export function applyIssueSort<TB extends keyof DB, O>(
-  qb: SelectQueryBuilder<DB, TB, O>,
-  sort: IssueSort,
-  cursor: IssueCursor | null,
-): SelectQueryBuilder<DB, TB, O> {
-  const column = `issues.${ISSUE_SORTS[sort]}` as const;
-  let q = qb;
-  if (cursor) {
-    const eb = expressionBuilder<DB, "issues">();
-    q = q.where(eb.or([eb(column, "<", cursor.value), eb.and([eb(column, "=", cursor.value), eb("issues.id", "<", cursor.id)])]));
-  }
-  return q.orderBy(sql.ref(column), "desc").orderBy(sql.ref("issues.id"), "desc");
-}
-
-export type IssueSortRow = { id: number } & Record<IssueSortColumn, number>;
-
-/**
- * One page of `qb` in `sort` order after `cursor`, and the cursor for the page after it
- * (null on the last page): reads one row more than `limit` to know whether there is one.
- */
-export async function fetchIssuePage<TB extends keyof DB, O extends IssueSortRow>(
-  qb: SelectQueryBuilder<DB, TB, O>,
-  page: { sort: IssueSort; cursor: IssueCursor | null; limit: number },
-): Promise<{ rows: O[]; nextCursor: string | null }> {
-  const rows: O[] = await applyIssueSort(qb, page.sort, page.cursor)
-    .limit(page.limit + 1)
-    .execute();
-  const shown = rows.slice(0, page.limit);
-  const last = shown.at(-1);
-  return { rows: shown, nextCursor: rows.length > page.limit && last ? cursorAfter(page.sort, last) : null };
 }

@@ -1,5 +1,5 @@
 import type { Insertable, Kysely } from "kysely";
-import type { DB, IssuesTable } from "../../db/schema";
+import type { DB, IssuesTable } from "../../src/db/schema";
 
 export type IssueSeed = Partial<Insertable<IssuesTable>> & { tags?: Array<[string, string]> };
 

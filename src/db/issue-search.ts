@@ -1,5 +1,6 @@
 /**
- * An issue query as SQL conditions on `issues`, the same on SQLite and PostgreSQL.
+ * The issue search (src/core/ports/issue-search.ts) on the main database: a parsed issue query
+ * as SQL conditions on `issues`, the same on SQLite and PostgreSQL, and keyset pages over them.
  *
  * - Properties of the issue (status, substatus, level, counts, dates, assignee, first
  *   release, title) are columns; tags, bookmarks and assignee emails are EXISTS subqueries,
@@ -10,11 +11,22 @@
  *   free text match case-insensitively with `ESCAPE '\'`: LIKE on SQLite, which folds ASCII
  *   only (`É` and `é` stay different), and ILIKE on PostgreSQL, which folds by its locale.
  */
-import { expressionBuilder, sql, type Expression, type ExpressionBuilder, type SelectQueryBuilder, type SqlBool } from "kysely";
-import type { Dialect } from "../../db/connect";
-import type { DB } from "../../db/schema";
-import { RELATIVE_UNIT_MS, type Actor, type DateTerm, type IsValue, type IssueQuery, type Term } from "./ast";
-import { globLiteral, globToLike, hasWildcard } from "./glob";
+import {
+  expressionBuilder,
+  sql,
+  type Expression,
+  type ExpressionBuilder,
+  type Kysely,
+  type SelectQueryBuilder,
+  type SqlBool,
+} from "kysely";
+import type { IssuePageRequest, IssueSearch } from "../core/ports/issue-search";
+import type { Issue } from "../core/issues/triage";
+import { RELATIVE_UNIT_MS, type Actor, type DateTerm, type IsValue, type IssueQuery, type Term } from "../core/search/ast";
+import { globLiteral, globToLike, hasWildcard } from "../core/search/glob";
+import { cursorAfter, ISSUE_SORTS, type IssueCursor, type IssueSort, type IssueSortColumn } from "../core/search/sort";
+import type { Dialect } from "./connect";
+import type { DB } from "./schema";
 
 export interface IssueQueryOptions {
   /** PostgreSQL matches case-insensitively with ILIKE; SQLite's LIKE already is (for ASCII). */
@@ -193,4 +205,56 @@ function like(column: Expression<string>, glob: string, dialect: Dialect, contai
   return dialect === "postgres"
     ? sql<SqlBool>`${column} ILIKE ${pattern} ESCAPE '\\'`
     : sql<SqlBool>`${column} LIKE ${pattern} ESCAPE '\\'`;
+}
+
+/** ORDER BY the sort column and id, descending, starting after `cursor` when given. */
+export function applyIssueSort<TB extends keyof DB, O>(
+  qb: SelectQueryBuilder<DB, TB, O>,
+  sort: IssueSort,
+  cursor: IssueCursor | null,
+): SelectQueryBuilder<DB, TB, O> {
+  const column = `issues.${ISSUE_SORTS[sort]}` as const;
+  let q = qb;
+  if (cursor) {
+    const eb = expressionBuilder<DB, "issues">();
+    q = q.where(eb.or([eb(column, "<", cursor.value), eb.and([eb(column, "=", cursor.value), eb("issues.id", "<", cursor.id)])]));
+  }
+  return q.orderBy(sql.ref(column), "desc").orderBy(sql.ref("issues.id"), "desc");
+}
+
+type IssueSortRow = { id: number } & Record<IssueSortColumn, number>;
+
+/**
+ * One page of `qb` in `sort` order after `cursor`, and the cursor for the page after it
+ * (null on the last page): reads one row more than `limit` to know whether there is one.
+ */
+export async function fetchIssuePage<TB extends keyof DB, O extends IssueSortRow>(
+  qb: SelectQueryBuilder<DB, TB, O>,
+  page: { sort: IssueSort; cursor: IssueCursor | null; limit: number },
+): Promise<{ rows: O[]; nextCursor: string | null }> {
+  const rows: O[] = await applyIssueSort(qb, page.sort, page.cursor)
+    .limit(page.limit + 1)
+    .execute();
+  const shown = rows.slice(0, page.limit);
+  const last = shown.at(-1);
+  return { rows: shown, nextCursor: rows.length > page.limit && last ? cursorAfter(page.sort, last) : null };
+}
+
+/** The IssueSearch over the main database, SQLite or PostgreSQL. Merged issues are never listed. */
+export class KyselyIssueSearch implements IssueSearch {
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly dialect: Dialect,
+  ) {}
+
+  page(request: IssuePageRequest): Promise<{ rows: Issue[]; nextCursor: string | null }> {
+    let q = this.db
+      .selectFrom("issues")
+      .selectAll("issues")
+      .where("issues.project_id", "in", request.projectIds.length ? [...request.projectIds] : [-1])
+      .where("issues.merged_into_id", "is", null);
+    if (request.since !== undefined) q = q.where("issues.last_seen", ">=", request.since);
+    q = applyIssueQuery(q, request.query, { dialect: this.dialect, userId: request.userId, now: request.now });
+    return fetchIssuePage(q, { sort: request.sort, cursor: request.cursor, limit: request.limit });
+  }
 }

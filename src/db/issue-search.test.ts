@@ -1,12 +1,12 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DIALECTS, openTestStore, testCtx, type TestStore } from "../../../test/support/stores";
-import type { Ctx } from "../context";
-import { createOrganization } from "../orgs/create-org";
-import { createProject } from "../projects/create-project";
-import { applyIssueQuery, issueQueryCondition } from "./compile";
-import { parseIssueQuery } from "./parse";
-import { seedIssues, seedUser } from "./test-support";
+import { DIALECTS, openTestStore, testCtx, type TestStore } from "../../test/support/stores";
+import type { Ctx } from "../core/context";
+import { createOrganization } from "../core/orgs/create-org";
+import { createProject } from "../core/projects/create-project";
+import { applyIssueQuery, issueQueryCondition } from "./issue-search";
+import { parseIssueQuery } from "../core/search/parse";
+import { seedIssues, seedUser } from "../../test/support/issue-seeds";
 
 const NOW = 1_700_000_000_000; // 2023-11-14T22:13:20Z
 const H = 3_600_000;

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DIALECTS, openTestStore, testCtx, type TestStore } from "../../../test/support/stores";
-import type { Ctx } from "../context";
-import { createOrganization } from "../orgs/create-org";
-import { createProject } from "../projects/create-project";
-import { applyIssueQuery } from "./compile";
-import { parseIssueQuery } from "./parse";
-import { ISSUE_SORTS, decodeIssueCursor, encodeIssueCursor, fetchIssuePage, type IssueSort } from "./sort";
-import { seedIssues, type IssueSeed } from "./test-support";
+import { DIALECTS, openTestStore, testCtx, type TestStore } from "../../test/support/stores";
+import type { Ctx } from "../core/context";
+import { createOrganization } from "../core/orgs/create-org";
+import { createProject } from "../core/projects/create-project";
+import { applyIssueQuery, fetchIssuePage } from "./issue-search";
+import { parseIssueQuery } from "../core/search/parse";
+import { ISSUE_SORTS, decodeIssueCursor, encodeIssueCursor, type IssueSort } from "../core/search/sort";
+import { seedIssues, type IssueSeed } from "../../test/support/issue-seeds";
 
 const NOW = 1_700_000_000_000;
 const H = 3_600_000;

@@ -1,0 +1,29 @@
+import type { Issue } from "../issues/triage";
+import type { IssueQuery } from "../search/ast";
+import type { IssueCursor, IssueSort } from "../search/sort";
+
+/** One page of the issue stream: which projects, the parsed query, the order and where to start. */
+export interface IssuePageRequest {
+  projectIds: readonly number[];
+  query: IssueQuery;
+  /** The user `me` means (`assigned:me`, `bookmarks:me`, `is:bookmarked`); with none, those match nothing. */
+  userId: number | null;
+  /** Milliseconds since the epoch, for relative dates (`firstSeen:-24h`). */
+  now: number;
+  /** Only issues seen since this time (ms), the time-range switcher. */
+  since?: number | undefined;
+  sort: IssueSort;
+  /** Where the previous page ended; null for the first page. */
+  cursor: IssueCursor | null;
+  limit: number;
+}
+
+/**
+ * How core searches issues (decision 0009): a parsed query (src/core/search) in, a keyset page
+ * out, with the cursor of the next page (null on the last). Pages never skip or repeat an
+ * issue while new events arrive; merged issues are never listed. Implemented over the main
+ * database by src/db/issue-search.ts.
+ */
+export interface IssueSearch {
+  page(request: IssuePageRequest): Promise<{ rows: Issue[]; nextCursor: string | null }>;
+}
