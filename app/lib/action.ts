@@ -3,7 +3,7 @@ import type { Ctx } from "@/src/core/context";
 import { isTelltaleError } from "@/src/core/errors";
 import type { OrgAccess } from "@/src/core/orgs/access";
 import { authorize } from "@/src/core/permissions/authorize";
-import type { OrgPermission, PublicPermission } from "@/src/core/permissions/table";
+import type { OrgPermission, PublicPermission, SignedInPermission } from "@/src/core/permissions/table";
 import type { User } from "@/src/db/schema";
 import { requireUser } from "./auth";
 import { field, type FormState } from "./forms";
@@ -48,6 +48,23 @@ export function action(
     const user = await requireUser();
     const work = async () => run({ ctx: ctx(), user, access: await authorize(ctx(), user, permission, field(form, "org")), form });
     return settle(work, form, options);
+  };
+}
+
+/**
+ * A server action on the signed-in user's own things (their API tokens), registered with a
+ * signed-in row of the table; no organization is involved.
+ */
+export function userAction(
+  permission: SignedInPermission,
+  run: (args: { ctx: Ctx; user: User; form: FormData }) => Promise<FormState>,
+  options: Options = {},
+): ServerAction {
+  // Every signed-in row allows every user today; the name is what the static test reads.
+  void permission;
+  return async (_prev, form) => {
+    const user = await requireUser();
+    return settle(() => run({ ctx: ctx(), user, form }), form, options);
   };
 }
 

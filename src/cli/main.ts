@@ -8,7 +8,8 @@ import { isTelltaleError } from "../core/errors";
 import { createOrganization } from "../core/orgs/create-org";
 import { createProject } from "../core/projects/create-project";
 import { createCtx } from "../core/create-ctx";
-import { createToken } from "../core/tokens/tokens";
+import { isScope, SCOPES, type Scope } from "../core/tokens/scopes";
+import { createToken, listTokens, revokeToken, userIdByEmail } from "../core/tokens/tokens";
 import { listKeys } from "../core/keys/manage";
 import { setKeyRateLimit } from "../core/keys/rate-limit";
 import { findProject } from "../core/projects/queries";
@@ -30,7 +31,11 @@ const USAGE = `Usage: telltale <command> [options]   (every command takes --json
   org create --slug S [--name N] [--owner EMAIL]
   project create --org S --slug P [--name N] [--platform ID]
       ID is one of: ${PLATFORM_IDS.join(", ")}
-  token create --user EMAIL [--name N]          prints an API token for Authorization: Bearer
+  token create --user EMAIL [--name N] [--scopes S,S…] [--expires-days D]
+                                                prints an API token for Authorization: Bearer;
+                                                without --scopes it may do all its user's role allows
+  token list --user EMAIL                       the user's tokens (never the tokens themselves)
+  token revoke --user EMAIL --id N              the token stops working at once
   key list --org S --project P                  the project's DSN keys
   key limit --org S --project P --key PUBLIC_KEY (--count N --window SECONDS | --off)
   project quota --org S --project P --category C (--count N --window SECONDS | --remove)
@@ -52,6 +57,14 @@ function flag(args: Args, name: string, required = false): string | undefined {
   if (value === true) throw new UsageError(`--${name} needs a value`);
   if (value === undefined && required) throw new UsageError(`missing --${name}`);
   return value;
+}
+
+/** `--scopes a,b`: Sentry's scope names, each checked. */
+function scopeList(text: string): Scope[] {
+  const names = text.split(",").map((s) => s.trim());
+  const unknown = names.find((n) => !isScope(n));
+  if (unknown !== undefined) throw new UsageError(`unknown scope '${unknown}'; scopes are: ${SCOPES.join(", ")}`);
+  return names.filter(isScope);
 }
 
 async function withCtx<T>(config: Settings, run: (ctx: Ctx) => Promise<T>): Promise<T> {
@@ -128,8 +141,40 @@ const COMMANDS: Record<string, Command> = {
     }),
   "token create": (args, config, out) =>
     withCtx(config, async (ctx) => {
-      const { id, token } = await createToken({ ctx, input: { user: flag(args, "user", true), name: flag(args, "name") } });
+      const scopes = flag(args, "scopes");
+      const days = flag(args, "expires-days");
+      const { id, token } = await createToken({
+        ctx,
+        input: {
+          user: flag(args, "user", true),
+          name: flag(args, "name"),
+          ...(scopes === undefined ? {} : { scopes: scopeList(scopes) }),
+          ...(days === undefined ? {} : { expiresInDays: Number(days) }),
+        },
+      });
       out.print(token, { id: String(id), token });
+    }),
+  "token list": (args, config, out) =>
+    withCtx(config, async (ctx) => {
+      const tokens = await listTokens(ctx, await userIdByEmail(ctx, flag(args, "user", true)));
+      const state = (t: (typeof tokens)[number]) =>
+        t.revokedAt !== null ? "revoked" : t.expiresAt !== null && t.expiresAt <= ctx.now() ? "expired" : "active";
+      out.print(
+        tokens
+          .map(
+            (t) =>
+              `${String(t.id).padStart(4)}  ${t.prefix}…  ${state(t).padEnd(7)}  ${t.name}  ${t.scopes?.join(",") ?? "all scopes of the role"}`,
+          )
+          .join("\n"),
+        tokens.map((t) => ({ ...t, id: String(t.id), state: state(t) })),
+      );
+    }),
+  "token revoke": (args, config, out) =>
+    withCtx(config, async (ctx) => {
+      const id = Number(flag(args, "id", true));
+      if (!Number.isSafeInteger(id)) throw new UsageError("--id must be a token id (see token list)");
+      await revokeToken(ctx, await userIdByEmail(ctx, flag(args, "user", true)), id);
+      out.print(`revoked token ${id}`, { id: String(id), revoked: true });
     }),
   "key list": (args, config, out) =>
     withCtx(config, async (ctx) => {
@@ -187,7 +232,9 @@ const FLAGS: Record<keyof typeof COMMANDS, readonly string[]> = {
   "user create": ["email", "password", "name", "superuser"],
   "org create": ["slug", "name", "owner"],
   "project create": ["org", "slug", "name", "platform"],
-  "token create": ["user", "name"],
+  "token create": ["user", "name", "scopes", "expires-days"],
+  "token list": ["user"],
+  "token revoke": ["user", "id"],
   "key list": ["org", "project"],
   "key limit": ["org", "project", "key", "count", "window", "off"],
   "project quota": ["org", "project", "category", "count", "window", "remove"],

@@ -16,6 +16,7 @@ import { m0012 } from "./migrations/0012_issue_window_counts";
 import { m0013 } from "./migrations/0013_issue_changes";
 import { m0014 } from "./migrations/0014_activity_consumer";
 import { m0015 } from "./migrations/0015_compressed_payloads";
+import { m0016 } from "./migrations/0016_token_scopes";
 import { adoptQueue } from "./queue";
 import type { AnyDb, Migration } from "./migrations/helpers";
 
@@ -36,6 +37,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0013_issue_changes": m0013,
   "0014_activity_consumer": m0014,
   "0015_compressed_payloads": m0015,
+  "0016_token_scopes": m0016,
 };
 
 export interface MigrateResult {

@@ -83,6 +83,10 @@ export interface ApiTokensTable {
   token_prefix: string;
   created_at: number;
   last_used_at: number | null;
+  /** Space-separated scopes (src/core/tokens/scopes.ts); null: every scope the user's role allows (tokens from before scopes). */
+  scopes: string | null;
+  expires_at: number | null;
+  revoked_at: number | null;
 }
 
 /**

@@ -121,7 +121,7 @@ describe.concurrent.each(DIALECTS)("the telltale command on %s", (dialect) => {
     expect(plain.code).toBe(0);
     const token = plain.stdout.trim();
     expect(token).toMatch(/^tlt_[0-9a-f]{64}$/);
-    expect((await userForToken(testCtx(store), token))?.email).toBe("bot@example.com");
+    expect((await userForToken(testCtx(store), token))?.user.email).toBe("bot@example.com");
 
     const out = json(await cli("token", "create", "--user", "bot@example.com", "--name", "deploys", "--json"));
     expect(out).toEqual({ id: expect.stringMatching(/^\d+$/), token: expect.stringMatching(/^tlt_/) });

@@ -59,6 +59,23 @@ describe("the permission table covers every entry point", () => {
   });
 });
 
+describe("the README's permission table", () => {
+  it("lists every organization permission with its roles and token scope, as the table says", () => {
+    const readme = readSource(ROOT, "README.md");
+    const rows = [...readme.matchAll(/^\s*\| `([a-z:-]+)` \| ([a-z, ]+) \| `([a-z:]+)` \| [^|]+ \|$/gm)].map((m) => ({
+      permission: m[1],
+      roles: m[2]!.split(", "),
+      scope: m[3],
+    }));
+    const expected = PERMISSIONS.filter((p) => p.audience === "organization").map((p) => ({
+      permission: p.permission,
+      roles: [...p.roles],
+      scope: (p as { scope?: string }).scope,
+    }));
+    expect(rows).toEqual(expected);
+  });
+});
+
 describe("the checker itself", () => {
   const file = "app/actions/synthetic.ts";
 

@@ -27,7 +27,7 @@ export interface ScanResult {
 
 const AUDIENCE: ReadonlyMap<string, Audience> = new Map(PERMISSIONS.map((row) => [row.permission, row.audience]));
 /** Each wrapper and page guard, with the audience its permission must have. */
-const ACTION_WRAPPERS: Record<string, Audience> = { action: "organization", publicAction: "public" };
+const ACTION_WRAPPERS: Record<string, Audience> = { action: "organization", publicAction: "public", userAction: "signed-in" };
 const PAGE_GUARDS: Record<string, Audience> = { loadOrg: "organization", loadProject: "organization", loadUser: "signed-in" };
 
 function permissionProblem(permission: string | null, wanted: Audience): string | null {
@@ -67,7 +67,7 @@ function inlineUseServer(sf: ts.SourceFile): number[] {
   return lines;
 }
 
-/** Every export of a "use server" file must be `export const x = action("perm", …)` (or publicAction). */
+/** Every export of a "use server" file must be `export const x = action("perm", …)` (or publicAction, userAction). */
 export function scanServerActions(file: string, source: string): ScanResult {
   const sf = parse(file, source);
   const result: ScanResult = { registrations: [], violations: [] };

@@ -3,12 +3,17 @@ import { projectInUrl, shownSections, switchProjectHref } from "./sections";
 
 describe("sidebar sections", () => {
   it("shows the project sections only once a project is chosen", () => {
-    expect(shownSections({ org: "o", project: null, role: "member" }, "/orgs/o").map((s) => s.id)).toEqual(["projects", "issues"]);
+    expect(shownSections({ org: "o", project: null, role: "member" }, "/orgs/o").map((s) => s.id)).toEqual([
+      "projects",
+      "issues",
+      "tokens",
+    ]);
     expect(shownSections({ org: "o", project: "api", role: "member" }, "/orgs/o").map((s) => s.href)).toEqual([
       "/orgs/o",
       "/orgs/o/issues?project=api",
       "/orgs/o/projects/api/stats",
       "/orgs/o/projects/api/settings",
+      "/orgs/o/tokens",
     ]);
   });
 

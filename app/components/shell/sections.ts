@@ -29,6 +29,7 @@ export const SECTIONS: readonly Section[] = [
   { id: "issues", label: "Issues", href: (s) => (s.project ? `/orgs/${s.org}/issues?project=${s.project}` : `/orgs/${s.org}/issues`) },
   { id: "stats", label: "Stats", href: (s) => (s.project ? `/orgs/${s.org}/projects/${s.project}/stats` : null) },
   { id: "settings", label: "Settings", href: (s) => (s.project ? `/orgs/${s.org}/projects/${s.project}/settings` : null) },
+  { id: "tokens", label: "API tokens", href: (s) => `/orgs/${s.org}/tokens` },
   {
     id: "dead-letters",
     label: "Dead letters",

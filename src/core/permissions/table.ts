@@ -1,4 +1,5 @@
 import type { Role } from "../../db/schema";
+import type { Scope } from "../tokens/scopes";
 
 /**
  * Who a permission is for: anyone (signing in needs no session), any signed-in user, or a
@@ -11,6 +12,11 @@ export interface PermissionRow {
   audience: Audience;
   /** Organization roles allowed; superusers without a membership act as owners (orgs/access.ts). */
   roles: readonly Role[];
+  /**
+   * The API token scope a request with a bearer token needs besides the role (Sentry's names,
+   * src/core/tokens/scopes.ts); organization rows only. Sessions are not scoped.
+   */
+  scope?: Scope;
   /** What the permission lets one do, for the README and the authorization matrix. */
   description: string;
 }
@@ -20,29 +26,79 @@ const MANAGERS = ["owner", "admin"] as const satisfies readonly Role[];
 
 /**
  * The one permission table: every page, server action and API route names one of these rows
- * and is allowed or refused by it alone. The access issue (#12) grows it with roles
- * (manager) and a token-scope column; the names follow Sentry's `resource:verb` style.
+ * and is allowed or refused by it alone: by role, and for bearer tokens also by scope. The
+ * access issue (#12) grows it with roles (manager); the names follow Sentry's `resource:verb` style.
  */
 export const PERMISSIONS = [
   { permission: "session:login", audience: "public", roles: [], description: "sign in" },
   { permission: "session:setup", audience: "public", roles: [], description: "create the first administrator on an empty server" },
   { permission: "session:logout", audience: "public", roles: [], description: "end one's own session" },
   { permission: "account:read", audience: "signed-in", roles: [], description: "see one's organizations and debug pages" },
-  { permission: "org:read", audience: "organization", roles: EVERY_ROLE, description: "see an organization and its projects" },
-  { permission: "project:read", audience: "organization", roles: EVERY_ROLE, description: "see a project, its keys, settings and stats" },
-  { permission: "project:write", audience: "organization", roles: MANAGERS, description: "create projects" },
+  { permission: "token:write", audience: "signed-in", roles: [], description: "create, list and revoke one's own API tokens" },
+  {
+    permission: "org:read",
+    audience: "organization",
+    roles: EVERY_ROLE,
+    scope: "org:read",
+    description: "see an organization and its projects",
+  },
+  {
+    permission: "project:read",
+    audience: "organization",
+    roles: EVERY_ROLE,
+    scope: "project:read",
+    description: "see a project, its keys, settings and stats",
+  },
+  { permission: "project:write", audience: "organization", roles: MANAGERS, scope: "project:write", description: "create projects" },
   {
     permission: "project:settings:write",
     audience: "organization",
     roles: MANAGERS,
+    scope: "project:write",
     description: "change filters, scrubbing, grouping, quotas",
   },
-  { permission: "key:write", audience: "organization", roles: MANAGERS, description: "create, enable, disable and rate-limit client keys" },
-  { permission: "key:rotate", audience: "organization", roles: MANAGERS, description: "replace a client key by a new one" },
-  { permission: "issue:read", audience: "organization", roles: EVERY_ROLE, description: "see issues, events, attachments and traces" },
-  { permission: "issue:triage", audience: "organization", roles: EVERY_ROLE, description: "resolve, ignore, assign, comment, merge" },
-  { permission: "dead-letter:read", audience: "organization", roles: MANAGERS, description: "see envelopes the digest set aside" },
-  { permission: "dead-letter:write", audience: "organization", roles: MANAGERS, description: "retry or delete set-aside envelopes" },
+  {
+    permission: "key:write",
+    audience: "organization",
+    roles: MANAGERS,
+    scope: "project:write",
+    description: "create, enable, disable and rate-limit client keys",
+  },
+  {
+    permission: "key:rotate",
+    audience: "organization",
+    roles: MANAGERS,
+    scope: "project:admin",
+    description: "replace a client key by a new one",
+  },
+  {
+    permission: "issue:read",
+    audience: "organization",
+    roles: EVERY_ROLE,
+    scope: "event:read",
+    description: "see issues, events, attachments and traces",
+  },
+  {
+    permission: "issue:triage",
+    audience: "organization",
+    roles: EVERY_ROLE,
+    scope: "event:write",
+    description: "resolve, ignore, assign, comment, merge",
+  },
+  {
+    permission: "dead-letter:read",
+    audience: "organization",
+    roles: MANAGERS,
+    scope: "event:read",
+    description: "see envelopes the digest set aside",
+  },
+  {
+    permission: "dead-letter:write",
+    audience: "organization",
+    roles: MANAGERS,
+    scope: "event:admin",
+    description: "retry or delete set-aside envelopes",
+  },
 ] as const satisfies readonly PermissionRow[];
 
 type Row = (typeof PERMISSIONS)[number];
@@ -73,4 +129,9 @@ export function isOrgPermission(name: string): name is OrgPermission {
 export function roleAllows(role: Role, permission: Permission): boolean {
   const row = permissionRow(permission);
   return row.audience !== "organization" || row.roles.includes(role);
+}
+
+/** The token scope a permission needs (organization rows); null where tokens are not scoped. */
+export function permissionScope(permission: Permission): Scope | null {
+  return permissionRow(permission).scope ?? null;
 }

@@ -5,43 +5,132 @@ import { Email } from "../accounts/schemas";
 import type { Ctx } from "../context";
 import { notFound } from "../errors";
 import { validate } from "../validate";
+import { formatScopes, parseScopes, SCOPES, type Scope } from "./scopes";
 
 const PREFIX = "tlt_";
 const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
+const DAY_MS = 86_400_000;
 
-export const NewToken = z.object({ user: Email, name: z.string().trim().max(100).default("CLI token") });
+/** What a new token may say of itself: a name, scopes (none given: every scope the role allows), an expiry. */
+export const TokenSpec = z.object({
+  name: z.string().trim().min(1, "Give the token a name").max(100).default("CLI token"),
+  scopes: z.array(z.enum(SCOPES)).min(1, "Choose at least one scope").optional(),
+  expiresInDays: z.number().int().min(1).max(3650).optional(),
+});
+export type TokenSpec = z.input<typeof TokenSpec>;
 
-/** Creates an API token. The token itself is returned once and only its hash is stored. */
-export async function createToken({ ctx, input }: { ctx: Ctx; input: z.input<typeof NewToken> }): Promise<{ id: number; token: string }> {
-  const data = validate(NewToken, input);
-  const user = await ctx.db.selectFrom("users").select("id").where("email", "=", data.user).executeTakeFirst();
-  if (!user) throw notFound(`user '${data.user}' does not exist`);
+export const NewToken = TokenSpec.extend({ user: Email });
+
+/** A token as its owner sees it later: never the token itself, only its first characters. */
+export interface TokenInfo {
+  id: number;
+  name: string;
+  prefix: string;
+  /** null: every scope the user's role allows (tokens made before scopes, or without `--scopes`). */
+  scopes: Scope[] | null;
+  createdAt: number;
+  lastUsedAt: number | null;
+  expiresAt: number | null;
+  revokedAt: number | null;
+}
+
+/** Creates a token for a user. The token itself is returned once and only its hash is stored. */
+export async function issueToken(ctx: Ctx, userId: number, spec: TokenSpec): Promise<{ id: number; token: string }> {
+  const data = validate(TokenSpec, spec);
   const token = PREFIX + randomBytes(32).toString("hex");
+  const now = ctx.now();
   const row = await ctx.db
     .insertInto("api_tokens")
-    .values({ user_id: user.id, name: data.name, token_hash: hashToken(token), token_prefix: token.slice(0, 10), created_at: ctx.now() })
+    .values({
+      user_id: userId,
+      name: data.name,
+      token_hash: hashToken(token),
+      token_prefix: token.slice(0, 10),
+      created_at: now,
+      scopes: data.scopes ? formatScopes(data.scopes) : null,
+      expires_at: data.expiresInDays === undefined ? null : now + data.expiresInDays * DAY_MS,
+    })
     .returning("id")
     .executeTakeFirstOrThrow();
   return { id: row.id, token };
 }
 
-/** The user an `Authorization: Bearer` token belongs to, or null. */
-export async function userForToken(ctx: Ctx, token: string): Promise<User | null> {
+/** The id of the user with this email (the CLI names users by email). */
+export async function userIdByEmail(ctx: Ctx, email: string): Promise<number> {
+  const address = validate(Email, email);
+  const user = await ctx.db.selectFrom("users").select("id").where("email", "=", address).executeTakeFirst();
+  if (!user) throw notFound(`user '${address}' does not exist`);
+  return user.id;
+}
+
+/** Creates an API token for the user with this email (the CLI). */
+export async function createToken({ ctx, input }: { ctx: Ctx; input: z.input<typeof NewToken> }): Promise<{ id: number; token: string }> {
+  const { user: email, ...spec } = validate(NewToken, input);
+  return issueToken(ctx, await userIdByEmail(ctx, email), spec);
+}
+
+/** A user's tokens, newest first, revoked ones included (they stay listed as revoked). */
+export async function listTokens(ctx: Ctx, userId: number): Promise<TokenInfo[]> {
+  const rows = await ctx.db.selectFrom("api_tokens").selectAll().where("user_id", "=", userId).orderBy("id", "desc").execute();
+  return rows.map((r) => {
+    const scopes = parseScopes(r.scopes);
+    return {
+      id: r.id,
+      name: r.name,
+      prefix: r.token_prefix,
+      scopes: scopes === null ? null : [...scopes],
+      createdAt: r.created_at,
+      lastUsedAt: r.last_used_at,
+      expiresAt: r.expires_at,
+      revokedAt: r.revoked_at,
+    };
+  });
+}
+
+/** Revokes one of the user's tokens at once; another user's token is "not found". */
+export async function revokeToken(ctx: Ctx, userId: number, tokenId: number): Promise<void> {
+  const result = await ctx.db
+    .updateTable("api_tokens")
+    .set({ revoked_at: ctx.now() })
+    .where("id", "=", tokenId)
+    .where("user_id", "=", userId)
+    .where("revoked_at", "is", null)
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) === 0) {
+    const own = await ctx.db
+      .selectFrom("api_tokens")
+      .select("id")
+      .where("id", "=", tokenId)
+      .where("user_id", "=", userId)
+      .executeTakeFirst();
+    if (!own) throw notFound("token not found");
+  }
+}
+
+/** Who a bearer token speaks for and what it may do; null for an unknown, revoked or expired token. */
+export interface TokenHolder {
+  user: User;
+  /** null: every scope the user's role allows. */
+  scopes: ReadonlySet<Scope> | null;
+}
+
+/** The user an `Authorization: Bearer` token belongs to and its scopes, or null. */
+export async function userForToken(ctx: Ctx, token: string): Promise<TokenHolder | null> {
   if (!token.startsWith(PREFIX) || token.length > 200) return null;
   const row = await ctx.db
     .selectFrom("api_tokens")
     .innerJoin("users", "users.id", "api_tokens.user_id")
     .selectAll("users")
-    .select("api_tokens.id as token_id")
-    .select("api_tokens.last_used_at")
+    .select(["api_tokens.id as token_id", "api_tokens.last_used_at", "api_tokens.scopes", "api_tokens.expires_at", "api_tokens.revoked_at"])
     .where("api_tokens.token_hash", "=", hashToken(token))
     .executeTakeFirst();
   if (!row) return null;
-  const { token_id, last_used_at, ...user } = row;
-  // Record use at most once a minute: a busy API client must not turn every read into a write.
+  const { token_id, last_used_at, scopes, expires_at, revoked_at, ...user } = row;
   const now = ctx.now();
+  if (revoked_at !== null || (expires_at !== null && expires_at <= now)) return null;
+  // Record use at most once a minute: a busy API client must not turn every read into a write.
   if (last_used_at === null || now - last_used_at > 60_000) {
     await ctx.db.updateTable("api_tokens").set({ last_used_at: now }).where("id", "=", token_id).execute();
   }
-  return user;
+  return { user, scopes: parseScopes(scopes) };
 }

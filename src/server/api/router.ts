@@ -1,8 +1,10 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { userForSession } from "../../core/accounts/sessions";
 import type { Ctx } from "../../core/context";
-import { isTelltaleError, unauthenticated } from "../../core/errors";
+import { forbidden, isTelltaleError, unauthenticated } from "../../core/errors";
 import { authorize } from "../../core/permissions/authorize";
+import { NOT_ALLOWED, permissionScope } from "../../core/permissions/table";
+import { scopeAllows, type Scope } from "../../core/tokens/scopes";
 import { listProjects } from "../../core/projects/queries";
 import { userForToken } from "../../core/tokens/tokens";
 import type { User } from "../../db/schema";
@@ -32,20 +34,21 @@ export const ROUTES: ApiRoute[] = [
 ];
 
 /**
- * Bearer tokens for API clients; the session cookie too, but only for reads, so a
- * cross-site form can never make a change with a visitor's cookie.
+ * Bearer tokens for API clients, with their scopes; the session cookie too (unscoped), but
+ * only for reads, so a cross-site form can never make a change with a visitor's cookie.
  */
-async function authenticate(ctx: Ctx, req: IncomingMessage): Promise<User> {
+async function authenticate(ctx: Ctx, req: IncomingMessage): Promise<{ user: User; scopes: ReadonlySet<Scope> | null }> {
   const header = req.headers.authorization;
   if (header !== undefined) {
     const m = /^Bearer\s+(\S+)$/i.exec(header);
-    const user = m?.[1] ? await userForToken(ctx, m[1]) : null;
-    if (!user) throw unauthenticated("Invalid token");
-    return user;
+    const holder = m?.[1] ? await userForToken(ctx, m[1]) : null;
+    // Unknown, revoked and expired tokens alike: nothing says which.
+    if (!holder) throw unauthenticated("Invalid token");
+    return holder;
   }
   if (req.method === "GET" || req.method === "HEAD") {
     const user = await userForSession(ctx, parseCookies(req.headers.cookie).get(SESSION_COOKIE));
-    if (user) return user;
+    if (user) return { user, scopes: null };
   }
   throw unauthenticated("Authentication credentials were not provided.");
 }
@@ -55,7 +58,7 @@ export async function handleApi(ctx: Ctx, req: IncomingMessage, res: ServerRespo
   const path = (req.url ?? "/").split("?")[0] ?? "/";
   try {
     if (!path.startsWith("/api/0/")) return sendJson(res, 404, { detail: "Not found" });
-    const user = await authenticate(ctx, req);
+    const { user, scopes } = await authenticate(ctx, req);
     const matches = ROUTES.map((r) => ({ r, m: r.pattern.exec(path) })).filter((x) => x.m);
     if (matches.length === 0) return sendJson(res, 404, { detail: "Not found" });
     const hit = matches.find((x) => x.r.method === req.method || (req.method === "HEAD" && x.r.method === "GET"));
@@ -65,6 +68,9 @@ export async function handleApi(ctx: Ctx, req: IncomingMessage, res: ServerRespo
     // The permission table decides here, once for every route and before the body is read:
     // 404 outside the organization (it does not leak), 403 inside it.
     const access = await authorize(ctx, user, hit.r.permission, params[0] ?? "");
+    // A token may do no more than its scopes say, whatever its user's role allows.
+    const scope = permissionScope(hit.r.permission);
+    if (scope !== null && !scopeAllows(scopes, scope)) throw forbidden(NOT_ALLOWED);
     const query = new URL(req.url ?? "/", "http://localhost").searchParams;
     let body: unknown = undefined;
     if (req.method === "PUT" || req.method === "POST") {

@@ -1,0 +1,97 @@
+import { listTokens, type TokenInfo } from "@/src/core/tokens/tokens";
+import { PageCrumbs } from "../../../components/shell/page-crumbs";
+import { When } from "../../../components/when";
+import { ctx } from "../../../lib/app-runtime";
+import { exactUtc } from "../../../lib/dates";
+import { loadOrg } from "../../../lib/loaders";
+import { NewTokenForm, RevokeTokenForm } from "./token-forms";
+
+export const metadata = { title: "API tokens" };
+
+function state(t: TokenInfo, now: number): "active" | "expired" | "revoked" {
+  if (t.revokedAt !== null) return "revoked";
+  return t.expiresAt !== null && t.expiresAt <= now ? "expired" : "active";
+}
+
+const DAY = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeZone: "UTC" });
+
+/**
+ * The signed-in user's personal API tokens (issue 12): they act as the user in the web API and
+ * sentry-cli, limited by their scopes and by the user's role in each organization. Shown inside
+ * the organization the user came from; the tokens themselves are the user's, not the organization's.
+ */
+export default async function TokensPage({ params }: { params: Promise<{ org: string }> }) {
+  const { org: slug } = await params;
+  const { org, user } = await loadOrg("org:read", slug, `/orgs/${slug}/tokens`);
+  const tokens = await listTokens(ctx(), user.id);
+  const now = Date.now();
+  return (
+    <main>
+      <PageCrumbs items={[{ label: org.name, href: `/orgs/${org.slug}` }, { label: "API tokens" }]} />
+      <h1>API tokens</h1>
+      <p className="muted">
+        Personal tokens act as you in the web API and in sentry-cli (<code>Authorization: Bearer</code>). A token may do no more than its
+        access allows, nor more than your role in each organization.
+      </p>
+      <section className="panel token-panel">
+        <h2>New token</h2>
+        <NewTokenForm org={org.slug} />
+      </section>
+      <section className="panel token-panel">
+        <h2>Your tokens</h2>
+        {tokens.length === 0 ? (
+          <p className="muted">No tokens yet.</p>
+        ) : (
+          <div className="table-scroll">
+            <table data-testid="tokens">
+              <thead>
+                <tr>
+                  <th>Name</th>
+                  <th>Access</th>
+                  <th>Created</th>
+                  <th>Last used</th>
+                  <th>Expires</th>
+                  <th>State</th>
+                </tr>
+              </thead>
+              <tbody>
+                {tokens.map((t) => {
+                  const s = state(t, now);
+                  return (
+                    <tr key={t.id} data-testid="token-row">
+                      <td>
+                        {t.name}
+                        <div className="muted">
+                          <code>{t.prefix}…</code>
+                        </div>
+                      </td>
+                      <td className="scopes">{t.scopes === null ? "everything your role allows" : t.scopes.join(", ")}</td>
+                      <td>
+                        <When ms={t.createdAt} />
+                      </td>
+                      <td>{t.lastUsedAt === null ? <span className="muted">never</span> : <When ms={t.lastUsedAt} />}</td>
+                      <td>
+                        {t.expiresAt === null ? (
+                          <span className="muted">never</span>
+                        ) : (
+                          <time title={exactUtc(t.expiresAt)}>{DAY.format(t.expiresAt)}</time>
+                        )}
+                      </td>
+                      <td>
+                        {s === "active" ? (
+                          <RevokeTokenForm org={org.slug} tokenId={t.id} name={t.name} />
+                        ) : (
+                          <span className="badge">{s}</span>
+                        )}
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+    </main>
+  );
+}

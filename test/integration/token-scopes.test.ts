@@ -1,0 +1,125 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createUser } from "../../src/core/accounts/create-user";
+import type { Ctx } from "../../src/core/context";
+import { digestBatch } from "../../src/core/digest/batch";
+import { DEFAULT_ENVELOPE_LIMITS } from "../../src/core/envelope/index";
+import { createOrganization } from "../../src/core/orgs/create-org";
+import { createProject } from "../../src/core/projects/create-project";
+import { PERMISSIONS } from "../../src/core/permissions/table";
+import { isScope } from "../../src/core/tokens/scopes";
+import { createToken, listTokens, revokeToken, userIdByEmail, type TokenSpec } from "../../src/core/tokens/tokens";
+import { handleApi } from "../../src/server/api/router";
+import { setLogLevel } from "../../src/server/log";
+import { errorEnvelope, newEventId } from "../support/envelopes";
+import { DIALECTS, openTestStore, testCtx, type TestStore } from "../support/stores";
+
+/**
+ * Issue 12, API tokens: a token may do no more than its scopes say (checked by the permission
+ * table with the role), a revoked or expired token is refused (401), and a token made without
+ * scopes keeps every scope its user's role allows. Both databases, through the real router.
+ */
+describe.each(DIALECTS)("API token scopes on %s", (dialect) => {
+  let store: TestStore;
+  let ctx: Ctx;
+  let now = Date.now();
+  let server: Server;
+  let base: string;
+  let issueId = "";
+
+  beforeAll(async () => {
+    setLogLevel("warn");
+    store = await openTestStore(dialect);
+    ctx = testCtx(store, { now: () => now });
+    await createUser({ ctx, input: { email: "owner@example.com", password: "password-123" } });
+    await createOrganization({ ctx, input: { slug: "acme", owner: "owner@example.com" } });
+    const { project } = await createProject({ ctx, input: { org: "acme", slug: "api", platform: "node" } });
+    await store.queue
+      .insertInto("ingest_queue")
+      .values({ project_id: project.id, key_id: 0, endpoint: "envelope", received_at: now, body: errorEnvelope(newEventId(), "scoped") })
+      .execute();
+    await digestBatch(ctx, { batchSize: 10, limits: DEFAULT_ENVELOPE_LIMITS });
+    issueId = String((await store.db.selectFrom("issues").select("id").executeTakeFirstOrThrow()).id);
+    server = createServer((req, res) => void handleApi(ctx, req, res).catch((e: unknown) => res.writeHead(500).end(String(e))));
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    await new Promise<void>((r) => server.close(() => r()));
+    await store.cleanup();
+  });
+
+  const tokenFor = async (spec: TokenSpec = {}) => (await createToken({ ctx, input: { user: "owner@example.com", ...spec } })).token;
+  const read = (token: string) => fetch(`${base}/api/0/projects/acme/api/issues/`, { headers: { authorization: `Bearer ${token}` } });
+  const resolve = (token: string, status = "resolved") =>
+    fetch(`${base}/api/0/organizations/acme/issues/${issueId}/`, {
+      method: "PUT",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({ status }),
+    });
+
+  it("gives every organization permission a known scope", () => {
+    for (const row of PERMISSIONS) {
+      if (row.audience !== "organization") continue;
+      expect(row, row.permission).toHaveProperty("scope");
+      expect(isScope((row as { scope: string }).scope)).toBe(true);
+    }
+  });
+
+  it("lets a project:read and event:read token read issues but not resolve one", async () => {
+    const token = await tokenFor({ name: "read only", scopes: ["project:read", "event:read"] });
+    expect((await read(token)).status).toBe(200);
+    const refused = await resolve(token);
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toEqual({ detail: "You do not have permission to perform this action." });
+    const issue = await store.db.selectFrom("issues").select("status").where("id", "=", Number(issueId)).executeTakeFirstOrThrow();
+    expect(issue.status).toBe("unresolved");
+  });
+
+  it("refuses reads to a token whose scopes name other resources", async () => {
+    expect((await read(await tokenFor({ scopes: ["project:read"] }))).status).toBe(403);
+    expect((await read(await tokenFor({ scopes: ["org:read"] }))).status).toBe(403);
+  });
+
+  it("lets event:write resolve, and a higher level cover the lower ones (event:admin reads and writes)", async () => {
+    expect((await resolve(await tokenFor({ scopes: ["event:write"] }))).status).toBe(200);
+    const admin = await tokenFor({ scopes: ["event:admin", "project:read"] });
+    expect((await read(admin)).status).toBe(200);
+    expect((await resolve(admin, "unresolved")).status).toBe(200);
+  });
+
+  it("keeps every scope of the role for a token made without scopes", async () => {
+    const token = await tokenFor();
+    expect((await read(token)).status).toBe(200);
+    expect((await resolve(token, "unresolved")).status).toBe(200);
+  });
+
+  it("refuses a revoked token at once and an expired one after its time, with 401", async () => {
+    const token = await tokenFor({ name: "to revoke" });
+    expect((await read(token)).status).toBe(200);
+    const userId = await userIdByEmail(ctx, "owner@example.com");
+    const listed = (await listTokens(ctx, userId)).find((t) => t.name === "to revoke")!;
+    expect(listed.lastUsedAt).not.toBeNull();
+    expect(listed.prefix).toBe(token.slice(0, 10));
+    await revokeToken(ctx, userId, listed.id);
+    const revoked = await read(token);
+    expect(revoked.status).toBe(401);
+    expect(await revoked.json()).toEqual({ detail: "Invalid token" });
+    expect((await listTokens(ctx, userId)).find((t) => t.id === listed.id)?.revokedAt).toBe(now);
+
+    const expiring = await tokenFor({ expiresInDays: 1 });
+    expect((await read(expiring)).status).toBe(200);
+    now += 86_400_000 + 1;
+    expect((await read(expiring)).status).toBe(401);
+  });
+
+  it("does not let a user revoke another user's token", async () => {
+    await createUser({ ctx, input: { email: "mallory@example.com", password: "password-123" } });
+    const owner = await userIdByEmail(ctx, "owner@example.com");
+    const mallory = await userIdByEmail(ctx, "mallory@example.com");
+    const [victim] = await listTokens(ctx, owner);
+    await expect(revokeToken(ctx, mallory, victim!.id)).rejects.toThrow(/not found/);
+  });
+});
