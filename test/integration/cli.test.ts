@@ -187,7 +187,8 @@ describe.concurrent.each(DIALECTS)("the telltale command on %s", (dialect) => {
         expect(row.platform).toBe(id);
       }
       expect((await cli("--help")).stdout).toContain(PLATFORM_IDS.join(", "));
-    });
+      // One CLI process per platform (15), each migrating and connecting: minutes on a busy machine.
+    }, 180_000);
 
     it("exits 1 for a platform without a guide, naming the field", async () => {
       const run = await cli("project", "create", "--org", "nope", "--slug", "cobol", "--platform", "cobol");
