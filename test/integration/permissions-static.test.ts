@@ -1,7 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { PERMISSIONS } from "../../src/core/permissions/table";
-import { ROUTES } from "../../src/server/api/router";
+import { ACCOUNT_ROUTES, ROUTES } from "../../src/server/api/router";
 import { readSource, scanPage, scanRoutes, scanServerActions, sourceFiles } from "../support/permission-scan";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -43,6 +43,8 @@ describe("the permission table covers every entry point", () => {
   it("gives every web API route a permission of the table", () => {
     expect(ROUTES.length).toBeGreaterThan(5);
     expect(scanRoutes(ROUTES).violations).toEqual([]);
+    expect(ACCOUNT_ROUTES.length).toBeGreaterThan(0);
+    expect(scanRoutes(ACCOUNT_ROUTES, "signed-in").violations).toEqual([]);
   });
 
   it("uses every row of the table somewhere, so a row cannot go stale unnoticed", () => {
@@ -53,6 +55,7 @@ describe("the permission table covers every entry point", () => {
           ...(f.endsWith("page.tsx") ? scanPage(f, readSource(ROOT, f)).registrations : []),
         ]),
         ...scanRoutes(ROUTES).registrations,
+        ...scanRoutes(ACCOUNT_ROUTES, "signed-in").registrations,
       ].map((r) => r.permission),
     );
     expect(PERMISSIONS.map((p) => p.permission).filter((p) => !used.has(p))).toEqual([]);

@@ -12,6 +12,7 @@ import { isScope } from "../../src/core/tokens/scopes";
 import { createToken, listTokens, revokeToken, userIdByEmail, type TokenSpec } from "../../src/core/tokens/tokens";
 import { handleApi } from "../../src/server/api/router";
 import { setLogLevel } from "../../src/server/log";
+import { sentryCli } from "../support/clients";
 import { errorEnvelope, newEventId } from "../support/envelopes";
 import { DIALECTS, openTestStore, testCtx, type TestStore } from "../support/stores";
 
@@ -113,6 +114,26 @@ describe.each(DIALECTS)("API token scopes on %s", (dialect) => {
     expect((await read(expiring)).status).toBe(200);
     now += 86_400_000 + 1;
     expect((await read(expiring)).status).toBe(401);
+  });
+
+  it("lists the user's organizations for sentry-cli (organizations list), in Sentry's shape, with org:read", async () => {
+    const token = await tokenFor({ scopes: ["org:read"] });
+    const list = await fetch(`${base}/api/0/organizations/`, { headers: { authorization: `Bearer ${token}` } });
+    expect(list.status).toBe(200);
+    expect(await list.json()).toEqual([
+      expect.objectContaining({ slug: "acme", isEarlyAdopter: false, require2FA: false, requireEmailVerification: false, features: [] }),
+    ]);
+    const detail = await fetch(`${base}/api/0/organizations/acme/`, { headers: { authorization: `Bearer ${token}` } });
+    expect(await detail.json()).toMatchObject({ slug: "acme", role: "owner", dateCreated: expect.stringMatching(/^\d{4}-/) });
+    // sentry-cli asks for the user's regions first and takes 404 as "this server only".
+    expect((await fetch(`${base}/api/0/users/me/regions/`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(404);
+    const cli = await sentryCli(base, token, ["organizations", "list"]);
+    expect(cli.out).toContain("acme");
+    expect(cli.code).toBe(0);
+    const noScope = await fetch(`${base}/api/0/organizations/`, {
+      headers: { authorization: `Bearer ${await tokenFor({ scopes: ["event:read"] })}` },
+    });
+    expect(noScope.status).toBe(403);
   });
 
   it("does not let a user revoke another user's token", async () => {

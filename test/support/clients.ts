@@ -28,3 +28,17 @@ export async function runSentryCli(dsn: string, args: string[]): Promise<string>
   });
   return stdout + stderr;
 }
+
+/** Any sentry-cli command against a Telltale web API (`SENTRY_URL`, `SENTRY_AUTH_TOKEN`), with its exit code. */
+export async function sentryCli(url: string, token: string, args: string[]): Promise<{ code: number; out: string }> {
+  try {
+    const { stdout, stderr } = await run(join(ROOT, "node_modules/.bin/sentry-cli"), args, {
+      env: { ...process.env, SENTRY_URL: url, SENTRY_AUTH_TOKEN: token, SENTRY_LOG_LEVEL: "warn" },
+      timeout: 60_000,
+    });
+    return { code: 0, out: stdout + stderr };
+  } catch (error) {
+    const e = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: typeof e.code === "number" ? e.code : 1, out: `${e.stdout ?? ""}${e.stderr ?? ""}` };
+  }
+}

@@ -127,11 +127,14 @@ export function scanPage(file: string, source: string): ScanResult {
 }
 
 /** Routes carry their permission as data: it must be an organization row of the table. */
-export function scanRoutes(routes: readonly { method: string; path: string; permission: string }[]): ScanResult {
+export function scanRoutes(
+  routes: readonly { method: string; path: string; permission: string }[],
+  audience: Audience = "organization",
+): ScanResult {
   const result: ScanResult = { registrations: [], violations: [] };
   for (const r of routes) {
     const name = `${r.method} ${r.path}`;
-    const problem = permissionProblem(r.permission, "organization");
+    const problem = permissionProblem(r.permission, audience);
     if (problem) result.violations.push({ file: "src/server/api/router.ts", name, problem });
     else result.registrations.push({ kind: "route", file: "src/server/api/router.ts", name, permission: r.permission });
   }

@@ -14,7 +14,8 @@ export interface PermissionRow {
   roles: readonly Role[];
   /**
    * The API token scope a request with a bearer token needs besides the role (Sentry's names,
-   * src/core/tokens/scopes.ts); organization rows only. Sessions are not scoped.
+   * src/core/tokens/scopes.ts): every organization row, and signed-in rows the web API serves.
+   * Sessions are not scoped.
    */
   scope?: Scope;
   /** What the permission lets one do, for the README and the authorization matrix. */
@@ -33,7 +34,13 @@ export const PERMISSIONS = [
   { permission: "session:login", audience: "public", roles: [], description: "sign in" },
   { permission: "session:setup", audience: "public", roles: [], description: "create the first administrator on an empty server" },
   { permission: "session:logout", audience: "public", roles: [], description: "end one's own session" },
-  { permission: "account:read", audience: "signed-in", roles: [], description: "see one's organizations and debug pages" },
+  {
+    permission: "account:read",
+    audience: "signed-in",
+    roles: [],
+    scope: "org:read",
+    description: "see one's organizations and debug pages",
+  },
   { permission: "token:write", audience: "signed-in", roles: [], description: "create, list and revoke one's own API tokens" },
   {
     permission: "org:read",

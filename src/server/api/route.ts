@@ -1,6 +1,6 @@
 import type { Ctx } from "../../core/context";
 import type { OrgAccess } from "../../core/orgs/access";
-import { isOrgPermission, type OrgPermission } from "../../core/permissions/table";
+import { isOrgPermission, isPermission, permissionRow, type OrgPermission, type SignedInPermission } from "../../core/permissions/table";
 import type { User } from "../../db/schema";
 
 /** What a handler gets: the organization (the path's first parameter) is already authorized. */
@@ -33,6 +33,32 @@ export function route(method: string, path: string, permission: OrgPermission, h
   if (!isOrgPermission(permission)) throw new Error(`route ${method} ${path}: '${String(permission)}' is not an organization permission`);
   if (!path.startsWith("/organizations/{}") && !path.startsWith("/projects/{}")) {
     throw new Error(`route ${method} ${path}: the organization must be the first parameter`);
+  }
+  return { method, path, pattern: new RegExp(`^/api/0${path.replaceAll("{}", SEGMENT)}/?$`), permission, handler };
+}
+
+/** What an account route's handler gets: the signed-in user, no organization. */
+export interface AccountHandlerArgs {
+  ctx: Ctx;
+  user: User;
+  query: URLSearchParams;
+}
+
+export interface AccountRoute {
+  method: string;
+  path: string;
+  pattern: RegExp;
+  permission: SignedInPermission;
+  handler: (args: AccountHandlerArgs) => Promise<unknown>;
+}
+
+/**
+ * A web API route about the signed-in user rather than one organization (`GET /organizations/`):
+ * it names a signed-in row of the permission table, whose token scope the router checks.
+ */
+export function accountRoute(method: string, path: string, permission: SignedInPermission, handler: AccountRoute["handler"]): AccountRoute {
+  if (!isPermission(permission) || permissionRow(permission).audience !== "signed-in") {
+    throw new Error(`route ${method} ${path}: '${String(permission)}' is not a signed-in permission`);
   }
   return { method, path, pattern: new RegExp(`^/api/0${path.replaceAll("{}", SEGMENT)}/?$`), permission, handler };
 }

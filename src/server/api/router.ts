@@ -5,23 +5,25 @@ import { forbidden, isTelltaleError, unauthenticated } from "../../core/errors";
 import { authorize } from "../../core/permissions/authorize";
 import { NOT_ALLOWED, permissionScope } from "../../core/permissions/table";
 import { scopeAllows, type Scope } from "../../core/tokens/scopes";
+import { listOrganizations } from "../../core/orgs/access";
 import { listProjects } from "../../core/projects/queries";
 import { userForToken } from "../../core/tokens/tokens";
 import type { User } from "../../db/schema";
 import { SESSION_COOKIE } from "../cookies";
 import { log } from "../log";
 import { parseCookies, readBody, sendError, sendJson } from "../http";
-import { serializeProject } from "./serialize";
+import { serializeOrganization, serializeProject } from "./serialize";
 import { ISSUE_ROUTES } from "./issue-routes";
 import { KEY_ROUTES } from "./key-routes";
 import { PROJECT_ROUTES } from "./project-routes";
 import { LOOKUP_ROUTES } from "./lookup-routes";
 import { TAG_ROUTES } from "./tag-routes";
-import { route, type ApiRoute } from "./route";
+import { accountRoute, route, type AccountRoute, type ApiRoute } from "./route";
 import { JsonWithHeaders, RawResponse } from "./raw";
 
 /** The web API: a Sentry-compatible subset, JSON in and out; each route names its permission. */
 export const ROUTES: ApiRoute[] = [
+  route("GET", "/organizations/{}", "org:read", async ({ access }) => ({ ...serializeOrganization(access.org), role: access.role })),
   route("GET", "/organizations/{}/projects", "project:read", async ({ ctx, access }) => {
     const projects = await listProjects(ctx, access.org);
     return projects.map((p) => serializeProject(p, access.org, true));
@@ -31,6 +33,16 @@ export const ROUTES: ApiRoute[] = [
   ...ISSUE_ROUTES,
   ...LOOKUP_ROUTES,
   ...TAG_ROUTES,
+];
+
+/**
+ * Routes about the signed-in user, not one organization. `GET /users/me/regions/` is left
+ * unrouted on purpose: sentry-cli asks it first and takes a 404 to mean "one region, this server".
+ */
+export const ACCOUNT_ROUTES: AccountRoute[] = [
+  accountRoute("GET", "/organizations", "account:read", async ({ ctx, user }) =>
+    (await listOrganizations(ctx, user)).map(({ org }) => serializeOrganization(org)),
+  ),
 ];
 
 /**
@@ -59,6 +71,15 @@ export async function handleApi(ctx: Ctx, req: IncomingMessage, res: ServerRespo
   try {
     if (!path.startsWith("/api/0/")) return sendJson(res, 404, { detail: "Not found" });
     const { user, scopes } = await authenticate(ctx, req);
+    const account = ACCOUNT_ROUTES.find((r) => r.pattern.test(path));
+    if (account) {
+      if (req.method !== account.method && !(req.method === "HEAD" && account.method === "GET"))
+        return sendJson(res, 405, { detail: `Method "${req.method}" not allowed.` }, { allow: account.method });
+      const scope = permissionScope(account.permission);
+      if (scope !== null && !scopeAllows(scopes, scope)) throw forbidden(NOT_ALLOWED);
+      const query = new URL(req.url ?? "/", "http://localhost").searchParams;
+      return sendJson(res, 200, await account.handler({ ctx, user, query }));
+    }
     const matches = ROUTES.map((r) => ({ r, m: r.pattern.exec(path) })).filter((x) => x.m);
     if (matches.length === 0) return sendJson(res, 404, { detail: "Not found" });
     const hit = matches.find((x) => x.r.method === req.method || (req.method === "HEAD" && x.r.method === "GET"));

@@ -5,7 +5,19 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 /** Sentry's organization summary (`GET /api/0/organizations/`). */
 export function serializeOrganization(org: Organization) {
-  return { id: String(org.id), slug: org.slug, name: org.name, dateCreated: iso(org.created_at), status: { id: "active", name: "active" } };
+  return {
+    id: String(org.id),
+    slug: org.slug,
+    name: org.name,
+    dateCreated: iso(org.created_at),
+    status: { id: "active", name: "active" },
+    // Sentry's summary fields that clients parse (sentry-cli's `organizations list` requires them).
+    isEarlyAdopter: false,
+    require2FA: false,
+    requireEmailVerification: false,
+    features: [] as string[],
+    avatar: { avatarType: "letter_avatar", avatarUuid: null },
+  };
 }
 
 /** Sentry's project shape in `GET /api/0/organizations/{org}/projects/`. */
