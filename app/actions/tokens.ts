@@ -3,8 +3,8 @@
 import { revalidatePath } from "next/cache";
 import { invalidInput } from "@/src/core/errors";
 import { isScope, type Scope } from "@/src/core/tokens/scopes";
-import { issueToken, revokeToken } from "@/src/core/tokens/tokens";
-import { userAction } from "../lib/action";
+import { issueOrgToken, issueToken, revokeOrgToken, revokeToken } from "@/src/core/tokens/tokens";
+import { action, userAction } from "../lib/action";
 import { field } from "../lib/forms";
 import { SCOPE_RESOURCES } from "../orgs/[org]/tokens/scope-resources";
 
@@ -42,5 +42,24 @@ export const revokeTokenAction = userAction("token:write", async ({ ctx, user, f
   if (!Number.isSafeInteger(id)) throw invalidInput("no such token");
   await revokeToken(ctx, user.id, id);
   revalidatePath(`/orgs/${field(form, "org")}/tokens`);
+  return { notice: "Revoked: the token no longer works." };
+});
+
+export const createOrgTokenAction = action(
+  "org-token:write",
+  async ({ ctx, user, access, form }) => {
+    const name = field(form, "name");
+    const { token } = await issueOrgToken(ctx, user.id, access.org, { name });
+    revalidatePath(`/orgs/${access.org.slug}/tokens`);
+    return { notice: `Created organization token “${name.trim()}”. Copy it now: it is not shown again.`, values: { token } };
+  },
+  { keep: ["name"] },
+);
+
+export const revokeOrgTokenAction = action("org-token:write", async ({ ctx, access, form }) => {
+  const id = Number(field(form, "tokenId"));
+  if (!Number.isSafeInteger(id)) throw invalidInput("no such token");
+  await revokeOrgToken(ctx, access.org.id, id);
+  revalidatePath(`/orgs/${access.org.slug}/tokens`);
   return { notice: "Revoked: the token no longer works." };
 });

@@ -9,7 +9,7 @@ import { createOrganization } from "../core/orgs/create-org";
 import { createProject } from "../core/projects/create-project";
 import { createCtx } from "../core/create-ctx";
 import { isScope, SCOPES, type Scope } from "../core/tokens/scopes";
-import { createToken, listTokens, revokeToken, userIdByEmail } from "../core/tokens/tokens";
+import { createOrgToken, createToken, listTokens, revokeToken, userIdByEmail } from "../core/tokens/tokens";
 import { listKeys } from "../core/keys/manage";
 import { setKeyRateLimit } from "../core/keys/rate-limit";
 import { findProject } from "../core/projects/queries";
@@ -31,9 +31,10 @@ const USAGE = `Usage: telltale <command> [options]   (every command takes --json
   org create --slug S [--name N] [--owner EMAIL]
   project create --org S --slug P [--name N] [--platform ID]
       ID is one of: ${PLATFORM_IDS.join(", ")}
-  token create --user EMAIL [--name N] [--scopes S,S…] [--expires-days D]
+  token create --user EMAIL [--name N] [--scopes S,S…] [--expires-days D] [--org S]
                                                 prints an API token for Authorization: Bearer;
-                                                without --scopes it may do all its user's role allows
+                                                without --scopes it may do all its user's role allows;
+                                                with --org, an organization token (sntrys_…) for CI
   token list --user EMAIL                       the user's tokens (never the tokens themselves)
   token revoke --user EMAIL --id N              the token stops working at once
   key list --org S --project P                  the project's DSN keys
@@ -143,6 +144,21 @@ const COMMANDS: Record<string, Command> = {
     withCtx(config, async (ctx) => {
       const scopes = flag(args, "scopes");
       const days = flag(args, "expires-days");
+      const org = flag(args, "org");
+      if (org !== undefined) {
+        // An organization token (sntrys_…): it carries the URL and organization; it does not expire.
+        if (days !== undefined) throw new UsageError("--expires-days is for personal tokens; revoke an organization token instead");
+        const { id, token } = await createOrgToken({
+          ctx,
+          input: {
+            user: flag(args, "user", true),
+            org,
+            name: flag(args, "name"),
+            ...(scopes === undefined ? {} : { scopes: scopeList(scopes) }),
+          },
+        });
+        return out.print(token, { id: String(id), token });
+      }
       const { id, token } = await createToken({
         ctx,
         input: {
@@ -232,7 +248,7 @@ const FLAGS: Record<keyof typeof COMMANDS, readonly string[]> = {
   "user create": ["email", "password", "name", "superuser"],
   "org create": ["slug", "name", "owner"],
   "project create": ["org", "slug", "name", "platform"],
-  "token create": ["user", "name", "scopes", "expires-days"],
+  "token create": ["user", "name", "scopes", "expires-days", "org"],
   "token list": ["user"],
   "token revoke": ["user", "id"],
   "key list": ["org", "project"],

@@ -87,6 +87,8 @@ export interface ApiTokensTable {
   scopes: string | null;
   expires_at: number | null;
   revoked_at: number | null;
+  /** Set for an organization token (`sntrys_…`): it works in this organization only. */
+  organization_id: number | null;
 }
 
 /**

@@ -86,6 +86,28 @@ describe.each(DIALECTS)("personal API tokens in Chromium on %s", (dialect) => {
     await page.setViewportSize({ width: 1280, height: 900 });
   });
 
+  it("creates an organization token for CI (sntrys_, bound to this organization) and revokes it", async () => {
+    const section = page.locator("[data-testid=org-tokens]");
+    await section.locator("input[name=name]").fill("GitHub Actions");
+    await section.locator("button:text-is('Create organization token')").click();
+    const shown = section.locator("[data-testid=new-token] code");
+    await shown.waitFor();
+    const orgToken = (await shown.textContent()) ?? "";
+    expect(orgToken).toMatch(/^sntrys_[A-Za-z0-9+/=]+_[A-Za-z0-9+/]+$/);
+    const payload = JSON.parse(Buffer.from(orgToken.split("_")[1]!, "base64").toString("utf8")) as { org: string };
+    expect(payload.org).toBe("acme");
+    const projects = await fetch(`${server.url}/api/0/organizations/acme/projects/`, { headers: { authorization: `Bearer ${orgToken}` } });
+    expect(projects.status).toBe(200);
+    const row = section.locator("[data-testid=org-token-row]");
+    await waitFor(async () => (await row.count()) === 1, 10_000, "the organization token to be listed");
+    await expect(row.textContent()).resolves.toContain("owner@example.com");
+    await page.screenshot({ path: join(SHOTS, `api-tokens-org-${dialect}-1280.png`), fullPage: true });
+    await page.click("button[aria-label='Revoke organization token GitHub Actions']");
+    await section.locator("[data-testid=org-token-row] .badge:text-is('revoked')").waitFor();
+    const after = await fetch(`${server.url}/api/0/organizations/acme/projects/`, { headers: { authorization: `Bearer ${orgToken}` } });
+    expect(after.status).toBe(401);
+  });
+
   it("revokes the token: listed as revoked, and the API answers 401", async () => {
     await page.click("button[aria-label='Revoke CI reader']");
     await page.locator("[data-testid=token-row] .badge:text-is('revoked')").waitFor();

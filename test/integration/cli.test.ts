@@ -127,6 +127,45 @@ describe.concurrent.each(DIALECTS)("the telltale command on %s", (dialect) => {
     expect(out).toEqual({ id: expect.stringMatching(/^\d+$/), token: expect.stringMatching(/^tlt_/) });
   });
 
+  it("creates scoped, expiring and organization tokens, lists and revokes them", async () => {
+    await cli("user", "create", "--email", "ci@example.com", "--password", "ci password");
+    await cli("org", "create", "--slug", "ci-org", "--owner", "ci@example.com");
+    const scoped = await cli(
+      "token",
+      "create",
+      "--user",
+      "ci@example.com",
+      "--name",
+      "reader",
+      "--scopes",
+      "event:read,project:read",
+      "--expires-days",
+      "7",
+    );
+    expect(scoped.code).toBe(0);
+    const holder = await userForToken(testCtx(store), scoped.stdout.trim());
+    expect([...(holder?.scopes ?? [])]).toEqual(["project:read", "event:read"]);
+    const bad = await cli("token", "create", "--user", "ci@example.com", "--scopes", "event:delete");
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("unknown scope 'event:delete'");
+    const org = await cli("token", "create", "--user", "ci@example.com", "--org", "ci-org", "--name", "pipeline");
+    expect(org.code).toBe(0);
+    expect(org.stdout.trim()).toMatch(/^sntrys_[A-Za-z0-9+/=]+_[A-Za-z0-9+/]{43}$/);
+    expect((await userForToken(testCtx(store), org.stdout.trim()))?.organizationId).toEqual(expect.any(Number));
+    // Not a member of ci-org: refused.
+    const outsider = await cli("token", "create", "--user", "bot@example.com", "--org", "ci-org");
+    expect(outsider.code).toBe(1);
+
+    const listed = json(await cli("token", "list", "--user", "ci@example.com", "--json")) as unknown as {
+      id: string;
+      name: string;
+      state: string;
+    }[];
+    expect(listed.map((t) => [t.name, t.state])).toEqual([["reader", "active"]]);
+    expect((await cli("token", "revoke", "--user", "ci@example.com", "--id", listed[0]!.id)).code).toBe(0);
+    expect(await userForToken(testCtx(store), scoped.stdout.trim())).toBeNull();
+  });
+
   it("reports an up-to-date database from migrate", async () => {
     expect(await cli("migrate")).toEqual({ code: 0, stdout: "the database is up to date\n", stderr: "" });
   });

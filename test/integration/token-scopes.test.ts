@@ -9,7 +9,16 @@ import { createOrganization } from "../../src/core/orgs/create-org";
 import { createProject } from "../../src/core/projects/create-project";
 import { PERMISSIONS } from "../../src/core/permissions/table";
 import { isScope } from "../../src/core/tokens/scopes";
-import { createToken, listTokens, revokeToken, userIdByEmail, type TokenSpec } from "../../src/core/tokens/tokens";
+import {
+  createToken,
+  issueOrgToken,
+  listOrgTokens,
+  listTokens,
+  revokeOrgToken,
+  revokeToken,
+  userIdByEmail,
+  type TokenSpec,
+} from "../../src/core/tokens/tokens";
 import { handleApi } from "../../src/server/api/router";
 import { setLogLevel } from "../../src/server/log";
 import { sentryCli } from "../support/clients";
@@ -134,6 +143,38 @@ describe.each(DIALECTS)("API token scopes on %s", (dialect) => {
       headers: { authorization: `Bearer ${await tokenFor({ scopes: ["event:read"] })}` },
     });
     expect(noScope.status).toBe(403);
+  });
+
+  it("makes organization tokens in Sentry's sntrys_ format: sentry-cli needs no --url or --org, and other organizations are out of reach", async () => {
+    const owner = await userIdByEmail(ctx, "owner@example.com");
+    const acme = await store.db.selectFrom("organizations").select(["id", "slug"]).where("slug", "=", "acme").executeTakeFirstOrThrow();
+    await createOrganization({ ctx, input: { slug: "beta", owner: "owner@example.com" } });
+    const { token } = await issueOrgToken({ ...ctx, publicUrl: base }, owner, acme, { name: "CI" });
+    const [, payload, secret, extra] = token.split("_");
+    expect(token.startsWith("sntrys_")).toBe(true);
+    expect(extra).toBeUndefined();
+    expect(JSON.parse(Buffer.from(payload!, "base64").toString("utf8"))).toMatchObject({ url: base, region_url: base, org: "acme" });
+    expect(Buffer.from(secret!, "base64").length).toBe(32);
+
+    const orgs = await sentryCli(null, token, ["organizations", "list"]);
+    expect(orgs.code, orgs.out).toBe(0);
+    expect(orgs.out).toContain("acme");
+    expect(orgs.out).not.toContain("beta");
+    const projects = await sentryCli(null, token, ["projects", "list"]);
+    expect(projects.code, projects.out).toBe(0);
+    expect(projects.out).toContain("api");
+
+    // Its creator owns beta too, but the token is acme's alone; and it may not change anything.
+    const auth = { authorization: `Bearer ${token}` };
+    expect((await fetch(`${base}/api/0/organizations/beta/projects/`, { headers: auth })).status).toBe(404);
+    expect((await fetch(`${base}/api/0/organizations/acme/projects/`, { headers: auth })).status).toBe(200);
+    expect((await resolve(token)).status).toBe(403);
+
+    const [listed] = await listOrgTokens(ctx, acme.id);
+    expect(listed).toMatchObject({ name: "CI", createdBy: "owner@example.com", scopes: ["org:read", "project:read", "project:releases"] });
+    expect(await listTokens(ctx, owner)).not.toContainEqual(expect.objectContaining({ id: listed!.id }));
+    await revokeOrgToken(ctx, acme.id, listed!.id);
+    expect((await fetch(`${base}/api/0/organizations/acme/projects/`, { headers: auth })).status).toBe(401);
   });
 
   it("does not let a user revoke another user's token", async () => {

@@ -30,10 +30,15 @@ export async function runSentryCli(dsn: string, args: string[]): Promise<string>
 }
 
 /** Any sentry-cli command against a Telltale web API (`SENTRY_URL`, `SENTRY_AUTH_TOKEN`), with its exit code. */
-export async function sentryCli(url: string, token: string, args: string[]): Promise<{ code: number; out: string }> {
+export async function sentryCli(url: string | null, token: string, args: string[]): Promise<{ code: number; out: string }> {
+  // Without a URL, sentry-cli takes the one an organization token carries (none from the caller's environment either).
+  const env: NodeJS.ProcessEnv = { ...process.env, SENTRY_AUTH_TOKEN: token, SENTRY_LOG_LEVEL: "warn" };
+  delete env.SENTRY_URL;
+  delete env.SENTRY_ORG;
+  if (url !== null) env.SENTRY_URL = url;
   try {
     const { stdout, stderr } = await run(join(ROOT, "node_modules/.bin/sentry-cli"), args, {
-      env: { ...process.env, SENTRY_URL: url, SENTRY_AUTH_TOKEN: token, SENTRY_LOG_LEVEL: "warn" },
+      env,
       timeout: 60_000,
     });
     return { code: 0, out: stdout + stderr };

@@ -93,6 +93,13 @@ export const PERMISSIONS = [
     description: "resolve, ignore, assign, comment, merge",
   },
   {
+    permission: "org-token:write",
+    audience: "organization",
+    roles: MANAGERS,
+    scope: "org:admin",
+    description: "create and revoke the organization's tokens (for CI)",
+  },
+  {
     permission: "dead-letter:read",
     audience: "organization",
     roles: MANAGERS,

@@ -50,7 +50,7 @@ describe.each(DIALECTS)("API tokens on %s", (dialect) => {
 
   it("resolves a token to its user", async () => {
     const { token } = await createToken({ ctx, input: { user: "api@example.com" } });
-    expect(await userForToken(ctx, token)).toEqual(user);
+    expect(await userForToken(ctx, token)).toEqual({ user, scopes: null, organizationId: null });
   });
 
   it.each([

@@ -3,11 +3,15 @@ import { z } from "zod";
 import type { User } from "../../db/schema";
 import { Email } from "../accounts/schemas";
 import type { Ctx } from "../context";
-import { notFound } from "../errors";
+import { forbidden, notFound } from "../errors";
+import { organizationFor } from "../orgs/access";
+import { NOT_ALLOWED, roleAllows } from "../permissions/table";
 import { validate } from "../validate";
 import { formatScopes, parseScopes, SCOPES, type Scope } from "./scopes";
 
 const PREFIX = "tlt_";
+/** Sentry's organization token prefix: sentry-cli reads the URL and organization from such a token. */
+const ORG_PREFIX = "sntrys_";
 const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 const DAY_MS = 86_400_000;
 
@@ -71,40 +75,131 @@ export async function createToken({ ctx, input }: { ctx: Ctx; input: z.input<typ
 
 /** A user's tokens, newest first, revoked ones included (they stay listed as revoked). */
 export async function listTokens(ctx: Ctx, userId: number): Promise<TokenInfo[]> {
-  const rows = await ctx.db.selectFrom("api_tokens").selectAll().where("user_id", "=", userId).orderBy("id", "desc").execute();
-  return rows.map((r) => {
-    const scopes = parseScopes(r.scopes);
-    return {
-      id: r.id,
-      name: r.name,
-      prefix: r.token_prefix,
-      scopes: scopes === null ? null : [...scopes],
-      createdAt: r.created_at,
-      lastUsedAt: r.last_used_at,
-      expiresAt: r.expires_at,
-      revokedAt: r.revoked_at,
-    };
-  });
+  const rows = await ctx.db
+    .selectFrom("api_tokens")
+    .selectAll()
+    .where("user_id", "=", userId)
+    .where("organization_id", "is", null)
+    .orderBy("id", "desc")
+    .execute();
+  return rows.map(tokenInfo);
+}
+
+function tokenInfo(r: {
+  id: number;
+  name: string;
+  token_prefix: string;
+  scopes: string | null;
+  created_at: number;
+  last_used_at: number | null;
+  expires_at: number | null;
+  revoked_at: number | null;
+}): TokenInfo {
+  const scopes = parseScopes(r.scopes);
+  return {
+    id: r.id,
+    name: r.name,
+    prefix: r.token_prefix,
+    scopes: scopes === null ? null : [...scopes],
+    createdAt: r.created_at,
+    lastUsedAt: r.last_used_at,
+    expiresAt: r.expires_at,
+    revokedAt: r.revoked_at,
+  };
 }
 
 /** Revokes one of the user's tokens at once; another user's token is "not found". */
 export async function revokeToken(ctx: Ctx, userId: number, tokenId: number): Promise<void> {
-  const result = await ctx.db
-    .updateTable("api_tokens")
-    .set({ revoked_at: ctx.now() })
+  const own = await ctx.db
+    .selectFrom("api_tokens")
+    .select(["id", "revoked_at"])
     .where("id", "=", tokenId)
     .where("user_id", "=", userId)
-    .where("revoked_at", "is", null)
+    .where("organization_id", "is", null)
     .executeTakeFirst();
-  if (Number(result.numUpdatedRows) === 0) {
-    const own = await ctx.db
-      .selectFrom("api_tokens")
-      .select("id")
-      .where("id", "=", tokenId)
-      .where("user_id", "=", userId)
-      .executeTakeFirst();
-    if (!own) throw notFound("token not found");
-  }
+  if (!own) throw notFound("token not found");
+  if (own.revoked_at === null) await ctx.db.updateTable("api_tokens").set({ revoked_at: ctx.now() }).where("id", "=", tokenId).execute();
+}
+
+/**
+ * What an organization token may do unless told otherwise: Telltale's equivalent of Sentry's
+ * `org:ci` — read the organization and its projects, and make releases and upload their files.
+ */
+export const ORG_TOKEN_SCOPES: readonly Scope[] = ["org:read", "project:read", "project:releases"];
+
+/**
+ * Creates an organization token in Sentry's format, `sntrys_<payload>_<secret>`: the payload is
+ * base64 JSON naming this server's URL and the organization, so sentry-cli needs neither `--url`
+ * nor `--org`; the secret is 32 random bytes. It works in that organization only, with its
+ * creator's membership and at most its scopes. Shown once; only its hash is stored.
+ */
+export async function issueOrgToken(
+  ctx: Ctx,
+  creatorId: number,
+  org: { id: number; slug: string },
+  spec: { name: string; scopes?: Scope[] },
+): Promise<{ id: number; token: string }> {
+  const data = validate(TokenSpec, { name: spec.name, ...(spec.scopes ? { scopes: spec.scopes } : {}) });
+  const now = ctx.now();
+  const payload = { iat: now / 1000, url: ctx.publicUrl, region_url: ctx.publicUrl, org: org.slug };
+  // Standard base64 never contains `_`, the token's separator; the secret goes without padding, as sentry-cli reads it.
+  const secret = randomBytes(32).toString("base64").replace(/=+$/, "");
+  const token = `${ORG_PREFIX}${Buffer.from(JSON.stringify(payload)).toString("base64")}_${secret}`;
+  const row = await ctx.db
+    .insertInto("api_tokens")
+    .values({
+      user_id: creatorId,
+      organization_id: org.id,
+      name: data.name,
+      token_hash: hashToken(token),
+      token_prefix: `${ORG_PREFIX}…${secret.slice(-4)}`,
+      created_at: now,
+      scopes: formatScopes(data.scopes ?? ORG_TOKEN_SCOPES),
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return { id: row.id, token };
+}
+
+/** An organization token made by the user with this email (the CLI), who must be an owner or admin there. */
+export async function createOrgToken({
+  ctx,
+  input,
+}: {
+  ctx: Ctx;
+  input: { user: string; org: string; name?: string | undefined; scopes?: Scope[] | undefined };
+}): Promise<{ id: number; token: string }> {
+  const email = validate(Email, input.user);
+  const user = await ctx.db.selectFrom("users").selectAll().where("email", "=", email).executeTakeFirst();
+  if (!user) throw notFound(`user '${email}' does not exist`);
+  const access = await organizationFor(ctx, user, input.org);
+  if (!roleAllows(access.role, "org-token:write")) throw forbidden(NOT_ALLOWED);
+  return issueOrgToken(ctx, user.id, access.org, { name: input.name ?? "CI token", ...(input.scopes ? { scopes: input.scopes } : {}) });
+}
+
+/** An organization's tokens, newest first, with who made each. */
+export async function listOrgTokens(ctx: Ctx, organizationId: number): Promise<(TokenInfo & { createdBy: string })[]> {
+  const rows = await ctx.db
+    .selectFrom("api_tokens")
+    .innerJoin("users", "users.id", "api_tokens.user_id")
+    .selectAll("api_tokens")
+    .select("users.email as created_by")
+    .where("api_tokens.organization_id", "=", organizationId)
+    .orderBy("api_tokens.id", "desc")
+    .execute();
+  return rows.map((r) => ({ ...tokenInfo(r), createdBy: r.created_by }));
+}
+
+/** Revokes one of the organization's tokens; a token of another organization is "not found". */
+export async function revokeOrgToken(ctx: Ctx, organizationId: number, tokenId: number): Promise<void> {
+  const own = await ctx.db
+    .selectFrom("api_tokens")
+    .select(["id", "revoked_at"])
+    .where("id", "=", tokenId)
+    .where("organization_id", "=", organizationId)
+    .executeTakeFirst();
+  if (!own) throw notFound("token not found");
+  if (own.revoked_at === null) await ctx.db.updateTable("api_tokens").set({ revoked_at: ctx.now() }).where("id", "=", tokenId).execute();
 }
 
 /** Who a bearer token speaks for and what it may do; null for an unknown, revoked or expired token. */
@@ -112,25 +207,34 @@ export interface TokenHolder {
   user: User;
   /** null: every scope the user's role allows. */
   scopes: ReadonlySet<Scope> | null;
+  /** An organization token's organization: it works there only. null for a personal token. */
+  organizationId: number | null;
 }
 
 /** The user an `Authorization: Bearer` token belongs to and its scopes, or null. */
 export async function userForToken(ctx: Ctx, token: string): Promise<TokenHolder | null> {
-  if (!token.startsWith(PREFIX) || token.length > 200) return null;
+  if (!(token.startsWith(PREFIX) || token.startsWith(ORG_PREFIX)) || token.length > 400) return null;
   const row = await ctx.db
     .selectFrom("api_tokens")
     .innerJoin("users", "users.id", "api_tokens.user_id")
     .selectAll("users")
-    .select(["api_tokens.id as token_id", "api_tokens.last_used_at", "api_tokens.scopes", "api_tokens.expires_at", "api_tokens.revoked_at"])
+    .select([
+      "api_tokens.id as token_id",
+      "api_tokens.last_used_at",
+      "api_tokens.scopes",
+      "api_tokens.expires_at",
+      "api_tokens.revoked_at",
+      "api_tokens.organization_id",
+    ])
     .where("api_tokens.token_hash", "=", hashToken(token))
     .executeTakeFirst();
   if (!row) return null;
-  const { token_id, last_used_at, scopes, expires_at, revoked_at, ...user } = row;
+  const { token_id, last_used_at, scopes, expires_at, revoked_at, organization_id, ...user } = row;
   const now = ctx.now();
   if (revoked_at !== null || (expires_at !== null && expires_at <= now)) return null;
   // Record use at most once a minute: a busy API client must not turn every read into a write.
   if (last_used_at === null || now - last_used_at > 60_000) {
     await ctx.db.updateTable("api_tokens").set({ last_used_at: now }).where("id", "=", token_id).execute();
   }
-  return { user, scopes: parseScopes(scopes) };
+  return { user, scopes: parseScopes(scopes), organizationId: organization_id };
 }

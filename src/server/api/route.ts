@@ -42,6 +42,8 @@ export interface AccountHandlerArgs {
   ctx: Ctx;
   user: User;
   query: URLSearchParams;
+  /** An organization token's organization, which bounds what the route may show; null otherwise. */
+  organizationId: number | null;
 }
 
 export interface AccountRoute {

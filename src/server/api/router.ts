@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { userForSession } from "../../core/accounts/sessions";
 import type { Ctx } from "../../core/context";
-import { forbidden, isTelltaleError, unauthenticated } from "../../core/errors";
+import { forbidden, isTelltaleError, notFound, unauthenticated } from "../../core/errors";
 import { authorize } from "../../core/permissions/authorize";
 import { NOT_ALLOWED, permissionScope } from "../../core/permissions/table";
 import { scopeAllows, type Scope } from "../../core/tokens/scopes";
@@ -40,8 +40,10 @@ export const ROUTES: ApiRoute[] = [
  * unrouted on purpose: sentry-cli asks it first and takes a 404 to mean "one region, this server".
  */
 export const ACCOUNT_ROUTES: AccountRoute[] = [
-  accountRoute("GET", "/organizations", "account:read", async ({ ctx, user }) =>
-    (await listOrganizations(ctx, user)).map(({ org }) => serializeOrganization(org)),
+  accountRoute("GET", "/organizations", "account:read", async ({ ctx, user, organizationId }) =>
+    (await listOrganizations(ctx, user))
+      .filter(({ org }) => organizationId === null || org.id === organizationId)
+      .map(({ org }) => serializeOrganization(org)),
   ),
 ];
 
@@ -49,7 +51,10 @@ export const ACCOUNT_ROUTES: AccountRoute[] = [
  * Bearer tokens for API clients, with their scopes; the session cookie too (unscoped), but
  * only for reads, so a cross-site form can never make a change with a visitor's cookie.
  */
-async function authenticate(ctx: Ctx, req: IncomingMessage): Promise<{ user: User; scopes: ReadonlySet<Scope> | null }> {
+async function authenticate(
+  ctx: Ctx,
+  req: IncomingMessage,
+): Promise<{ user: User; scopes: ReadonlySet<Scope> | null; organizationId: number | null }> {
   const header = req.headers.authorization;
   if (header !== undefined) {
     const m = /^Bearer\s+(\S+)$/i.exec(header);
@@ -60,7 +65,7 @@ async function authenticate(ctx: Ctx, req: IncomingMessage): Promise<{ user: Use
   }
   if (req.method === "GET" || req.method === "HEAD") {
     const user = await userForSession(ctx, parseCookies(req.headers.cookie).get(SESSION_COOKIE));
-    if (user) return { user, scopes: null };
+    if (user) return { user, scopes: null, organizationId: null };
   }
   throw unauthenticated("Authentication credentials were not provided.");
 }
@@ -70,7 +75,7 @@ export async function handleApi(ctx: Ctx, req: IncomingMessage, res: ServerRespo
   const path = (req.url ?? "/").split("?")[0] ?? "/";
   try {
     if (!path.startsWith("/api/0/")) return sendJson(res, 404, { detail: "Not found" });
-    const { user, scopes } = await authenticate(ctx, req);
+    const { user, scopes, organizationId } = await authenticate(ctx, req);
     const account = ACCOUNT_ROUTES.find((r) => r.pattern.test(path));
     if (account) {
       if (req.method !== account.method && !(req.method === "HEAD" && account.method === "GET"))
@@ -78,7 +83,7 @@ export async function handleApi(ctx: Ctx, req: IncomingMessage, res: ServerRespo
       const scope = permissionScope(account.permission);
       if (scope !== null && !scopeAllows(scopes, scope)) throw forbidden(NOT_ALLOWED);
       const query = new URL(req.url ?? "/", "http://localhost").searchParams;
-      return sendJson(res, 200, await account.handler({ ctx, user, query }));
+      return sendJson(res, 200, await account.handler({ ctx, user, query, organizationId }));
     }
     const matches = ROUTES.map((r) => ({ r, m: r.pattern.exec(path) })).filter((x) => x.m);
     if (matches.length === 0) return sendJson(res, 404, { detail: "Not found" });
@@ -89,6 +94,8 @@ export async function handleApi(ctx: Ctx, req: IncomingMessage, res: ServerRespo
     // The permission table decides here, once for every route and before the body is read:
     // 404 outside the organization (it does not leak), 403 inside it.
     const access = await authorize(ctx, user, hit.r.permission, params[0] ?? "");
+    // An organization token works in its own organization only; elsewhere it is as an outsider.
+    if (organizationId !== null && access.org.id !== organizationId) throw notFound(`organization '${params[0]}' does not exist`);
     // A token may do no more than its scopes say, whatever its user's role allows.
     const scope = permissionScope(hit.r.permission);
     if (scope !== null && !scopeAllows(scopes, scope)) throw forbidden(NOT_ALLOWED);

@@ -1,10 +1,11 @@
-import { listTokens, type TokenInfo } from "@/src/core/tokens/tokens";
+import { roleAllows } from "@/src/core/permissions/table";
+import { listOrgTokens, listTokens, ORG_TOKEN_SCOPES, type TokenInfo } from "@/src/core/tokens/tokens";
 import { PageCrumbs } from "../../../components/shell/page-crumbs";
 import { When } from "../../../components/when";
 import { ctx } from "../../../lib/app-runtime";
 import { exactUtc } from "../../../lib/dates";
 import { loadOrg } from "../../../lib/loaders";
-import { NewTokenForm, RevokeTokenForm } from "./token-forms";
+import { NewOrgTokenForm, NewTokenForm, RevokeOrgTokenForm, RevokeTokenForm } from "./token-forms";
 
 export const metadata = { title: "API tokens" };
 
@@ -22,8 +23,10 @@ const DAY = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeZone: "U
  */
 export default async function TokensPage({ params }: { params: Promise<{ org: string }> }) {
   const { org: slug } = await params;
-  const { org, user } = await loadOrg("org:read", slug, `/orgs/${slug}/tokens`);
+  const { org, user, role } = await loadOrg("org:read", slug, `/orgs/${slug}/tokens`);
   const tokens = await listTokens(ctx(), user.id);
+  // Organization tokens are for owners and admins (the permission table's org-token:write).
+  const orgTokens = roleAllows(role, "org-token:write") ? await listOrgTokens(ctx(), org.id) : null;
   const now = Date.now();
   return (
     <main>
@@ -92,6 +95,59 @@ export default async function TokensPage({ params }: { params: Promise<{ org: st
           </div>
         )}
       </section>
+      {orgTokens && (
+        <section className="panel token-panel" data-testid="org-tokens">
+          <h2>Organization tokens</h2>
+          <p className="muted">
+            For CI: in Sentry&apos;s <code>sntrys_</code> format, they carry this server&apos;s URL and the organization, so sentry-cli
+            needs no <code>--url</code> or <code>--org</code>. They work in {org.name} only, with their creator&apos;s membership. Access:{" "}
+            {ORG_TOKEN_SCOPES.join(", ")}.
+          </p>
+          <NewOrgTokenForm org={org.slug} />
+          {orgTokens.length > 0 && (
+            <div className="table-scroll">
+              <table>
+                <thead>
+                  <tr>
+                    <th>Name</th>
+                    <th>Created by</th>
+                    <th>Created</th>
+                    <th>Last used</th>
+                    <th>State</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {orgTokens.map((t) => {
+                    const s = state(t, now);
+                    return (
+                      <tr key={t.id} data-testid="org-token-row">
+                        <td>
+                          {t.name}
+                          <div className="muted">
+                            <code>{t.prefix}</code>
+                          </div>
+                        </td>
+                        <td>{t.createdBy}</td>
+                        <td>
+                          <When ms={t.createdAt} />
+                        </td>
+                        <td>{t.lastUsedAt === null ? <span className="muted">never</span> : <When ms={t.lastUsedAt} />}</td>
+                        <td>
+                          {s === "active" ? (
+                            <RevokeOrgTokenForm org={org.slug} tokenId={t.id} name={t.name} />
+                          ) : (
+                            <span className="badge">{s}</span>
+                          )}
+                        </td>
+                      </tr>
+                    );
+                  })}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </section>
+      )}
     </main>
   );
 }
