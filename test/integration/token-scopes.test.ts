@@ -177,6 +177,27 @@ describe.each(DIALECTS)("API token scopes on %s", (dialect) => {
     expect((await fetch(`${base}/api/0/organizations/acme/projects/`, { headers: auth })).status).toBe(401);
   });
 
+  it("renames an organization through PUT /api/0/organizations/{org}/ with org:write, and refuses a taken slug", async () => {
+    await createOrganization({ ctx, input: { slug: "gamma", owner: "owner@example.com" } });
+    const put = (token: string, org: string, body: unknown) =>
+      fetch(`${base}/api/0/organizations/${org}/`, {
+        method: "PUT",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    const writer = await tokenFor({ scopes: ["org:write"] });
+    expect((await put(await tokenFor({ scopes: ["org:read"] }), "gamma", { name: "Gamma" })).status).toBe(403);
+    const renamed = await put(writer, "gamma", { name: "Gamma Inc", slug: "delta" });
+    expect(renamed.status).toBe(200);
+    expect(await renamed.json()).toMatchObject({ slug: "delta", name: "Gamma Inc" });
+    const reader = await tokenFor({ scopes: ["org:read"] });
+    expect((await fetch(`${base}/api/0/organizations/delta/`, { headers: { authorization: `Bearer ${reader}` } })).status).toBe(200);
+    expect((await fetch(`${base}/api/0/organizations/gamma/`, { headers: { authorization: `Bearer ${reader}` } })).status).toBe(404);
+    expect((await put(writer, "delta", { slug: "acme" })).status).toBe(409);
+    expect((await put(writer, "delta", { slug: "Not A Slug" })).status).toBe(400);
+    expect((await put(writer, "delta", { owner: "someone" })).status).toBe(400);
+  });
+
   it("does not let a user revoke another user's token", async () => {
     await createUser({ ctx, input: { email: "mallory@example.com", password: "password-123" } });
     const owner = await userIdByEmail(ctx, "owner@example.com");

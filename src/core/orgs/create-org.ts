@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { DB, Organization } from "../../db/schema";
 import { Email, Slug } from "../accounts/schemas";
 import type { Ctx } from "../context";
-import { conflict, notFound } from "../errors";
+import { conflict, invalidInput, notFound } from "../errors";
 import { validate } from "../validate";
 
 export const NewOrganization = z.object({
@@ -43,4 +43,35 @@ export async function insertOrganization(
     await db.insertInto("memberships").values({ organization_id: row.id, user_id: org.ownerId, role: "owner", created_at: now }).execute();
   }
   return row;
+}
+
+export const OrganizationChange = z
+  .object({ name: z.string().trim().min(1, "name: must not be empty").max(200).optional(), slug: Slug.optional() })
+  .strict();
+export type OrganizationChange = z.input<typeof OrganizationChange>;
+
+/**
+ * Renames an organization (`PUT /api/0/organizations/{org}/`): its name, or its slug — which moves
+ * its pages and API paths. The self-monitoring organization keeps its slug.
+ */
+export async function updateOrganization({
+  ctx,
+  input,
+}: {
+  ctx: Ctx;
+  input: { org: Organization; change: OrganizationChange };
+}): Promise<Organization> {
+  const change = validate(OrganizationChange, input.change);
+  const { org } = input;
+  if (change.slug !== undefined && change.slug !== org.slug) {
+    if (org.is_internal === 1) throw invalidInput("slug: the self-monitoring organization keeps its slug");
+    const taken = await ctx.db.selectFrom("organizations").select("id").where("slug", "=", change.slug).executeTakeFirst();
+    if (taken) throw conflict(`an organization with slug '${change.slug}' already exists`);
+  }
+  const values = {
+    ...(change.name !== undefined ? { name: change.name } : {}),
+    ...(change.slug !== undefined ? { slug: change.slug } : {}),
+  };
+  if (Object.keys(values).length === 0) return org;
+  return ctx.db.updateTable("organizations").set(values).where("id", "=", org.id).returningAll().executeTakeFirstOrThrow();
 }

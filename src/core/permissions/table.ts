@@ -49,6 +49,7 @@ export const PERMISSIONS = [
     scope: "org:read",
     description: "see an organization and its projects",
   },
+  { permission: "org:write", audience: "organization", roles: ["owner"], scope: "org:write", description: "rename the organization" },
   {
     permission: "project:read",
     audience: "organization",

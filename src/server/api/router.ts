@@ -6,6 +6,7 @@ import { authorize } from "../../core/permissions/authorize";
 import { NOT_ALLOWED, permissionScope } from "../../core/permissions/table";
 import { scopeAllows, type Scope } from "../../core/tokens/scopes";
 import { listOrganizations } from "../../core/orgs/access";
+import { updateOrganization, type OrganizationChange } from "../../core/orgs/create-org";
 import { listProjects } from "../../core/projects/queries";
 import { userForToken } from "../../core/tokens/tokens";
 import type { User } from "../../db/schema";
@@ -24,6 +25,10 @@ import { JsonWithHeaders, RawResponse } from "./raw";
 /** The web API: a Sentry-compatible subset, JSON in and out; each route names its permission. */
 export const ROUTES: ApiRoute[] = [
   route("GET", "/organizations/{}", "org:read", async ({ access }) => ({ ...serializeOrganization(access.org), role: access.role })),
+  route("PUT", "/organizations/{}", "org:write", async ({ ctx, access, body }) => ({
+    ...serializeOrganization(await updateOrganization({ ctx, input: { org: access.org, change: body as OrganizationChange } })),
+    role: access.role,
+  })),
   route("GET", "/organizations/{}/projects", "project:read", async ({ ctx, access }) => {
     const projects = await listProjects(ctx, access.org);
     return projects.map((p) => serializeProject(p, access.org, true));
