@@ -108,17 +108,24 @@ function tokenInfo(r: {
   };
 }
 
-/** Revokes one of the user's tokens at once; another user's token is "not found". */
-export async function revokeToken(ctx: Ctx, userId: number, tokenId: number): Promise<void> {
-  const own = await ctx.db
-    .selectFrom("api_tokens")
-    .select(["id", "revoked_at"])
-    .where("id", "=", tokenId)
-    .where("user_id", "=", userId)
-    .where("organization_id", "is", null)
-    .executeTakeFirst();
+/**
+ * Revokes a token at once if `owner` holds it — a user their personal tokens, an organization
+ * its tokens; any other token is "not found". Revoking twice keeps the first time.
+ */
+async function revokeOwned(ctx: Ctx, tokenId: number, owner: { userId: number } | { organizationId: number }): Promise<void> {
+  let query = ctx.db.selectFrom("api_tokens").select(["id", "revoked_at"]).where("id", "=", tokenId);
+  query =
+    "userId" in owner
+      ? query.where("user_id", "=", owner.userId).where("organization_id", "is", null)
+      : query.where("organization_id", "=", owner.organizationId);
+  const own = await query.executeTakeFirst();
   if (!own) throw notFound("token not found");
   if (own.revoked_at === null) await ctx.db.updateTable("api_tokens").set({ revoked_at: ctx.now() }).where("id", "=", tokenId).execute();
+}
+
+/** Revokes one of the user's personal tokens. */
+export function revokeToken(ctx: Ctx, userId: number, tokenId: number): Promise<void> {
+  return revokeOwned(ctx, tokenId, { userId });
 }
 
 /**
@@ -190,16 +197,9 @@ export async function listOrgTokens(ctx: Ctx, organizationId: number): Promise<(
   return rows.map((r) => ({ ...tokenInfo(r), createdBy: r.created_by }));
 }
 
-/** Revokes one of the organization's tokens; a token of another organization is "not found". */
-export async function revokeOrgToken(ctx: Ctx, organizationId: number, tokenId: number): Promise<void> {
-  const own = await ctx.db
-    .selectFrom("api_tokens")
-    .select(["id", "revoked_at"])
-    .where("id", "=", tokenId)
-    .where("organization_id", "=", organizationId)
-    .executeTakeFirst();
-  if (!own) throw notFound("token not found");
-  if (own.revoked_at === null) await ctx.db.updateTable("api_tokens").set({ revoked_at: ctx.now() }).where("id", "=", tokenId).execute();
+/** Revokes one of the organization's tokens. */
+export function revokeOrgToken(ctx: Ctx, organizationId: number, tokenId: number): Promise<void> {
+  return revokeOwned(ctx, tokenId, { organizationId });
 }
 
 /** Who a bearer token speaks for and what it may do; null for an unknown, revoked or expired token. */

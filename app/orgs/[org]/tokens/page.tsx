@@ -5,13 +5,51 @@ import { When } from "../../../components/when";
 import { ctx } from "../../../lib/app-runtime";
 import { exactUtc } from "../../../lib/dates";
 import { loadOrg } from "../../../lib/loaders";
-import { NewOrgTokenForm, NewTokenForm, RevokeOrgTokenForm, RevokeTokenForm } from "./token-forms";
+import { NewOrgTokenForm, NewTokenForm, RevokeTokenForm } from "./token-forms";
 
 export const metadata = { title: "API tokens" };
 
 function state(t: TokenInfo, now: number): "active" | "expired" | "revoked" {
   if (t.revokedAt !== null) return "revoked";
   return t.expiresAt !== null && t.expiresAt <= now ? "expired" : "active";
+}
+
+/** The token's name and the characters that identify it (never the token). */
+function NameCell({ token }: { token: TokenInfo }) {
+  return (
+    <td>
+      {token.name}
+      <div className="muted">
+        <code>{token.prefix.includes("…") ? token.prefix : `${token.prefix}…`}</code>
+      </div>
+    </td>
+  );
+}
+
+/** Created and last used, as people read times. */
+function UseCells({ token }: { token: TokenInfo }) {
+  return (
+    <>
+      <td>
+        <When ms={token.createdAt} />
+      </td>
+      <td>{token.lastUsedAt === null ? <span className="muted">never</span> : <When ms={token.lastUsedAt} />}</td>
+    </>
+  );
+}
+
+/** Revoke while the token works; afterwards why it no longer does. */
+function StateCell({ token, now, org, organization = false }: { token: TokenInfo; now: number; org: string; organization?: boolean }) {
+  const s = state(token, now);
+  return (
+    <td>
+      {s === "active" ? (
+        <RevokeTokenForm org={org} tokenId={token.id} name={token.name} organization={organization} />
+      ) : (
+        <span className="badge">{s}</span>
+      )}
+    </td>
+  );
 }
 
 const DAY = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeZone: "UTC" });
@@ -58,38 +96,21 @@ export default async function TokensPage({ params }: { params: Promise<{ org: st
                 </tr>
               </thead>
               <tbody>
-                {tokens.map((t) => {
-                  const s = state(t, now);
-                  return (
-                    <tr key={t.id} data-testid="token-row">
-                      <td>
-                        {t.name}
-                        <div className="muted">
-                          <code>{t.prefix}…</code>
-                        </div>
-                      </td>
-                      <td className="scopes">{t.scopes === null ? "everything your role allows" : t.scopes.join(", ")}</td>
-                      <td>
-                        <When ms={t.createdAt} />
-                      </td>
-                      <td>{t.lastUsedAt === null ? <span className="muted">never</span> : <When ms={t.lastUsedAt} />}</td>
-                      <td>
-                        {t.expiresAt === null ? (
-                          <span className="muted">never</span>
-                        ) : (
-                          <time title={exactUtc(t.expiresAt)}>{DAY.format(t.expiresAt)}</time>
-                        )}
-                      </td>
-                      <td>
-                        {s === "active" ? (
-                          <RevokeTokenForm org={org.slug} tokenId={t.id} name={t.name} />
-                        ) : (
-                          <span className="badge">{s}</span>
-                        )}
-                      </td>
-                    </tr>
-                  );
-                })}
+                {tokens.map((t) => (
+                  <tr key={t.id} data-testid="token-row">
+                    <NameCell token={t} />
+                    <td className="scopes">{t.scopes === null ? "everything your role allows" : t.scopes.join(", ")}</td>
+                    <UseCells token={t} />
+                    <td>
+                      {t.expiresAt === null ? (
+                        <span className="muted">never</span>
+                      ) : (
+                        <time title={exactUtc(t.expiresAt)}>{DAY.format(t.expiresAt)}</time>
+                      )}
+                    </td>
+                    <StateCell token={t} now={now} org={org.slug} />
+                  </tr>
+                ))}
               </tbody>
             </table>
           </div>
@@ -117,31 +138,14 @@ export default async function TokensPage({ params }: { params: Promise<{ org: st
                   </tr>
                 </thead>
                 <tbody>
-                  {orgTokens.map((t) => {
-                    const s = state(t, now);
-                    return (
-                      <tr key={t.id} data-testid="org-token-row">
-                        <td>
-                          {t.name}
-                          <div className="muted">
-                            <code>{t.prefix}</code>
-                          </div>
-                        </td>
-                        <td>{t.createdBy}</td>
-                        <td>
-                          <When ms={t.createdAt} />
-                        </td>
-                        <td>{t.lastUsedAt === null ? <span className="muted">never</span> : <When ms={t.lastUsedAt} />}</td>
-                        <td>
-                          {s === "active" ? (
-                            <RevokeOrgTokenForm org={org.slug} tokenId={t.id} name={t.name} />
-                          ) : (
-                            <span className="badge">{s}</span>
-                          )}
-                        </td>
-                      </tr>
-                    );
-                  })}
+                  {orgTokens.map((t) => (
+                    <tr key={t.id} data-testid="org-token-row">
+                      <NameCell token={t} />
+                      <td>{t.createdBy}</td>
+                      <UseCells token={t} />
+                      <StateCell token={t} now={now} org={org.slug} organization />
+                    </tr>
+                  ))}
                 </tbody>
               </table>
             </div>

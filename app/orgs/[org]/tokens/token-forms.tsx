@@ -22,22 +22,23 @@ function Created({ state }: { state: FormState }) {
   );
 }
 
+/** The token's name; what was typed stays after an error. */
+function NameField({ state, placeholder }: { state: FormState; placeholder: string }) {
+  return (
+    <label>
+      Name
+      <input name="name" required maxLength={100} placeholder={placeholder} defaultValue={state.error ? (state.values?.name ?? "") : ""} />
+    </label>
+  );
+}
+
 export function NewTokenForm({ org }: { org: string }) {
   const [state, action] = useActionState<FormState, FormData>(createTokenAction, {});
   return (
     <form action={action} className="token-form" data-testid="new-token-form">
       <input type="hidden" name="org" value={org} />
       <Created state={state} />
-      <label>
-        Name
-        <input
-          name="name"
-          required
-          maxLength={100}
-          placeholder="e.g. CI releases"
-          defaultValue={state.error ? (state.values?.name ?? "") : ""}
-        />
-      </label>
+      <NameField state={state} placeholder="e.g. CI releases" />
       <fieldset className="scope-grid">
         <legend>Access</legend>
         {SCOPE_RESOURCES.map((r) => (
@@ -70,13 +71,24 @@ export function NewTokenForm({ org }: { org: string }) {
   );
 }
 
-export function RevokeTokenForm({ org, tokenId, name }: { org: string; tokenId: number; name: string }) {
-  const [state, action] = useActionState<FormState, FormData>(revokeTokenAction, {});
+/** Revoke, for a personal token or (`organization`) one of the organization's; a refusal shows under the button. */
+export function RevokeTokenForm({
+  org,
+  tokenId,
+  name,
+  organization = false,
+}: {
+  org: string;
+  tokenId: number;
+  name: string;
+  organization?: boolean;
+}) {
+  const [state, action] = useActionState<FormState, FormData>(organization ? revokeOrgTokenAction : revokeTokenAction, {});
   return (
-    <form action={action} data-testid="revoke-token-form">
+    <form action={action} data-testid={organization ? "revoke-org-token-form" : "revoke-token-form"}>
       <input type="hidden" name="org" value={org} />
       <input type="hidden" name="tokenId" value={tokenId} />
-      <button type="submit" className="danger" aria-label={`Revoke ${name}`}>
+      <button type="submit" className="danger" aria-label={`Revoke ${organization ? "organization token " : ""}${name}`}>
         Revoke
       </button>
       <FormMessages state={state} />
@@ -90,33 +102,10 @@ export function NewOrgTokenForm({ org }: { org: string }) {
     <form action={action} className="token-form" data-testid="new-org-token-form">
       <input type="hidden" name="org" value={org} />
       <Created state={state} />
-      <label>
-        Name
-        <input
-          name="name"
-          required
-          maxLength={100}
-          placeholder="e.g. GitHub Actions"
-          defaultValue={state.error ? (state.values?.name ?? "") : ""}
-        />
-      </label>
+      <NameField state={state} placeholder="e.g. GitHub Actions" />
       <div className="row">
         <Submit pendingText="Creating…">Create organization token</Submit>
       </div>
-    </form>
-  );
-}
-
-export function RevokeOrgTokenForm({ org, tokenId, name }: { org: string; tokenId: number; name: string }) {
-  const [state, action] = useActionState<FormState, FormData>(revokeOrgTokenAction, {});
-  return (
-    <form action={action} data-testid="revoke-org-token-form">
-      <input type="hidden" name="org" value={org} />
-      <input type="hidden" name="tokenId" value={tokenId} />
-      <button type="submit" className="danger" aria-label={`Revoke organization token ${name}`}>
-        Revoke
-      </button>
-      <FormMessages state={state} />
     </form>
   );
 }
