@@ -1,5 +1,3 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser } from "../../src/core/accounts/create-user";
 import type { Ctx } from "../../src/core/context";
@@ -8,15 +6,15 @@ import { DEFAULT_ENVELOPE_LIMITS } from "../../src/core/envelope/index";
 import { createOrganization } from "../../src/core/orgs/create-org";
 import { createProject } from "../../src/core/projects/create-project";
 import { createToken } from "../../src/core/tokens/tokens";
-import { handleApi } from "../../src/server/api/router";
 import { setLogLevel } from "../../src/server/log";
 import { buildEnvelope, newEventId, transactionEnvelope } from "../support/envelopes";
+import { startApiServer } from "../support/api-server";
 import { DIALECTS, openTestStore, testCtx, type TestStore } from "../support/stores";
 
 describe.each(DIALECTS)("the issues web API on %s", (dialect) => {
   let store: TestStore;
   let ctx: Ctx;
-  let server: Server;
+  let api: { base: string; close(): Promise<void> };
   let base: string;
   let token: string;
   let otherToken: string;
@@ -70,13 +68,12 @@ describe.each(DIALECTS)("the issues web API on %s", (dialect) => {
     await ingest(errorEvent(ids.b, "ValueError", "bad input"));
     const tx = transactionEnvelope(newEventId(), "GET /orders");
     await ingest(Buffer.from(tx.toString("utf8").replace(/"trace_id":"[0-9a-f]{32}"/g, `"trace_id":"${traceId}"`)));
-    server = createServer((req, res) => void handleApi(ctx, req, res).catch((e: unknown) => res.writeHead(500).end(String(e))));
-    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    api = await startApiServer(ctx);
+    base = api.base;
   });
 
   afterAll(async () => {
-    await new Promise<void>((r) => server.close(() => r()));
+    await api.close();
     await store.cleanup();
   });
 

@@ -1,5 +1,3 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser } from "../../src/core/accounts/create-user";
 import type { Ctx } from "../../src/core/context";
@@ -7,11 +5,11 @@ import { digestBatch } from "../../src/core/digest/batch";
 import { DEFAULT_ENVELOPE_LIMITS } from "../../src/core/envelope/index";
 import { tagKeyValues, topTagValues } from "../../src/core/issues/tag-suggestions";
 import { createToken } from "../../src/core/tokens/tokens";
-import { handleApi } from "../../src/server/api/router";
 import { setLogLevel } from "../../src/server/log";
 import { createOrganization } from "../../src/core/orgs/create-org";
 import { createProject } from "../../src/core/projects/create-project";
 import { buildEnvelope, newEventId } from "../support/envelopes";
+import { startApiServer } from "../support/api-server";
 import { DIALECTS, openTestStore, testCtx, type TestStore } from "../support/stores";
 
 describe.each(DIALECTS)("tag value suggestions for the search box on %s", (dialect) => {
@@ -19,7 +17,7 @@ describe.each(DIALECTS)("tag value suggestions for the search box on %s", (diale
   let ctx: Ctx;
   let web = 0;
   let api = 0;
-  let server: Server;
+  let apiServer: { base: string; close(): Promise<void> } | undefined;
   let apiUrl = "";
   let token = "";
 
@@ -56,12 +54,11 @@ describe.each(DIALECTS)("tag value suggestions for the search box on %s", (diale
     await digestBatch(ctx, { batchSize: 50, limits: DEFAULT_ENVELOPE_LIMITS });
     setLogLevel("warn");
     ({ token } = await createToken({ ctx, input: { user: "dev@example.com" } }));
-    server = createServer((req, res) => void handleApi(ctx, req, res).catch((e: unknown) => res.writeHead(500).end(String(e))));
-    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-    apiUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    apiServer = await startApiServer(ctx);
+    apiUrl = apiServer.base;
   });
   afterAll(async () => {
-    await new Promise((r) => server?.close(r));
+    await apiServer?.close();
     await store.cleanup();
   });
 

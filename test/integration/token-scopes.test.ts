@@ -1,5 +1,3 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser } from "../../src/core/accounts/create-user";
 import type { Ctx } from "../../src/core/context";
@@ -19,10 +17,10 @@ import {
   userIdByEmail,
   type TokenSpec,
 } from "../../src/core/tokens/tokens";
-import { handleApi } from "../../src/server/api/router";
 import { setLogLevel } from "../../src/server/log";
 import { sentryCli } from "../support/clients";
 import { errorEnvelope, newEventId } from "../support/envelopes";
+import { startApiServer } from "../support/api-server";
 import { DIALECTS, openTestStore, testCtx, type TestStore } from "../support/stores";
 
 /**
@@ -34,7 +32,7 @@ describe.each(DIALECTS)("API token scopes on %s", (dialect) => {
   let store: TestStore;
   let ctx: Ctx;
   let now = Date.now();
-  let server: Server;
+  let api: { base: string; close(): Promise<void> };
   let base: string;
   let issueId = "";
 
@@ -51,13 +49,12 @@ describe.each(DIALECTS)("API token scopes on %s", (dialect) => {
       .execute();
     await digestBatch(ctx, { batchSize: 10, limits: DEFAULT_ENVELOPE_LIMITS });
     issueId = String((await store.db.selectFrom("issues").select("id").executeTakeFirstOrThrow()).id);
-    server = createServer((req, res) => void handleApi(ctx, req, res).catch((e: unknown) => res.writeHead(500).end(String(e))));
-    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    api = await startApiServer(ctx);
+    base = api.base;
   });
 
   afterAll(async () => {
-    await new Promise<void>((r) => server.close(() => r()));
+    await api.close();
     await store.cleanup();
   });
 

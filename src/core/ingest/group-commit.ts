@@ -9,6 +9,8 @@ export class GroupCommit<T> {
   private pending: { row: T; resolve: () => void; reject: (error: unknown) => void }[] = [];
   /** Write loops running; at most `concurrency`. */
   private running = 0;
+  /** A loop is about to start (it waits one turn of the event loop): rows arriving meanwhile join it. */
+  private starting = false;
   private nudged = false;
 
   /**
@@ -50,7 +52,6 @@ export class GroupCommit<T> {
       void this.drain();
     });
   }
-  private starting = false;
 
   private async drain(): Promise<void> {
     while (this.pending.length > 0 || this.nudged) {

@@ -59,7 +59,8 @@ export async function updateOrganization({
   input,
 }: {
   ctx: Ctx;
-  input: { org: Organization; change: OrganizationChange };
+  /** `change` is the request body as sent: validated here. */
+  input: { org: Organization; change: unknown };
 }): Promise<Organization> {
   const change = validate(OrganizationChange, input.change);
   const { org } = input;

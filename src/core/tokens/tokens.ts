@@ -59,12 +59,16 @@ export async function issueToken(ctx: Ctx, userId: number, spec: TokenSpec): Pro
   return { id: row.id, token };
 }
 
-/** The id of the user with this email (the CLI names users by email). */
-export async function userIdByEmail(ctx: Ctx, email: string): Promise<number> {
+/** The user with this email (the CLI names users by email). */
+async function userByEmail(ctx: Ctx, email: string): Promise<User> {
   const address = validate(Email, email);
-  const user = await ctx.db.selectFrom("users").select("id").where("email", "=", address).executeTakeFirst();
+  const user = await ctx.db.selectFrom("users").selectAll().where("email", "=", address).executeTakeFirst();
   if (!user) throw notFound(`user '${address}' does not exist`);
-  return user.id;
+  return user;
+}
+
+export async function userIdByEmail(ctx: Ctx, email: string): Promise<number> {
+  return (await userByEmail(ctx, email)).id;
 }
 
 /** Creates an API token for the user with this email (the CLI). */
@@ -176,9 +180,7 @@ export async function createOrgToken({
   ctx: Ctx;
   input: { user: string; org: string; name?: string | undefined; scopes?: Scope[] | undefined };
 }): Promise<{ id: number; token: string }> {
-  const email = validate(Email, input.user);
-  const user = await ctx.db.selectFrom("users").selectAll().where("email", "=", email).executeTakeFirst();
-  if (!user) throw notFound(`user '${email}' does not exist`);
+  const user = await userByEmail(ctx, input.user);
   const access = await organizationFor(ctx, user, input.org);
   if (!roleAllows(access.role, "org-token:write")) throw forbidden(NOT_ALLOWED);
   return issueOrgToken(ctx, user.id, access.org, { name: input.name ?? "CI token", ...(input.scopes ? { scopes: input.scopes } : {}) });

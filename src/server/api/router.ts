@@ -6,7 +6,7 @@ import { authorize } from "../../core/permissions/authorize";
 import { NOT_ALLOWED, permissionScope } from "../../core/permissions/table";
 import { scopeAllows, type Scope } from "../../core/tokens/scopes";
 import { listOrganizations } from "../../core/orgs/access";
-import { updateOrganization, type OrganizationChange } from "../../core/orgs/create-org";
+import { updateOrganization } from "../../core/orgs/create-org";
 import { listProjects } from "../../core/projects/queries";
 import { userForToken } from "../../core/tokens/tokens";
 import type { User } from "../../db/schema";
@@ -26,7 +26,7 @@ import { JsonWithHeaders, RawResponse } from "./raw";
 export const ROUTES: ApiRoute[] = [
   route("GET", "/organizations/{}", "org:read", async ({ access }) => ({ ...serializeOrganization(access.org), role: access.role })),
   route("PUT", "/organizations/{}", "org:write", async ({ ctx, access, body }) => ({
-    ...serializeOrganization(await updateOrganization({ ctx, input: { org: access.org, change: body as OrganizationChange } })),
+    ...serializeOrganization(await updateOrganization({ ctx, input: { org: access.org, change: body } })),
     role: access.role,
   })),
   route("GET", "/organizations/{}/projects", "project:read", async ({ ctx, access }) => {
