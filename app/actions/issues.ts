@@ -45,7 +45,7 @@ function changeFrom(form: FormData): IssueChange | "merge" {
  */
 export const triageAction = action("issue:triage", async ({ ctx, user, access, form }) => {
   const { org } = access;
-  const projects = await listProjects(ctx, org);
+  const projects = await listProjects(ctx, access);
   const projectIds = projects.map((p) => p.id);
   const issueIds = form
     .getAll("issue")

@@ -18,7 +18,7 @@ import { field } from "../lib/forms";
 
 /** The project named by the form, inside the organization the wrapper authorized. */
 async function formProject(ctx: Ctx, access: OrgAccess, form: FormData) {
-  const project = await projectInOrg(ctx, access.org, field(form, "project"));
+  const project = await projectInOrg(ctx, access, field(form, "project"));
   const refresh = () => revalidatePath(`/orgs/${access.org.slug}/projects/${project.slug}/settings`, "layout");
   return { project, refresh };
 }

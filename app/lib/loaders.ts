@@ -42,6 +42,6 @@ export async function loadProject(
   returnTo: string,
 ): Promise<{ user: User; project: Project } & OrgAccess> {
   const access = await loadOrg(permission, orgSlug, returnTo);
-  const project = await orNotFound(projectInOrg(ctx(), access.org, projectSlug));
+  const project = await orNotFound(projectInOrg(ctx(), access, projectSlug));
   return { ...access, project };
 }

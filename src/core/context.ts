@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Dialect } from "../db/connect";
 import type { DB, QueueDB } from "../db/schema";
+import type { Directory } from "./ports/directory";
 import type { IssueSearch } from "./ports/issue-search";
 import type { TelemetryReader } from "./ports/telemetry-read";
 
@@ -14,6 +15,8 @@ export interface Ctx {
   telemetry: TelemetryReader;
   /** The issue stream's search (src/core/ports/issue-search.ts), outside any transaction on `db`. */
   issueSearch: IssueSearch;
+  /** Memberships, teams and invitations (src/core/ports/directory.ts). */
+  directory: Directory;
   publicUrl: string;
   now: () => number;
   limits: {

@@ -2,6 +2,7 @@ import type { Settings } from "../config/settings";
 import type { Store } from "../db/connect";
 import { KyselyIssueSearch } from "../db/issue-search";
 import { KyselyTelemetryReader } from "../db/telemetry-read";
+import { KyselyDirectory } from "../db/directory";
 import type { Ctx } from "./context";
 
 /** The context core actions run in, from the process settings and an open store. */
@@ -12,6 +13,7 @@ export function createCtx(settings: Settings, store: Store): Ctx {
     dialect: store.dialect,
     telemetry: new KyselyTelemetryReader(store.db),
     issueSearch: new KyselyIssueSearch(store.db, store.dialect),
+    directory: new KyselyDirectory(store.db, store.dialect),
     publicUrl: settings.publicUrl,
     now: Date.now,
     limits: {

@@ -1,4 +1,5 @@
 import type { ColumnType, Generated, Insertable, Selectable } from "kysely";
+import type { Role, TeamRole } from "../core/orgs/roles";
 
 /**
  * Tables as the typed query layer sees them, identical on SQLite and PostgreSQL.
@@ -36,9 +37,48 @@ export interface OrganizationsTable {
   name: string;
   is_internal: number;
   created_at: number;
+  /** 1: members see every project (Sentry's default); 0: only their teams' projects. */
+  open_membership: Generated<number>;
 }
 
-export type Role = "owner" | "admin" | "member";
+export type { Role, TeamRole } from "../core/orgs/roles";
+
+export interface TeamsTable {
+  id: Generated<number>;
+  organization_id: number;
+  slug: string;
+  name: string;
+  /** The team created with the organization: projects created without naming a team join it. */
+  is_default: Generated<number>;
+  created_at: number;
+}
+
+export interface TeamMembersTable {
+  team_id: number;
+  user_id: number;
+  role: TeamRole;
+  created_at: number;
+}
+
+export interface ProjectTeamsTable {
+  project_id: number;
+  team_id: number;
+}
+
+/** A pending invitation: accepting it (by the signed link only its email received) makes a membership. */
+export interface InvitationsTable {
+  id: Generated<number>;
+  organization_id: number;
+  email: string;
+  role: Role;
+  /** Space-separated ids of the teams the new member joins. */
+  teams: string;
+  /** sha256 of the link's token: a leaked table does not leak invitations. */
+  token_hash: string;
+  invited_by: number | null;
+  created_at: number;
+  expires_at: number;
+}
 
 export interface MembershipsTable {
   organization_id: number;
@@ -314,6 +354,8 @@ export interface IssuesTable {
   ignore_baseline_count: number | null;
   ignore_baseline_users: number | null;
   assignee_id: number | null;
+  /** Assigned to a team instead of a person (at most one of the two is set). */
+  assignee_team_id: Generated<number | null>;
   merged_into_id: number | null;
   grouping_config: string;
 }
@@ -415,6 +457,10 @@ export interface DB {
   login_attempts: LoginAttemptsTable;
   organizations: OrganizationsTable;
   memberships: MembershipsTable;
+  teams: TeamsTable;
+  team_members: TeamMembersTable;
+  project_teams: ProjectTeamsTable;
+  invitations: InvitationsTable;
   projects: ProjectsTable;
   project_keys: ProjectKeysTable;
   api_tokens: ApiTokensTable;
@@ -454,6 +500,8 @@ export type User = Selectable<UsersTable>;
 export type Organization = Selectable<OrganizationsTable>;
 export type Membership = Selectable<MembershipsTable>;
 export type Project = Selectable<ProjectsTable>;
+export type Team = Selectable<TeamsTable>;
+export type Invitation = Selectable<InvitationsTable>;
 export type ProjectKey = Selectable<ProjectKeysTable>;
 export type ApiToken = Selectable<ApiTokensTable>;
 export type NewProjectKey = Insertable<ProjectKeysTable>;

@@ -38,7 +38,7 @@ describe.each(DIALECTS)("the command palette's lookup on %s", (dialect) => {
     await digestBatch(ctx, { batchSize: 50, limits: DEFAULT_ENVELOPE_LIMITS });
     return id;
   }
-  const find = (query: string, org = mine) => lookup({ ctx, input: { org, query } });
+  const find = (query: string, org = mine) => lookup({ ctx, input: { org, projectIds: null, query } });
 
   beforeAll(async () => {
     store = await openTestStore(dialect);
@@ -88,7 +88,7 @@ describe.each(DIALECTS)("the command palette's lookup on %s", (dialect) => {
       lookupRoute!.handler({
         ctx,
         user,
-        access: { org: mine, role: "owner" },
+        access: { org: mine, role: "owner", projectIds: null },
         params: ["mine"],
         query: new URLSearchParams({ query }),
         body: undefined,

@@ -7,6 +7,7 @@ import { connect, type Dialect, type Store } from "../../src/db/connect";
 import { migrate } from "../../src/db/migrate";
 import { KyselyIssueSearch } from "../../src/db/issue-search";
 import { KyselyTelemetryReader } from "../../src/db/telemetry-read";
+import { KyselyDirectory } from "../../src/db/directory";
 import type { Ctx } from "../../src/core/context";
 
 /** Every storage test runs on both databases. */
@@ -69,6 +70,7 @@ export function testCtx(store: Store, overrides: Partial<Ctx> = {}): Ctx {
     dialect: store.dialect,
     telemetry: new KyselyTelemetryReader(store.db),
     issueSearch: new KyselyIssueSearch(store.db, store.dialect),
+    directory: new KyselyDirectory(store.db, store.dialect),
     publicUrl: "http://telltale.test:8000",
     now: Date.now,
     limits: { sessionDays: 14, loginMaxFailures: 10, loginAccountMaxFailures: 100, loginWindowSeconds: 900 },

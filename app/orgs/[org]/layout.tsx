@@ -34,7 +34,7 @@ export default async function OrganizationLayout({ children, params }: { childre
   const found = await shellAccess((await params).org);
   if (!found) return children;
   const { access, orgs } = found;
-  const projects = await listProjects(ctx(), access.org);
+  const projects = await listProjects(ctx(), access);
   return (
     <div className="shell">
       <input type="checkbox" id={TOGGLE_ID} className="shell-toggle-input" aria-label="Show navigation" />

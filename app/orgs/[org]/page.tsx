@@ -13,8 +13,9 @@ export async function generateMetadata({ params }: { params: Promise<{ org: stri
 
 export default async function OrganizationPage({ params }: { params: Promise<{ org: string }> }) {
   const { org: slug } = await params;
-  const { org, role } = await loadOrg("org:read", slug, `/orgs/${slug}`);
-  const projects = await listProjects(ctx(), org);
+  const access = await loadOrg("org:read", slug, `/orgs/${slug}`);
+  const { org, role } = access;
+  const projects = await listProjects(ctx(), access);
   const platformName = (id: string) => PLATFORMS.find((p) => p.id === id)?.name ?? id;
   return (
     <main>

@@ -1,13 +1,15 @@
-import type { Organization, Project, User } from "../../db/schema";
+import type { Project, User } from "../../db/schema";
 import type { Ctx } from "../context";
 import type { EventPage, EventPosition, StoredEvent } from "../ports/telemetry-read";
 import { notFound } from "../errors";
+import { seesProject, type OrgScope } from "../orgs/access";
 import type { Issue } from "./triage";
 
 export type { EventPosition, StoredEvent } from "../ports/telemetry-read";
 
 /** An issue of an organization the user can see, with its project; other orgs' issues are "not found". */
-export async function issueInOrg(ctx: Ctx, org: Organization, issueId: number): Promise<{ issue: Issue; project: Project }> {
+export async function issueInOrg(ctx: Ctx, scope: OrgScope, issueId: number): Promise<{ issue: Issue; project: Project }> {
+  const { org } = scope;
   const row = await ctx.db
     .selectFrom("issues")
     .innerJoin("projects", "projects.id", "issues.project_id")
@@ -25,7 +27,7 @@ export async function issueInOrg(ctx: Ctx, org: Organization, issueId: number): 
     .where("issues.id", "=", issueId)
     .where("projects.organization_id", "=", org.id)
     .executeTakeFirst();
-  if (!row) throw notFound(`issue ${issueId} does not exist`);
+  if (!row || !seesProject(scope, row.project_id)) throw notFound(`issue ${issueId} does not exist`);
   const { p_slug, p_name, p_platform, p_org, p_created, p_grouping, p_grouping_previous, p_grouping_until, ...issue } = row;
   return {
     issue,
@@ -44,11 +46,12 @@ export async function issueInOrg(ctx: Ctx, org: Organization, issueId: number): 
 }
 
 /** An issue by its short id (`WEB-1A`) in an organization. */
-export async function issueByShortId(ctx: Ctx, org: Organization, shortId: string): Promise<Issue | null> {
+export async function issueByShortId(ctx: Ctx, scope: OrgScope, shortId: string): Promise<Issue | null> {
+  const { org } = scope;
   const m = /^(.+)-([0-9A-Z]+)$/i.exec(shortId);
   if (!m) return null;
   const number = Number.parseInt(m[2]!, 36);
-  return (
+  const issue =
     (await ctx.db
       .selectFrom("issues")
       .innerJoin("projects", "projects.id", "issues.project_id")
@@ -56,8 +59,8 @@ export async function issueByShortId(ctx: Ctx, org: Organization, shortId: strin
       .where("projects.organization_id", "=", org.id)
       .where("projects.slug", "=", m[1]!.toLowerCase())
       .where("issues.short_number", "=", number)
-      .executeTakeFirst()) ?? null
-  );
+      .executeTakeFirst()) ?? null;
+  return issue && seesProject(scope, issue.project_id) ? issue : null;
 }
 
 export const shortId = (project: Pick<Project, "slug">, issue: Pick<Issue, "short_number">) =>

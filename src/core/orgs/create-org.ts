@@ -4,6 +4,7 @@ import type { DB, Organization } from "../../db/schema";
 import { Email, Slug } from "../accounts/schemas";
 import type { Ctx } from "../context";
 import { conflict, invalidInput, notFound } from "../errors";
+import { insertTeamRow } from "../../db/directory";
 import { validate } from "../validate";
 
 export const NewOrganization = z.object({
@@ -42,6 +43,8 @@ export async function insertOrganization(
   if (org.ownerId !== undefined) {
     await db.insertInto("memberships").values({ organization_id: row.id, user_id: org.ownerId, role: "owner", created_at: now }).execute();
   }
+  // Every organization has a default team, named after it, holding its owner.
+  await insertTeamRow(db, row.id, { slug: row.slug, name: row.name, isDefault: true }, org.ownerId ?? null, now);
   return row;
 }
 

@@ -22,8 +22,11 @@ export interface PermissionRow {
   description: string;
 }
 
-const EVERY_ROLE = ["owner", "admin", "member"] as const satisfies readonly Role[];
-const MANAGERS = ["owner", "admin"] as const satisfies readonly Role[];
+// Sentry's roles (src/core/orgs/roles.ts): a member acts on events; an admin also runs
+// projects and teams; a manager also manages members and the organization; an owner may do all.
+const EVERY_ROLE = ["owner", "manager", "admin", "member"] as const satisfies readonly Role[];
+const MANAGERS = ["owner", "manager", "admin"] as const satisfies readonly Role[];
+const MEMBER_MANAGERS = ["owner", "manager"] as const satisfies readonly Role[];
 
 /**
  * The one permission table: every page, server action and API route names one of these rows
@@ -49,7 +52,69 @@ export const PERMISSIONS = [
     scope: "org:read",
     description: "see an organization and its projects",
   },
-  { permission: "org:write", audience: "organization", roles: ["owner"], scope: "org:write", description: "rename the organization" },
+  {
+    permission: "org:write",
+    audience: "organization",
+    roles: MEMBER_MANAGERS,
+    scope: "org:write",
+    description: "rename the organization, set whether members see every project",
+  },
+  {
+    permission: "member:read",
+    audience: "organization",
+    roles: EVERY_ROLE,
+    scope: "member:read",
+    description: "see the organization's members, teams and pending invitations",
+  },
+  {
+    permission: "member:invite",
+    audience: "organization",
+    roles: MEMBER_MANAGERS,
+    scope: "member:write",
+    description: "invite people by email, resend and revoke invitations",
+  },
+  {
+    permission: "member:write",
+    audience: "organization",
+    roles: MEMBER_MANAGERS,
+    scope: "member:admin",
+    description: "change members' roles and remove members (no role above one's own; only owners touch owners)",
+  },
+  {
+    permission: "member:leave",
+    audience: "organization",
+    roles: EVERY_ROLE,
+    scope: "org:read",
+    description: "leave the organization (its last owner cannot)",
+  },
+  {
+    permission: "team:read",
+    audience: "organization",
+    roles: EVERY_ROLE,
+    scope: "team:read",
+    description: "see teams, their members and projects",
+  },
+  {
+    permission: "team:join",
+    audience: "organization",
+    roles: EVERY_ROLE,
+    scope: "team:read",
+    description: "join and leave teams",
+  },
+  {
+    permission: "team:write",
+    audience: "organization",
+    roles: MANAGERS,
+    scope: "team:write",
+    description: "create and rename teams, set their members, team roles and projects",
+  },
+  {
+    permission: "team:delete",
+    audience: "organization",
+    roles: MANAGERS,
+    scope: "team:admin",
+    description: "delete a team (not the default team)",
+  },
   {
     permission: "project:read",
     audience: "organization",
@@ -57,7 +122,20 @@ export const PERMISSIONS = [
     scope: "project:read",
     description: "see a project, its keys, settings and stats",
   },
-  { permission: "project:write", audience: "organization", roles: MANAGERS, scope: "project:write", description: "create projects" },
+  {
+    permission: "project:write",
+    audience: "organization",
+    roles: MANAGERS,
+    scope: "project:write",
+    description: "create projects, rename them and set their teams",
+  },
+  {
+    permission: "project:delete",
+    audience: "organization",
+    roles: MANAGERS,
+    scope: "project:admin",
+    description: "delete a project with all its data",
+  },
   {
     permission: "project:settings:write",
     audience: "organization",

@@ -61,7 +61,7 @@ describe.each(DIALECTS)("projects on %s", (dialect) => {
       const acme = await ctx.db.selectFrom("organizations").selectAll().where("slug", "=", "acme").executeTakeFirstOrThrow();
       await createProject({ ctx, input: { org: "acme", slug: "aaa-first" } });
       await createProject({ ctx, input: { org: "other", slug: "elsewhere" } });
-      const slugs = (await listProjects(ctx, acme)).map((p) => p.slug);
+      const slugs = (await listProjects(ctx, { org: acme, projectIds: null })).map((p) => p.slug);
       expect(slugs).toEqual([...slugs].sort());
       expect(slugs).toContain("aaa-first");
       expect(slugs).not.toContain("elsewhere");
@@ -72,8 +72,8 @@ describe.each(DIALECTS)("projects on %s", (dialect) => {
         ["acme", "other"].map((slug) => ctx.db.selectFrom("organizations").selectAll().where("slug", "=", slug).executeTakeFirstOrThrow()),
       );
       await createProject({ ctx, input: { org: "acme", slug: "only-acme" } });
-      expect((await projectInOrg(ctx, acme!, "only-acme")).slug).toBe("only-acme");
-      await expect(projectInOrg(ctx, other!, "only-acme")).rejects.toMatchObject({
+      expect((await projectInOrg(ctx, { org: acme!, projectIds: null }, "only-acme")).slug).toBe("only-acme");
+      await expect(projectInOrg(ctx, { org: other!, projectIds: null }, "only-acme")).rejects.toMatchObject({
         code: "not_found",
         message: "project 'only-acme' does not exist in organization 'other'",
       });

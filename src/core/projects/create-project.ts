@@ -4,6 +4,7 @@ import { Slug } from "../accounts/schemas";
 import type { Ctx } from "../context";
 import { conflict, notFound } from "../errors";
 import { generateKeyPair } from "../keys/generate";
+import { defaultTeamId } from "../../db/directory";
 import { validate } from "../validate";
 import { PLATFORM_IDS } from "./platforms";
 
@@ -13,6 +14,8 @@ export const NewProject = z.object({
   name: z.string().trim().max(200).optional(),
   // A string at the boundary (form field, CLI flag); the enum names the platforms in its error.
   platform: z.string().pipe(z.enum(PLATFORM_IDS)).default("javascript"),
+  /** The team that owns it; without one, the organization's default team. */
+  team: Slug.optional(),
 });
 export type NewProject = z.input<typeof NewProject>;
 
@@ -35,6 +38,11 @@ export async function createProject({ ctx, input }: { ctx: Ctx; input: NewProjec
       .values({ organization_id: org.id, slug: data.slug, name: data.name ?? data.slug, platform: data.platform, created_at: now })
       .returningAll()
       .executeTakeFirstOrThrow();
+    const teamId = data.team
+      ? (await trx.selectFrom("teams").select("id").where("organization_id", "=", org.id).where("slug", "=", data.team).executeTakeFirst())?.id
+      : await defaultTeamId(trx, org.id);
+    if (data.team && teamId === undefined) throw notFound(`team '${data.team}' does not exist in organization '${data.org}'`);
+    if (teamId != null) await trx.insertInto("project_teams").values({ project_id: project.id, team_id: teamId }).execute();
     const { publicKey, secretKey } = generateKeyPair();
     const key = await trx
       .insertInto("project_keys")

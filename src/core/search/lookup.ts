@@ -2,6 +2,8 @@ import { sql } from "kysely";
 import type { Organization, Project } from "../../db/schema";
 import type { Ctx } from "../context";
 import { issueByShortId, shortId } from "../issues/queries";
+import type { OrgScope } from "../orgs/access";
+import { listProjects } from "../projects/queries";
 
 /** How many results the command palette shows; more would not fit a phone's screen. */
 export const LOOKUP_LIMIT = 8;
@@ -24,9 +26,16 @@ const likePrefix = (text: string) => `${text.toLowerCase().replace(/[\\%_]/g, (c
  * A 32-hex id is tried as an event id and as a trace id; a short id (`WEB-1A`) as an issue;
  * other text as a project slug or name and an issue title prefix.
  */
-export async function lookup({ ctx, input }: { ctx: Ctx; input: { org: Organization; query: string } }): Promise<LookupResult[]> {
-  const { org } = input;
-  const query = input.query.trim();
+export async function lookup({ ctx, input }: { ctx: Ctx; input: OrgScope & { query: string } }): Promise<LookupResult[]> {
+  const results = await lookupInOrg(ctx, input.org, input.query);
+  if (input.projectIds === null) return results;
+  // With open membership off: only what the user's teams' projects hold.
+  const slugs = new Set((await listProjects(ctx, input)).map((p) => p.slug));
+  return results.filter((r) => (r.kind === "project" ? slugs.has(r.slug) : r.kind === "trace" ? slugs.size > 0 : slugs.has(r.project)));
+}
+
+async function lookupInOrg(ctx: Ctx, org: Organization, text: string): Promise<LookupResult[]> {
+  const query = text.trim();
   if (query === "") return [];
   const results: LookupResult[] = [];
   const hex = query.toLowerCase().replaceAll("-", "");
@@ -35,7 +44,7 @@ export async function lookup({ ctx, input }: { ctx: Ctx; input: { org: Organizat
     if (await traceExists(ctx, org, hex)) results.push({ kind: "trace", traceId: hex });
     return results;
   }
-  const byShortId = await issueByShortId(ctx, org, query);
+  const byShortId = await issueByShortId(ctx, { org, projectIds: null }, query);
   if (byShortId) {
     const project = await ctx.db.selectFrom("projects").selectAll().where("id", "=", byShortId.project_id).executeTakeFirstOrThrow();
     results.push(issueResult(byShortId, project));

@@ -1,5 +1,7 @@
 import type { Ctx } from "../context";
 import { invalidInput } from "../errors";
+import { seesProject, type OrgScope } from "../orgs/access";
+import { listProjects } from "../projects/queries";
 import type { TraceRows } from "../ports/telemetry-read";
 
 const TRACE_ID = /^[0-9a-f]{32}$/;
@@ -20,11 +22,23 @@ export interface TraceView {
   spanCount: number;
 }
 
-/** A trace across the organization's projects: its transactions with their spans, and the errors linked to it. */
-export async function traceInOrg(ctx: Ctx, org: { id: number }, traceId: string): Promise<TraceView> {
+/**
+ * A trace across the organization's projects the user sees: its transactions with their spans,
+ * and the errors linked to it.
+ */
+export async function traceInOrg(ctx: Ctx, scope: OrgScope, traceId: string): Promise<TraceView> {
   const id = traceId.toLowerCase().replaceAll("-", "");
   if (!TRACE_ID.test(id)) throw invalidInput("a trace id is 32 hexadecimal characters");
-  const { transactions, spans, errors } = await ctx.telemetry.trace(org.id, id, MAX_SPANS);
+  const rows = await ctx.telemetry.trace(scope.org.id, id, MAX_SPANS);
+  const { spans } = rows;
+  let { transactions, errors } = rows;
+  if (scope.projectIds !== null) {
+    // With open membership off, the parts from other teams' projects are left out (their spans
+    // hang under their transactions, which are).
+    const slugs = new Set((await listProjects(ctx, scope)).map((p) => p.slug));
+    transactions = transactions.filter((t) => seesProject(scope, t.project_id));
+    errors = errors.filter((e) => slugs.has(e.project_slug));
+  }
   const bySegment = new Map<string, TraceView["transactions"][number]["spans"]>();
   for (const s of spans.slice(0, MAX_SPANS)) {
     const key = s.segment_id ?? "";

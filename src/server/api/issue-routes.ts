@@ -5,22 +5,23 @@ import { eventInProject, issueByShortId, issueEventAt, issueEvents, issueInOrg }
 import { changeIssues, type IssueChange } from "../../core/issues/triage";
 import { projectInOrg } from "../../core/projects/queries";
 import { traceInOrg } from "../../core/traces/trace";
-import type { Organization, User } from "../../db/schema";
+import type { User } from "../../db/schema";
+import type { OrgScope } from "../../core/orgs/access";
 import { serializeEvent, serializeIssue } from "./serialize-issues";
 import { DEFAULT_QUERY, listIssues, SORTS, type Sort } from "../../core/issues/list";
 import { JsonWithHeaders, RawResponse } from "./raw";
 import { route, type ApiRoute, type HandlerArgs } from "./route";
 
 /** `{issue_id}` is a numeric id or a short id (`WEB-1A`), as in Sentry. */
-async function findIssue(ctx: Ctx, org: Organization, ref: string) {
+async function findIssue(ctx: Ctx, scope: OrgScope, ref: string) {
   let id = /^\d+$/.test(ref) ? Number(ref) : null;
-  if (id === null) id = (await issueByShortId(ctx, org, ref))?.id ?? null;
+  if (id === null) id = (await issueByShortId(ctx, scope, ref))?.id ?? null;
   if (id === null) throw notFound(`issue ${ref} does not exist`);
-  return { org, ...(await issueInOrg(ctx, org, id)) };
+  return { org: scope.org, ...(await issueInOrg(ctx, scope, id)) };
 }
 
-async function issueJson(ctx: Ctx, user: User, org: Organization, ref: string) {
-  const { issue, project } = await findIssue(ctx, org, ref);
+async function issueJson(ctx: Ctx, user: User, scope: OrgScope, ref: string) {
+  const { org, issue, project } = await findIssue(ctx, scope, ref);
   const extras = (await issueExtras(ctx, [issue], user, { hourly: true })).get(issue.id)!;
   return serializeIssue(issue, project, ctx.publicUrl, org.slug, extras);
 }
@@ -61,7 +62,7 @@ const limitOf = (query: URLSearchParams) => Math.min(100, Math.max(1, Number(que
 
 export const ISSUE_ROUTES: ApiRoute[] = [
   route("GET", "/projects/{}/{}/issues", "issue:read", async ({ ctx, user, access, params: [, projectSlug], query }) => {
-    const project = await projectInOrg(ctx, access.org, projectSlug ?? "");
+    const project = await projectInOrg(ctx, access, projectSlug ?? "");
     const sort = query.get("sort") ?? "date";
     if (!(sort in SORTS)) throw invalidInput(`sort must be one of ${Object.keys(SORTS).join(", ")}`);
     const result = await listIssues(ctx, {
@@ -81,29 +82,29 @@ export const ISSUE_ROUTES: ApiRoute[] = [
     return new JsonWithHeaders(body, { link });
   }),
   route("GET", "/organizations/{}/issues/{}", "issue:read", ({ ctx, user, access, params: [, ref] }) =>
-    issueJson(ctx, user, access.org, ref ?? ""),
+    issueJson(ctx, user, access, ref ?? ""),
   ),
   route("PUT", "/organizations/{}/issues/{}", "issue:triage", async ({ ctx, user, access, params: [, ref], body }) => {
-    const { issue, project } = await findIssue(ctx, access.org, ref ?? "");
+    const { issue, project } = await findIssue(ctx, access, ref ?? "");
     for (const change of changesFrom(body))
       await changeIssues({ ctx, input: { projectIds: [project.id], issueIds: [issue.id], user, change } });
-    return issueJson(ctx, user, access.org, String(issue.id));
+    return issueJson(ctx, user, access, String(issue.id));
   }),
   route("GET", "/organizations/{}/issues/{}/events", "issue:read", async ({ ctx, access, params: [, ref], query }) => {
-    const { issue, project } = await findIssue(ctx, access.org, ref ?? "");
+    const { issue, project } = await findIssue(ctx, access, ref ?? "");
     const events = await issueEvents(ctx, issue.id, { limit: limitOf(query) });
     return events.map((e) => serializeEvent(e, project.slug));
   }),
   ...(["latest", "oldest"] as const).map((which) =>
     route("GET", `/organizations/{}/issues/{}/events/${which}`, "issue:read", async ({ ctx, access, params: [, ref] }: HandlerArgs) => {
-      const { issue, project } = await findIssue(ctx, access.org, ref ?? "");
+      const { issue, project } = await findIssue(ctx, access, ref ?? "");
       const event = await issueEventAt(ctx, issue.id, which);
       if (!event) throw notFound("this issue has no stored events");
       return serializeEvent(event, project.slug);
     }),
   ),
   route("GET", "/projects/{}/{}/events/{}", "issue:read", async ({ ctx, access, params: [, projectSlug, eventId] }) => {
-    const project = await projectInOrg(ctx, access.org, projectSlug ?? "");
+    const project = await projectInOrg(ctx, access, projectSlug ?? "");
     return serializeEvent(await eventInProject(ctx, project.id, eventId ?? ""), project.slug);
   }),
   route(
@@ -111,7 +112,7 @@ export const ISSUE_ROUTES: ApiRoute[] = [
     "/projects/{}/{}/events/{}/attachments/{}",
     "issue:read",
     async ({ ctx, access, params: [, projectSlug, eventId, attachmentId] }) => {
-      const project = await projectInOrg(ctx, access.org, projectSlug ?? "");
+      const project = await projectInOrg(ctx, access, projectSlug ?? "");
       const attachment = await ctx.db
         .selectFrom("attachments")
         .select(["id", "name", "size"])
@@ -138,6 +139,6 @@ export const ISSUE_ROUTES: ApiRoute[] = [
     },
   ),
   route("GET", "/organizations/{}/trace/{}", "issue:read", ({ ctx, access, params: [, traceId] }) =>
-    traceInOrg(ctx, access.org, traceId ?? ""),
+    traceInOrg(ctx, access, traceId ?? ""),
   ),
 ];

@@ -7,13 +7,13 @@ import { route, type ApiRoute } from "./route";
 /** Client keys, as Sentry's `/projects/{org}/{project}/keys/` endpoints; `{key_id}` is the public key. */
 export const KEY_ROUTES: ApiRoute[] = [
   route("GET", "/projects/{}/{}/keys", "project:read", async ({ ctx, access, params: [, project] }) => {
-    const p = await projectInOrg(ctx, access.org, project ?? "");
+    const p = await projectInOrg(ctx, access, project ?? "");
     return (await listKeys(ctx, p)).map((k) => serializeKey(k, ctx.publicUrl));
   }),
   route("PUT", "/projects/{}/{}/keys/{}", "key:write", async ({ ctx, access, params: [, project, publicKey], body }) => {
     const isActive = body !== null && typeof body === "object" && "isActive" in body ? body.isActive : undefined;
     if (typeof isActive !== "boolean") throw invalidInput('send {"isActive": true} or {"isActive": false}');
-    const p = await projectInOrg(ctx, access.org, project ?? "");
+    const p = await projectInOrg(ctx, access, project ?? "");
     const key = (await listKeys(ctx, p)).find((k) => k.public_key === publicKey);
     if (!key) throw notFound(`key '${publicKey ?? ""}' does not exist in project '${p.slug}'`);
     await setKeyActive({ ctx, input: { project: p, keyId: key.id, active: isActive } });

@@ -24,11 +24,11 @@ function serializeProject(project: Project, grouping: GroupingState) {
 /** `GET|PUT /api/0/projects/{org}/{project}/`: details, and the grouping upgrade (`{"groupingConfig": "<newer version>"}`). */
 export const PROJECT_ROUTES: ApiRoute[] = [
   route("GET", "/projects/{}/{}", "project:read", async ({ ctx, access, params: [, slug] }) => {
-    const project = await projectInOrg(ctx, access.org, slug ?? "");
+    const project = await projectInOrg(ctx, access, slug ?? "");
     return serializeProject(project, await groupingState(ctx, project.id));
   }),
   route("PUT", "/projects/{}/{}", "project:settings:write", async ({ ctx, access, params: [, slug], body }) => {
-    const project = await projectInOrg(ctx, access.org, slug ?? "");
+    const project = await projectInOrg(ctx, access, slug ?? "");
     const fields = body !== null && typeof body === "object" ? (body as Record<string, unknown>) : {};
     const unknown = Object.keys(fields).filter((k) => k !== "groupingConfig" && k !== "secondaryGroupingDays");
     if (unknown.length > 0 || typeof fields.groupingConfig !== "string") {

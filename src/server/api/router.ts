@@ -30,7 +30,7 @@ export const ROUTES: ApiRoute[] = [
     role: access.role,
   })),
   route("GET", "/organizations/{}/projects", "project:read", async ({ ctx, access }) => {
-    const projects = await listProjects(ctx, access.org);
+    const projects = await listProjects(ctx, access);
     return projects.map((p) => serializeProject(p, access.org, true));
   }),
   ...KEY_ROUTES,

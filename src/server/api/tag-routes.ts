@@ -10,7 +10,7 @@ import { route, type ApiRoute } from "./route";
 export const TAG_ROUTES: ApiRoute[] = [
   route("GET", "/organizations/{}/tags/{}/values", "issue:read", async ({ ctx, access, params: [, key], query }) => {
     const wanted = new Set(query.getAll("project").map(Number));
-    const projects = (await listProjects(ctx, access.org)).filter((p) => wanted.size === 0 || wanted.has(p.id));
+    const projects = (await listProjects(ctx, access)).filter((p) => wanted.size === 0 || wanted.has(p.id));
     const tagKey = key ?? "";
     const values = await tagKeyValues(
       ctx,

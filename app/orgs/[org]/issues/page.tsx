@@ -36,9 +36,10 @@ const ago = (ms: number) => {
 export default async function IssuesPage({ params, searchParams }: { params: Promise<{ org: string }>; searchParams: Search }) {
   const { org: orgSlug } = await params;
   const sp = await searchParams;
-  const { org, user } = await loadOrg("issue:read", orgSlug, `/orgs/${orgSlug}/issues`);
+  const access = await loadOrg("issue:read", orgSlug, `/orgs/${orgSlug}/issues`);
+  const { org, user } = access;
   const c = ctx();
-  const projects = await listProjects(c, org);
+  const projects = await listProjects(c, access);
   const project = projects.find((p) => p.slug === sp.project) ?? null;
   const sort: Sort = sp.sort && sp.sort in SORTS ? (sp.sort as Sort) : "date";
   const range: Range = sp.range && sp.range in RANGES ? (sp.range as Range) : "all";

@@ -66,10 +66,11 @@ function rows(trace: TraceView): Row[] {
 
 export default async function TracePage({ params }: { params: Params }) {
   const { org: orgSlug, traceId } = await params;
-  const { org } = await loadOrg("issue:read", orgSlug, `/orgs/${orgSlug}/traces/${traceId}`);
+  const access = await loadOrg("issue:read", orgSlug, `/orgs/${orgSlug}/traces/${traceId}`);
+  const { org } = access;
   let trace: TraceView;
   try {
-    trace = await traceInOrg(ctx(), org, traceId);
+    trace = await traceInOrg(ctx(), access, traceId);
   } catch (error) {
     if (isTelltaleError(error)) notFound();
     throw error;

@@ -48,7 +48,7 @@ async function load(orgSlug: string, issueRef: string, returnTo: string) {
   const access = await loadOrg("issue:read", orgSlug, returnTo);
   if (!/^\d+$/.test(issueRef)) notFound();
   try {
-    return { ...access, ...(await issueInOrg(ctx(), access.org, Number(issueRef))) };
+    return { ...access, ...(await issueInOrg(ctx(), access, Number(issueRef))) };
   } catch (error) {
     if (isTelltaleError(error) && error.code === "not_found") notFound();
     throw error;

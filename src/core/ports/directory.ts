@@ -1,0 +1,89 @@
+import type { Role, TeamRole } from "../orgs/roles";
+
+/** A member of an organization as the members page and API show them. */
+export interface MemberRecord {
+  userId: number;
+  email: string;
+  name: string;
+  role: Role;
+  joinedAt: number;
+  /** Slugs of the organization's teams the member is on. */
+  teams: string[];
+}
+
+export interface TeamRecord {
+  id: number;
+  organizationId: number;
+  slug: string;
+  name: string;
+  /** The team created with the organization: projects created without a team join it. */
+  isDefault: boolean;
+  createdAt: number;
+}
+
+export interface TeamDetail {
+  team: TeamRecord;
+  members: { userId: number; email: string; name: string; role: TeamRole }[];
+  projects: { id: number; slug: string; name: string; platform: string }[];
+}
+
+export interface PendingInvitation {
+  id: number;
+  organizationId: number;
+  email: string;
+  role: Role;
+  teamIds: number[];
+  invitedBy: number | null;
+  createdAt: number;
+  expiresAt: number;
+}
+
+/**
+ * A check the store runs inside its transaction with what it read there, so that a rule (only
+ * owners touch owners, an organization keeps an owner) decides on the state it changes. It
+ * throws to refuse.
+ */
+export type MembershipCheck = (current: { role: Role; owners: number }) => void;
+
+/**
+ * Who belongs where (issue 12): memberships, teams and their projects, invitations. The rules
+ * live in src/core/orgs and src/core/teams; this says what they need from storage, implemented
+ * over the main database by src/db/directory.ts.
+ */
+export interface Directory {
+  members(orgId: number): Promise<MemberRecord[]>;
+  memberRole(orgId: number, userId: number): Promise<Role | null>;
+  /** False when there is no such member; `check` may refuse by throwing. */
+  setMemberRole(orgId: number, userId: number, role: Role, check: MembershipCheck): Promise<boolean>;
+  /**
+   * Ends a membership with what hangs on it in the organization: team places, issue
+   * assignments, the organization tokens the member made. False when there is no such member.
+   */
+  removeMember(orgId: number, userId: number, check: MembershipCheck, now: number): Promise<boolean>;
+  /** Makes a member (an existing one keeps their role) and puts them on the teams. */
+  addMember(orgId: number, userId: number, role: Role, teamIds: readonly number[], now: number): Promise<{ added: boolean }>;
+  setOpenMembership(orgId: number, open: boolean): Promise<void>;
+
+  teams(orgId: number): Promise<TeamDetail[]>;
+  team(orgId: number, slug: string): Promise<TeamRecord | null>;
+  /** Null when the slug is taken; `adminUserId` joins as team admin. */
+  insertTeam(orgId: number, team: { slug: string; name: string }, adminUserId: number | null, now: number): Promise<TeamRecord | null>;
+  /** Null when the new slug is taken. */
+  updateTeam(team: TeamRecord, change: { slug?: string; name?: string }): Promise<TeamRecord | null>;
+  /** Deletes a team; projects it alone had join the default team, its issue assignments end. */
+  deleteTeam(team: TeamRecord): Promise<void>;
+  teamRole(teamId: number, userId: number): Promise<TeamRole | null>;
+  addTeamMember(teamId: number, userId: number, role: TeamRole, now: number): Promise<void>;
+  removeTeamMember(teamId: number, userId: number): Promise<boolean>;
+  setTeamRole(teamId: number, userId: number, role: TeamRole): Promise<boolean>;
+  teamsOfProject(projectId: number): Promise<TeamRecord[]>;
+  addProjectTeam(projectId: number, teamId: number): Promise<void>;
+  /** `check` gets how many teams the project has and may refuse; false when the team does not have it. */
+  removeProjectTeam(projectId: number, teamId: number, check: (teams: number) => void): Promise<boolean>;
+
+  invitations(orgId: number): Promise<PendingInvitation[]>;
+  /** Replaces a pending invitation for the same address (a resend makes a new link). */
+  putInvitation(invitation: Omit<PendingInvitation, "id">, tokenHash: string): Promise<PendingInvitation>;
+  invitationByToken(tokenHash: string): Promise<PendingInvitation | null>;
+  deleteInvitation(orgId: number, id: number): Promise<boolean>;
+}
