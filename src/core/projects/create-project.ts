@@ -39,7 +39,8 @@ export async function createProject({ ctx, input }: { ctx: Ctx; input: NewProjec
       .returningAll()
       .executeTakeFirstOrThrow();
     const teamId = data.team
-      ? (await trx.selectFrom("teams").select("id").where("organization_id", "=", org.id).where("slug", "=", data.team).executeTakeFirst())?.id
+      ? (await trx.selectFrom("teams").select("id").where("organization_id", "=", org.id).where("slug", "=", data.team).executeTakeFirst())
+          ?.id
       : await defaultTeamId(trx, org.id);
     if (data.team && teamId === undefined) throw notFound(`team '${data.team}' does not exist in organization '${data.org}'`);
     if (teamId != null) await trx.insertInto("project_teams").values({ project_id: project.id, team_id: teamId }).execute();

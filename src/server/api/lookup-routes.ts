@@ -21,7 +21,10 @@ function hrefOf(org: string, r: LookupResult): string {
  */
 export const LOOKUP_ROUTES: ApiRoute[] = [
   route("GET", "/organizations/{}/lookup", "issue:read", async ({ ctx, access, query }) => {
-    const results = await lookup({ ctx, input: { org: access.org, projectIds: access.projectIds, query: (query.get("query") ?? "").slice(0, 200) } });
+    const results = await lookup({
+      ctx,
+      input: { org: access.org, projectIds: access.projectIds, query: (query.get("query") ?? "").slice(0, 200) },
+    });
     return { results: results.map((r) => ({ ...r, href: hrefOf(access.org.slug, r) })) };
   }),
 ];
