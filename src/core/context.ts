@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Dialect } from "../db/connect";
 import type { DB, QueueDB } from "../db/schema";
+import type { Mailer } from "./email/mailer";
 import type { Directory } from "./ports/directory";
 import type { IssueSearch } from "./ports/issue-search";
 import type { TelemetryReader } from "./ports/telemetry-read";
@@ -15,6 +16,8 @@ export interface Ctx {
   telemetry: TelemetryReader;
   /** The issue stream's search (src/core/ports/issue-search.ts), outside any transaction on `db`. */
   issueSearch: IssueSearch;
+  /** Outgoing email through TELLTALE_SMTP_URL; null when no SMTP server is set up. */
+  mailer: Mailer | null;
   /** Memberships, teams and invitations (src/core/ports/directory.ts). */
   directory: Directory;
   publicUrl: string;

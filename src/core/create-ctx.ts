@@ -14,6 +14,7 @@ export function createCtx(settings: Settings, store: Store): Ctx {
     telemetry: new KyselyTelemetryReader(store.db),
     issueSearch: new KyselyIssueSearch(store.db, store.dialect),
     directory: new KyselyDirectory(store.db, store.dialect),
+    mailer: null,
     publicUrl: settings.publicUrl,
     now: Date.now,
     limits: {

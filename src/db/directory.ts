@@ -318,6 +318,14 @@ export class KyselyDirectory implements Directory {
     });
   }
 
+  async organization(orgId: number): Promise<{ slug: string; name: string } | null> {
+    return (await this.db.selectFrom("organizations").select(["slug", "name"]).where("id", "=", orgId).executeTakeFirst()) ?? null;
+  }
+
+  async userByEmail(email: string): Promise<{ id: number; email: string; name: string } | null> {
+    return (await this.db.selectFrom("users").select(["id", "email", "name"]).where("email", "=", email).executeTakeFirst()) ?? null;
+  }
+
   async invitations(orgId: number): Promise<PendingInvitation[]> {
     const rows = await this.db
       .selectFrom("invitations")

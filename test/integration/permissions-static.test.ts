@@ -14,6 +14,7 @@ const PUBLIC_PAGES: Record<string, string> = {
   "app/page.tsx": "redirects to setup, login or the user's first organization; shows nothing",
   "app/login/page.tsx": "the sign-in form",
   "app/setup/page.tsx": "first-run setup; redirects away once a user exists",
+  "app/invite/[token]/page.tsx": "an invitation's link: the unguessable token is the permission (invite:accept)",
 };
 
 const appFiles = sourceFiles(ROOT, "app");

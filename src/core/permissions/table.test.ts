@@ -22,7 +22,7 @@ describe("the permission table", () => {
 
   it("keeps sign-in, setup and sign-out public, with no roles", () => {
     const publicRows = PERMISSIONS.filter((p) => p.audience === "public");
-    expect(publicRows.map((p) => p.permission)).toEqual(["session:login", "session:setup", "session:logout"]);
+    expect(publicRows.map((p) => p.permission)).toEqual(["session:login", "session:setup", "session:logout", "invite:accept"]);
     expect(publicRows.every((p) => p.roles.length === 0)).toBe(true);
   });
 

@@ -38,6 +38,12 @@ export const PERMISSIONS = [
   { permission: "session:setup", audience: "public", roles: [], description: "create the first administrator on an empty server" },
   { permission: "session:logout", audience: "public", roles: [], description: "end one's own session" },
   {
+    permission: "invite:accept",
+    audience: "public",
+    roles: [],
+    description: "accept an invitation by its emailed link, signing in or creating the account",
+  },
+  {
     permission: "account:read",
     audience: "signed-in",
     roles: [],

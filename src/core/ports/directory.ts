@@ -81,6 +81,10 @@ export interface Directory {
   /** `check` gets how many teams the project has and may refuse; false when the team does not have it. */
   removeProjectTeam(projectId: number, teamId: number, check: (teams: number) => void): Promise<boolean>;
 
+  organization(orgId: number): Promise<{ slug: string; name: string } | null>;
+  /** A user by (lower-case) email, for an invitation's accept page. */
+  userByEmail(email: string): Promise<{ id: number; email: string; name: string } | null>;
+
   invitations(orgId: number): Promise<PendingInvitation[]>;
   /** Replaces a pending invitation for the same address (a resend makes a new link). */
   putInvitation(invitation: Omit<PendingInvitation, "id">, tokenHash: string): Promise<PendingInvitation>;

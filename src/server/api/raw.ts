@@ -27,10 +27,11 @@ export class RawResponse {
   }
 }
 
-/** A JSON answer with extra headers (Sentry's `Link` pagination header). */
+/** A JSON answer with extra headers (Sentry's `Link` pagination header) or another status (201 Created). */
 export class JsonWithHeaders {
   constructor(
     readonly body: unknown,
     readonly headers: Record<string, string>,
+    readonly status = 200,
   ) {}
 }

@@ -18,6 +18,7 @@ import { ISSUE_ROUTES } from "./issue-routes";
 import { KEY_ROUTES } from "./key-routes";
 import { PROJECT_ROUTES } from "./project-routes";
 import { LOOKUP_ROUTES } from "./lookup-routes";
+import { INVITATION_ROUTES } from "./invitation-routes";
 import { TAG_ROUTES } from "./tag-routes";
 import { accountRoute, route, type AccountRoute, type ApiRoute } from "./route";
 import { JsonWithHeaders, RawResponse } from "./raw";
@@ -37,6 +38,7 @@ export const ROUTES: ApiRoute[] = [
   ...PROJECT_ROUTES,
   ...ISSUE_ROUTES,
   ...LOOKUP_ROUTES,
+  ...INVITATION_ROUTES,
   ...TAG_ROUTES,
 ];
 
@@ -117,7 +119,7 @@ export async function handleApi(ctx: Ctx, req: IncomingMessage, res: ServerRespo
     }
     const result = await hit.r.handler({ ctx, user, access, params, query, body });
     if (result instanceof RawResponse) return result.send(res);
-    if (result instanceof JsonWithHeaders) return sendJson(res, 200, result.body, result.headers);
+    if (result instanceof JsonWithHeaders) return sendJson(res, result.status, result.body, result.headers);
     sendJson(res, 200, result);
   } catch (error) {
     if (isTelltaleError(error)) return sendError(res, error);

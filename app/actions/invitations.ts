@@ -1,0 +1,79 @@
+"use server";
+
+import { headers } from "next/headers";
+import { revalidatePath } from "next/cache";
+import { redirect } from "next/navigation";
+import { login } from "@/src/core/accounts/login";
+import { isTelltaleError } from "@/src/core/errors";
+import { acceptInvitation, acceptWithNewAccount, inviteMember, resendInvitation, revokeInvitation } from "@/src/core/orgs/invitations";
+import { clientIp, currentUser, setSessionCookie } from "../lib/auth";
+import { ctx } from "../lib/app-runtime";
+import { action, publicAction } from "../lib/action";
+import { field, type FormState } from "../lib/forms";
+
+const refresh = (org: string) => revalidatePath(`/orgs/${org}/members`);
+
+/** What the form says after sending: the email went out, or here is the link to pass on. */
+function sentState(email: string, sent: { emailed: boolean; link: string }): FormState {
+  return sent.emailed
+    ? { notice: `Invitation sent to ${email}.` }
+    : { notice: `Email is not set up on this server: send ${email} this link yourself.`, values: { link: sent.link } };
+}
+
+export const inviteAction = action(
+  "member:invite",
+  async ({ ctx, user, access, form }) => {
+    const sent = await inviteMember({
+      ctx,
+      input: {
+        access,
+        inviter: user,
+        invitation: { email: field(form, "email"), role: field(form, "role"), teams: form.getAll("team").map(String) },
+      },
+    });
+    refresh(access.org.slug);
+    return sentState(sent.invitation.email, sent);
+  },
+  { keep: ["email", "role"] },
+);
+
+export const resendInvitationAction = action("member:invite", async ({ ctx, user, access, form }) => {
+  const sent = await resendInvitation({ ctx, input: { access, inviter: user, id: Number(field(form, "invitation")) } });
+  refresh(access.org.slug);
+  return sentState(sent.invitation.email, sent);
+});
+
+export const revokeInvitationAction = action("member:invite", async ({ ctx, access, form }) => {
+  await revokeInvitation(ctx, access, Number(field(form, "invitation")));
+  refresh(access.org.slug);
+  return { notice: "Invitation revoked." };
+});
+
+/**
+ * Accepting by the link: a signed-in user joins as themselves; someone without an account creates
+ * the invited address's account and is signed in. Public, like signing in: the link is the proof.
+ */
+async function accept(_prev: FormState, form: FormData): Promise<FormState> {
+  const token = field(form, "token");
+  let orgSlug: string;
+  try {
+    const user = await currentUser();
+    if (user) ({ orgSlug } = await acceptInvitation({ ctx: ctx(), input: { token, userId: user.id } }));
+    else {
+      const password = field(form, "password");
+      const created = await acceptWithNewAccount({ ctx: ctx(), input: { token, name: field(form, "name"), password } });
+      orgSlug = created.orgSlug;
+      const session = await login({
+        ctx: ctx(),
+        input: { email: created.email, password, ip: await clientIp(), userAgent: (await headers()).get("user-agent") ?? "" },
+      });
+      await setSessionCookie(session.token, session.expiresAt);
+    }
+  } catch (error) {
+    if (isTelltaleError(error)) return { error: error.message, values: { name: field(form, "name") } };
+    throw error;
+  }
+  redirect(`/orgs/${orgSlug}`);
+}
+
+export const acceptInvitationAction = publicAction("invite:accept", accept);
