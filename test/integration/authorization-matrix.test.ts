@@ -1,0 +1,199 @@
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { Ctx } from "../../src/core/context";
+import { NOT_ALLOWED, type Permission } from "../../src/core/permissions/table";
+import { createToken } from "../../src/core/tokens/tokens";
+import type { User } from "../../src/db/schema";
+import { ACCOUNT_ROUTES, ROUTES } from "../../src/server/api/router";
+import type { FormState } from "../../app/lib/forms";
+import { startApiServer } from "../support/api-server";
+import { expected, ORG_NOT_FOUND, ORGS, seedMatrix, WHO, type MatrixWorld, type OrgSlug, type Outcome, type Who } from "../support/matrix";
+import { readSource, scanServerActions, sourceFiles, type Registration } from "../support/permission-scan";
+import { DIALECTS, openTestStore, testCtx, type TestStore } from "../support/stores";
+
+/**
+ * The authorization matrix of issue 12, generated from the permission table's registrations:
+ * every web API route and every server action (pages: test/e2e/authorization-matrix.test.ts) ×
+ * each role, a superuser and an outsider × the organization they belong to, another one and the
+ * internal one. Each cell's answer must be what the table says: allowed, 403 (a member without
+ * the role) or 404 (not a member). Paths and forms name things that do not exist inside the
+ * organization, so an allowed cell reaches its handler (which then answers 400 or 404 for the
+ * missing thing) without changing anything; anything an allowed cell does change is put back.
+ */
+
+// Server actions run outside Next, as in permissions-actions.test.ts: the signed-in user and the
+// runtime come from the test; redirects and not-found are thrown as Next would.
+const session = vi.hoisted(() => ({ user: null as User | null, ctx: null as Ctx | null }));
+vi.mock("next/cache", () => ({ revalidatePath: () => undefined }));
+vi.mock("next/navigation", () => ({
+  redirect: (to: string) => {
+    throw Object.assign(new Error(`redirect to ${to}`), { matrix: "redirect" });
+  },
+  notFound: () => {
+    throw Object.assign(new Error("not found"), { matrix: "not_found" });
+  },
+}));
+vi.mock("next/headers", () => ({
+  headers: async () => new Headers({ "user-agent": "matrix" }),
+  cookies: async () => ({ get: () => undefined, set: () => undefined, delete: () => undefined }),
+}));
+vi.mock("../../app/lib/auth", () => ({
+  requireUser: async () => {
+    if (!session.user) throw new Error("no user signed in for this test");
+    return session.user;
+  },
+  currentUser: async () => session.user,
+  clientIp: async () => "127.0.0.1",
+  setSessionCookie: async () => undefined,
+  safeNext: (next: string) => next || "/",
+}));
+vi.mock("../../app/lib/app-runtime", () => ({ ctx: () => session.ctx }));
+
+const ROOT = join(import.meta.dirname, "..", "..");
+const ACTIONS: Registration[] = [...sourceFiles(ROOT, "app"), ...sourceFiles(ROOT, "src")]
+  .flatMap((file) => scanServerActions(file, readSource(ROOT, file)).registrations)
+  .filter((r) => !r.permission.startsWith("session:") && r.permission !== "invite:accept");
+/** Public actions (sign-in, setup, sign-out, accepting an invitation) need no permission: they are not cells. */
+
+const MISSING = "999999";
+/** Every path parameter after the organization names something that does not exist. */
+const fill = (path: string, org: string) => {
+  let first = true;
+  return `/api/0${path.replace(/\{\}/g, () => {
+    if (first) return ((first = false), org);
+    return MISSING;
+  })}/`;
+};
+
+/** Form fields the actions read, all naming things that do not exist (or nothing). */
+const FORM_FIELDS = ["project", "issue", "keyId", "tokenId", "invitation", "team", "member", "userId", "category"];
+
+interface Cell {
+  who: Who;
+  org: OrgSlug;
+  registration: string;
+  permission: string;
+  expected: Outcome;
+  got: Outcome | string;
+}
+
+describe.each(DIALECTS)("the authorization matrix on %s", (dialect) => {
+  let store: TestStore;
+  let ctx: Ctx;
+  let world: MatrixWorld;
+  let api: { base: string; close(): Promise<void> };
+  const tokens = {} as Record<Who, string>;
+  const cells: Cell[] = [];
+
+  beforeAll(async () => {
+    store = await openTestStore(dialect);
+    ctx = testCtx(store);
+    session.ctx = ctx;
+    world = await seedMatrix(ctx);
+    for (const who of WHO) tokens[who] = (await createToken({ ctx, input: { user: `${who}@example.com` } })).token;
+    api = await startApiServer(ctx);
+  });
+  afterAll(async () => {
+    await api?.close();
+    await store?.cleanup();
+  });
+
+  it("answers every web API route as the permission table says, for everyone, in every organization", async () => {
+    expect(ROUTES.length).toBeGreaterThan(15);
+    for (const route of ROUTES)
+      for (const who of WHO)
+        for (const org of ORGS) {
+          const response = await fetch(api.base + fill(route.path, org), {
+            method: route.method,
+            headers: { authorization: `Bearer ${tokens[who]}`, "content-type": "application/json" },
+            body: route.method === "GET" ? undefined : "{}",
+          });
+          const body = (await response.json().catch(() => ({}))) as { detail?: string };
+          const got: Outcome | string =
+            response.status === 403 && body.detail === NOT_ALLOWED
+              ? "forbidden"
+              : response.status === 404 && ORG_NOT_FOUND.test(body.detail ?? "")
+                ? "not_found"
+                : response.status === 401 || response.status >= 500
+                  ? `${response.status} ${body.detail ?? ""}`
+                  : "allow";
+          cells.push({
+            who,
+            org,
+            registration: `${route.method} ${route.path}`,
+            permission: route.permission,
+            expected: expected(who, org, route.permission),
+            got,
+          });
+          if (route.method !== "GET") await world.restore();
+        }
+    for (const route of ACCOUNT_ROUTES)
+      for (const who of WHO) {
+        const response = await fetch(`${api.base}/api/0${route.path}/`, { headers: { authorization: `Bearer ${tokens[who]}` } });
+        cells.push({
+          who,
+          org: "acme",
+          registration: `${route.method} ${route.path}`,
+          permission: route.permission,
+          expected: "allow",
+          got: response.status === 200 ? "allow" : String(response.status),
+        });
+      }
+    const wrong = cells.filter((c) => c.got !== c.expected);
+    expect(wrong).toEqual([]);
+  });
+
+  it("answers every server action as the permission table says, for everyone, in every organization", async () => {
+    expect(ACTIONS.length).toBeGreaterThan(15);
+    const before = cells.length;
+    for (const registration of ACTIONS) {
+      const module = (await import(join(ROOT, registration.file))) as Record<
+        string,
+        (prev: FormState, form: FormData) => Promise<FormState>
+      >;
+      const run = module[registration.name]!;
+      for (const who of WHO)
+        for (const org of ORGS) {
+          session.user = world.users[who];
+          const form = new FormData();
+          form.set("org", org);
+          for (const name of FORM_FIELDS) form.set(name, MISSING);
+          let got: Outcome | string;
+          try {
+            const state = await run({}, form);
+            got =
+              state.code === "forbidden"
+                ? "forbidden"
+                : state.code === "not_found" && ORG_NOT_FOUND.test(state.error ?? "")
+                  ? "not_found"
+                  : "allow";
+          } catch (error) {
+            const kind = (error as { matrix?: string }).matrix;
+            got = kind === "redirect" ? "allow" : kind === "not_found" ? "not_found" : `threw ${String(error)}`;
+          }
+          cells.push({
+            who,
+            org,
+            registration: `${registration.file} ${registration.name}`,
+            permission: registration.permission,
+            expected: expected(who, org, registration.permission as Permission),
+            got,
+          });
+          await world.restore();
+        }
+    }
+    const mine = cells.slice(before);
+    expect(mine.filter((c) => c.got !== c.expected)).toEqual([]);
+  });
+
+  it("covers refusals and permissions alike, and reports its size", () => {
+    const outcomes = new Set(cells.map((c) => c.expected));
+    expect(outcomes).toEqual(new Set(["allow", "forbidden", "not_found"]));
+    const registrations = new Set(cells.map((c) => c.registration));
+    console.log(
+      `authorization matrix (${dialect}): ${cells.length} cells = ${registrations.size} registrations (routes and actions) × ${WHO.length} people × ` +
+        `${ORGS.length} organizations; allowed ${cells.filter((c) => c.expected === "allow").length}, ` +
+        `403 ${cells.filter((c) => c.expected === "forbidden").length}, 404 ${cells.filter((c) => c.expected === "not_found").length}`,
+    );
+  });
+});
