@@ -3,9 +3,13 @@ import type { Store } from "../db/connect";
 import { KyselyIssueSearch } from "../db/issue-search";
 import { KyselyTelemetryReader } from "../db/telemetry-read";
 import type { Ctx } from "./context";
+import type { Mailer } from "./email/mailer";
 
-/** The context core actions run in, from the process settings and an open store. */
-export function createCtx(settings: Settings, store: Store): Ctx {
+/**
+ * The context core actions run in, from the process settings and an open store. The mailer is
+ * made outside core (src/server/mailer.ts) by the processes that send email.
+ */
+export function createCtx(settings: Settings, store: Store, mailer: Mailer | null = null): Ctx {
   return {
     db: store.db,
     queue: store.queue,
@@ -13,6 +17,7 @@ export function createCtx(settings: Settings, store: Store): Ctx {
     telemetry: new KyselyTelemetryReader(store.db),
     issueSearch: new KyselyIssueSearch(store.db, store.dialect),
     publicUrl: settings.publicUrl,
+    mailer,
     now: Date.now,
     limits: {
       sessionDays: settings.sessionDays,

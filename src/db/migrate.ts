@@ -17,6 +17,7 @@ import { m0013 } from "./migrations/0013_issue_changes";
 import { m0014 } from "./migrations/0014_activity_consumer";
 import { m0015 } from "./migrations/0015_compressed_payloads";
 import { m0016 } from "./migrations/0016_token_scopes";
+import { m0018 } from "./migrations/0018_accounts";
 import { adoptQueue } from "./queue";
 import type { AnyDb, Migration } from "./migrations/helpers";
 
@@ -38,6 +39,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0014_activity_consumer": m0014,
   "0015_compressed_payloads": m0015,
   "0016_token_scopes": m0016,
+  "0018_accounts": m0018,
 };
 
 export interface MigrateResult {

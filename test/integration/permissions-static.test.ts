@@ -14,6 +14,8 @@ const PUBLIC_PAGES: Record<string, string> = {
   "app/page.tsx": "redirects to setup, login or the user's first organization; shows nothing",
   "app/login/page.tsx": "the sign-in form",
   "app/setup/page.tsx": "first-run setup; redirects away once a user exists",
+  "app/forgot-password/page.tsx": "asks for a password-reset link: whoever forgot their password has no session",
+  "app/reset-password/[token]/page.tsx": "the reset link's form: the token in the link is the credential",
 };
 
 const appFiles = sourceFiles(ROOT, "app");

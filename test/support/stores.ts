@@ -70,6 +70,7 @@ export function testCtx(store: Store, overrides: Partial<Ctx> = {}): Ctx {
     telemetry: new KyselyTelemetryReader(store.db),
     issueSearch: new KyselyIssueSearch(store.db, store.dialect),
     publicUrl: "http://telltale.test:8000",
+    mailer: null,
     now: Date.now,
     limits: { sessionDays: 14, loginMaxFailures: 10, loginAccountMaxFailures: 100, loginWindowSeconds: 900 },
     ...overrides,
