@@ -79,7 +79,9 @@ export default async function AccountPage() {
                 <td>
                   <When ms={s.lastActiveAt} />
                 </td>
-                <td>{s.current ? <span className="badge on">This device</span> : <RevokeSessionForm session={s.id} browser={s.browser} />}</td>
+                <td>
+                  {s.current ? <span className="badge on">This device</span> : <RevokeSessionForm session={s.id} browser={s.browser} />}
+                </td>
               </tr>
             ))}
           </tbody>

@@ -16,8 +16,8 @@ export default function ForgotPasswordPage() {
         <div className="panel" data-testid="email-off">
           <p>Email is not set up on this server, so no reset link can be sent.</p>
           <p className="muted">
-            Ask an administrator to set a new password for you: they can run <code>telltale user set-password</code>, or send you a
-            reset link from the Users page.
+            Ask an administrator to set a new password for you: they can run <code>telltale user set-password</code>, or send you a reset
+            link from the Users page.
           </p>
         </div>
       )}

@@ -4,7 +4,13 @@ import { isTelltaleError } from "@/src/core/errors";
 import type { OrgAccess } from "@/src/core/orgs/access";
 import { authorize } from "@/src/core/permissions/authorize";
 import { requireSuperuser } from "@/src/core/permissions/superuser";
-import { NOT_ALLOWED, type OrgPermission, type PublicPermission, type SignedInPermission, type SuperuserPermission } from "@/src/core/permissions/table";
+import {
+  NOT_ALLOWED,
+  type OrgPermission,
+  type PublicPermission,
+  type SignedInPermission,
+  type SuperuserPermission,
+} from "@/src/core/permissions/table";
 import type { User } from "@/src/db/schema";
 import { requireUser } from "./auth";
 import { field, type FormState } from "./forms";

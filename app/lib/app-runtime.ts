@@ -13,7 +13,11 @@ export function runtime(): TelltaleRuntime {
   const existing = getRuntime();
   if (existing) return existing;
   const config = settings();
-  const created: TelltaleRuntime = { ctx: createCtx(config, connect(config.database), createMailer(config)), settings: config, selfMonitoring: null };
+  const created: TelltaleRuntime = {
+    ctx: createCtx(config, connect(config.database), createMailer(config)),
+    settings: config,
+    selfMonitoring: null,
+  };
   setRuntime(created);
   return created;
 }

@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import type { Dialect } from "../db/connect";
 import type { DB, QueueDB } from "../db/schema";
 import type { Mailer } from "./email/mailer";
+import type { AccountStore } from "./ports/accounts";
 import type { IssueSearch } from "./ports/issue-search";
 import type { TelemetryReader } from "./ports/telemetry-read";
 
@@ -16,6 +17,8 @@ export interface Ctx {
   /** The issue stream's search (src/core/ports/issue-search.ts), outside any transaction on `db`. */
   issueSearch: IssueSearch;
   publicUrl: string;
+  /** Password resets, sessions and users (src/core/ports/accounts.ts). */
+  accounts: AccountStore;
   /** Outgoing email (src/core/email/mailer.ts); null when no SMTP server is configured. */
   mailer: Mailer | null;
   now: () => number;

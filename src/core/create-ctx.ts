@@ -1,5 +1,6 @@
 import type { Settings } from "../config/settings";
 import type { Store } from "../db/connect";
+import { KyselyAccountStore } from "../db/account-store";
 import { KyselyIssueSearch } from "../db/issue-search";
 import { KyselyTelemetryReader } from "../db/telemetry-read";
 import type { Ctx } from "./context";
@@ -17,6 +18,7 @@ export function createCtx(settings: Settings, store: Store, mailer: Mailer | nul
     telemetry: new KyselyTelemetryReader(store.db),
     issueSearch: new KyselyIssueSearch(store.db, store.dialect),
     publicUrl: settings.publicUrl,
+    accounts: new KyselyAccountStore(store.db),
     mailer,
     now: Date.now,
     limits: {

@@ -15,7 +15,9 @@ describe("the SMTP mailer", () => {
       smtpUrl: url,
       from: "Telltale <telltale@errors.example.com>",
     });
-    expect(parseSettings({ TELLTALE_SMTP_URL: url, TELLTALE_EMAIL_FROM: "Ops <ops@example.com>" }).email?.from).toBe("Ops <ops@example.com>");
+    expect(parseSettings({ TELLTALE_SMTP_URL: url, TELLTALE_EMAIL_FROM: "Ops <ops@example.com>" }).email?.from).toBe(
+      "Ops <ops@example.com>",
+    );
   });
 
   it("refuses an SMTP URL of another scheme without echoing it", () => {

@@ -12,7 +12,10 @@ const SMTP_TIMEOUT_MS = 30_000;
  * duplicate), on the domain of TELLTALE_URL (RFC 5322 §3.6.4, https://www.rfc-editor.org/rfc/rfc5322#section-3.6.4).
  */
 export function messageIdFor(email: OutgoingEmail, publicUrl: string): string {
-  const digest = createHash("sha256").update(JSON.stringify([email.to, email.subject, email.text])).digest("hex").slice(0, 32);
+  const digest = createHash("sha256")
+    .update(JSON.stringify([email.to, email.subject, email.text]))
+    .digest("hex")
+    .slice(0, 32);
   return `<${digest}@${new URL(publicUrl).hostname}>`;
 }
 

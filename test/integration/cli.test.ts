@@ -92,10 +92,16 @@ describe.concurrent.each(DIALECTS)("the telltale command on %s", (dialect) => {
     const input = { email: "forgetful@example.com", ip: "10.9.9.9", userAgent: "vitest" };
     const session = await login({ ctx, input: { ...input, password: "the old password" } });
     const run = await cli("user", "set-password", "--email", "Forgetful@example.com", "--password", "the new password");
-    expect(run).toEqual({ code: 0, stdout: "set a new password for forgetful@example.com; every session of theirs was signed out\n", stderr: "" });
+    expect(run).toEqual({
+      code: 0,
+      stdout: "set a new password for forgetful@example.com; every session of theirs was signed out\n",
+      stderr: "",
+    });
     expect(await userForSession(ctx, session.token)).toBeNull();
     await expect(login({ ctx, input: { ...input, password: "the old password" } })).rejects.toMatchObject({ code: "unauthenticated" });
-    await expect(login({ ctx, input: { ...input, password: "the new password" } })).resolves.toMatchObject({ user: { email: input.email } });
+    await expect(login({ ctx, input: { ...input, password: "the new password" } })).resolves.toMatchObject({
+      user: { email: input.email },
+    });
   });
 
   it("refuses set-password for an unknown user and a short password", async () => {

@@ -134,6 +134,16 @@ describe("the checker itself", () => {
     ).toBe("'org:admin' is not in the permission table");
   });
 
+  it("fails on a superuser guard or action naming a row of another audience", () => {
+    expect(
+      scanPage("app/p/page.tsx", 'export default async function P() { await loadSuperuser("account:read", "/"); }').violations[0]?.problem,
+    ).toBe("'account:read' belongs to the signed-in audience, not superuser");
+    const source = `"use server";\nexport const a = superuserAction("user:admin", async () => ({}));\nexport const b = userAction("user:admin", async () => ({}));\n`;
+    expect(scanServerActions(file, source).violations).toEqual([
+      { file, name: "b", problem: "'user:admin' belongs to the superuser audience, not signed-in" },
+    ]);
+  });
+
   it("fails on a route whose permission is not in the table", () => {
     expect(scanRoutes([{ method: "DELETE", path: "/projects/{}/{}", permission: "project:delete" }]).violations).toHaveLength(1);
   });

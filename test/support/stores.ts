@@ -5,6 +5,7 @@ import { join } from "node:path";
 import pg from "pg";
 import { connect, type Dialect, type Store } from "../../src/db/connect";
 import { migrate } from "../../src/db/migrate";
+import { KyselyAccountStore } from "../../src/db/account-store";
 import { KyselyIssueSearch } from "../../src/db/issue-search";
 import { KyselyTelemetryReader } from "../../src/db/telemetry-read";
 import type { Ctx } from "../../src/core/context";
@@ -70,6 +71,7 @@ export function testCtx(store: Store, overrides: Partial<Ctx> = {}): Ctx {
     telemetry: new KyselyTelemetryReader(store.db),
     issueSearch: new KyselyIssueSearch(store.db, store.dialect),
     publicUrl: "http://telltale.test:8000",
+    accounts: new KyselyAccountStore(store.db),
     mailer: null,
     now: Date.now,
     limits: { sessionDays: 14, loginMaxFailures: 10, loginAccountMaxFailures: 100, loginWindowSeconds: 900 },

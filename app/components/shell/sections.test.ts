@@ -51,6 +51,10 @@ describe("sidebar sections", () => {
       ["Account", "/account"],
       ["Users", "/admin/users"],
     ]);
-    expect(accountSections(true, "/admin/users").filter((s) => s.current).map((s) => s.id)).toEqual(["users"]);
+    expect(
+      accountSections(true, "/admin/users")
+        .filter((s) => s.current)
+        .map((s) => s.id),
+    ).toEqual(["users"]);
   });
 });

@@ -47,7 +47,9 @@ describe.each(DIALECTS)("password reset by email on %s", (dialect) => {
     expect(sent.text).toContain(`http://telltale.test:8000/reset-password/${token}`);
     expect(sent.html).toContain(`href="http://telltale.test:8000/reset-password/${token}"`);
     const rows = await ctx.db.selectFrom("password_resets").selectAll().where("id", "=", hashResetToken(token)).execute();
-    expect(rows).toEqual([{ id: hashResetToken(token), user_id: expect.any(Number), created_at: clock, expires_at: clock + RESET_TOKEN_TTL_MS }]);
+    expect(rows).toEqual([
+      { id: hashResetToken(token), user_id: expect.any(Number), created_at: clock, expires_at: clock + RESET_TOKEN_TTL_MS },
+    ]);
     expect(JSON.stringify(await ctx.db.selectFrom("password_resets").selectAll().execute())).not.toContain(token);
   });
 
@@ -131,6 +133,8 @@ describe.each(DIALECTS)("password reset by email on %s", (dialect) => {
   });
 
   it("refuses when email is not set up", async () => {
-    await expect(requestPasswordReset({ ctx: { ...ctx, mailer: null }, input: { email, ip } })).rejects.toMatchObject({ code: "not_found" });
+    await expect(requestPasswordReset({ ctx: { ...ctx, mailer: null }, input: { email, ip } })).rejects.toMatchObject({
+      code: "not_found",
+    });
   });
 });

@@ -65,12 +65,7 @@ export function describeUserAgent(ua: string): { browser: string; device: string
 /** The user's live sessions, most recently active first; the one of `currentToken` marked. */
 export async function listSessions(ctx: Ctx, userId: number, currentToken: string | undefined): Promise<SessionView[]> {
   const current = currentToken ? hashSessionToken(currentToken) : null;
-  const rows = await ctx.db
-    .selectFrom("sessions")
-    .selectAll()
-    .where("user_id", "=", userId)
-    .where("expires_at", ">", ctx.now())
-    .execute();
+  const rows = await ctx.accounts.liveSessions(userId, ctx.now());
   return rows
     .map((s) => ({
       id: s.id,
@@ -85,13 +80,10 @@ export async function listSessions(ctx: Ctx, userId: number, currentToken: strin
 
 /** Ends one of the user's own sessions; another user's is "not found". */
 export async function revokeSession(ctx: Ctx, userId: number, sessionId: string): Promise<void> {
-  const result = await ctx.db.deleteFrom("sessions").where("id", "=", sessionId).where("user_id", "=", userId).executeTakeFirst();
-  if (Number(result.numDeletedRows) === 0) throw notFound("That session has already ended.");
+  if (!(await ctx.accounts.deleteSession(userId, sessionId))) throw notFound("That session has already ended.");
 }
 
 /** Ends every session of the user, or every one but `keepToken`'s. */
 export async function endSessions(ctx: Ctx, userId: number, keepToken?: string): Promise<void> {
-  let query = ctx.db.deleteFrom("sessions").where("user_id", "=", userId);
-  if (keepToken) query = query.where("id", "!=", hashSessionToken(keepToken));
-  await query.execute();
+  await ctx.accounts.deleteSessions(userId, keepToken ? hashSessionToken(keepToken) : null);
 }

@@ -1,8 +1,15 @@
 import { describe, expect, it } from "vitest";
-import type { User } from "../../db/schema";
+import type { Account } from "../ports/accounts";
 import { requireSuperuser } from "./superuser";
 
-const user = (is_superuser: number): User => ({ id: 1, email: "a@example.com", name: "", password_hash: "x", is_superuser, created_at: 0 });
+const user = (is_superuser: number): Account => ({
+  id: 1,
+  email: "a@example.com",
+  name: "",
+  password_hash: "x",
+  is_superuser,
+  created_at: 0,
+});
 
 describe("requireSuperuser", () => {
   it("lets a user with the superuser flag through", () => {
