@@ -44,12 +44,12 @@ export function RevokeSessionForm({ session, browser }: { session: string; brows
 export function SignOutEverywhereForm() {
   const [state, action, pending] = useActionState<FormState, FormData>(signOutEverywhereAction, {});
   return (
-    <form action={action}>
+    <form action={action} className="sign-out-everywhere">
       <FormMessages state={state} />
       <button type="submit" className="danger" disabled={pending}>
         {pending ? "Signing out…" : "Sign out everywhere"}
       </button>
-      <span className="muted"> Every session ends, this one included.</span>
+      <span className="muted">Every session ends, this one included.</span>
     </form>
   );
 }

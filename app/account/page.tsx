@@ -17,7 +17,7 @@ export default async function AccountPage() {
     <main>
       <h1>Account</h1>
       <div className="panel">
-        <table className="kv">
+        <table className="kv account-facts">
           <tbody>
             <tr>
               <th>Email</th>
@@ -52,8 +52,10 @@ export default async function AccountPage() {
 
       <h2>Sessions</h2>
       <div className="panel">
-        <p className="muted">Where this account is signed in. Sign out a session you do not recognise, then change your password.</p>
-        <table data-testid="sessions">
+        <p className="muted form-intro">
+          Where this account is signed in. Sign out a session you do not recognise, then change your password.
+        </p>
+        <table data-testid="sessions" className="account-table">
           <thead>
             <tr>
               <th>Device</th>

@@ -10,7 +10,7 @@ export function ForgotPasswordForm() {
   return (
     <form action={action} className="panel" data-testid="forgot-form">
       <FormMessages state={state} />
-      <p className="muted">Enter the email address you sign in with. We will send it a link to choose a new password.</p>
+      <p className="muted form-intro">Enter the email address you sign in with. We will send it a link to choose a new password.</p>
       <label>
         Email
         <input name="email" type="email" autoComplete="username" required defaultValue={state.values?.email} />

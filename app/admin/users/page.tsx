@@ -14,10 +14,10 @@ export default async function UsersPage() {
   const users = await listUsers(ctx(), me);
   const emailOn = ctx().mailer !== null;
   return (
-    <main className="wide-admin">
+    <main>
       <h1>Users</h1>
       <div className="panel">
-        <table data-testid="users">
+        <table data-testid="users" className="account-table stack-narrow">
           <thead>
             <tr>
               <th>User</th>
@@ -46,10 +46,12 @@ export default async function UsersPage() {
                     ))
                   )}
                 </td>
-                <td className="narrow-hide">
+                <td className="narrow-hide" data-label="Created">
                   <When ms={u.createdAt} />
                 </td>
-                <td>{u.lastActiveAt === null ? <span className="muted">never</span> : <When ms={u.lastActiveAt} />}</td>
+                <td data-label="Last active">
+                  {u.lastActiveAt === null ? <span className="muted">never</span> : <When ms={u.lastActiveAt} />}
+                </td>
                 <td>
                   <UserActions userId={u.id} email={u.email} superuser={u.superuser} self={u.id === me.id} emailOn={emailOn} />
                 </td>

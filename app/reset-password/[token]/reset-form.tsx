@@ -13,7 +13,7 @@ export function ResetPasswordForm({ token, email }: { token: string; email: stri
       <input type="hidden" name="token" value={token} />
       {/* For password managers: the account this password belongs to. */}
       <input type="hidden" name="username" autoComplete="username" value={email} />
-      <p className="muted">
+      <p className="muted form-intro">
         For <strong>{email}</strong>. Every session of this account is signed out; you are signed in here.
       </p>
       <label>
