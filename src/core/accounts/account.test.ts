@@ -61,6 +61,17 @@ describe.each(DIALECTS)("the account page's core on %s", (dialect) => {
     });
   });
 
+  it("throttles guesses of the current password past the sign-in limit, even the right one", async () => {
+    const here = await signIn();
+    const attempt = (current: string) =>
+      changePassword({ ctx, user, input: { current, password: "the second password", sessionToken: here.token } });
+    for (let i = 0; i < ctx.limits.loginMaxFailures; i++)
+      await expect(attempt(`guess ${i}`)).rejects.toMatchObject({ code: "invalid_input" });
+    await expect(attempt(PASSWORD)).rejects.toMatchObject({ code: "throttled" });
+    clock += ctx.limits.loginWindowSeconds * 1000;
+    await expect(attempt(PASSWORD)).resolves.toBeUndefined();
+  });
+
   describe("sessions", () => {
     it("lists each session with its browser, device, address and times, this one first and marked", async () => {
       const mac = await signIn(CHROME_MAC, PASSWORD, "203.0.113.5");

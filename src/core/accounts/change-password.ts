@@ -1,5 +1,5 @@
 import type { Ctx } from "../context";
-import { invalidInput, notFound } from "../errors";
+import { invalidInput, notFound, throttled } from "../errors";
 import type { Account } from "../ports/accounts";
 import { validate } from "../validate";
 import { hashSessionToken } from "./login";
@@ -10,6 +10,8 @@ import { Password } from "./schemas";
  * The account page's "Change password": the current password is required (a session left
  * open on a shared computer must not be enough), the new one follows setup's rules, and every
  * other session and reset link of the user ends; the session making the change stays.
+ * Attempts count against the user like sign-ins from one address (`loginMaxFailures` per
+ * window), so a session left open is no way to guess the password either.
  */
 export async function changePassword({
   ctx,
@@ -20,6 +22,13 @@ export async function changePassword({
   user: Pick<Account, "id">;
   input: { current: string; password: string; sessionToken: string | undefined };
 }): Promise<void> {
+  const now = ctx.now();
+  const windowMs = ctx.limits.loginWindowSeconds * 1000;
+  const count = await ctx.accounts.countAttempt(`password-change:${user.id}`, now, windowMs);
+  if (count.attempts > ctx.limits.loginMaxFailures) {
+    const retryAfter = Math.max(1, Math.ceil((count.windowStart + windowMs - now) / 1000));
+    throw throttled(`Too many attempts. Try again in ${Math.ceil(retryAfter / 60)} minute(s).`, retryAfter);
+  }
   const stored = await ctx.accounts.userById(user.id);
   if (!stored || !(await verifyPassword(input.current, stored.password_hash))) {
     throw invalidInput("The current password is wrong.", { current: "the current password is wrong" });
