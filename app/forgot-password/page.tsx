@@ -13,7 +13,7 @@ export default function ForgotPasswordPage() {
       {ctx().mailer ? (
         <ForgotPasswordForm />
       ) : (
-        <div className="panel" data-testid="email-off">
+        <div className="panel message-panel" data-testid="email-off">
           <p>Email is not set up on this server, so no reset link can be sent.</p>
           <p className="muted">
             Ask an administrator to set a new password for you: they can run <code>telltale user set-password</code>, or send you a reset

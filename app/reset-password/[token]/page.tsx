@@ -12,11 +12,11 @@ export default async function ResetPasswordPage({ params }: { params: Promise<{ 
   const user = await userForResetToken(ctx(), token);
   return (
     <main className="narrow">
-      <h1>Choose a new password</h1>
+      <h1>{user ? "Choose a new password" : "This link no longer works"}</h1>
       {user ? (
         <ResetPasswordForm token={token} email={user.email} />
       ) : (
-        <div className="panel" data-testid="reset-invalid">
+        <div className="panel message-panel" data-testid="reset-invalid">
           <p>{RESET_LINK_INVALID}</p>
           <p>
             <Link href="/forgot-password">Send a new link</Link>
