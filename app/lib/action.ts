@@ -3,7 +3,14 @@ import type { Ctx } from "@/src/core/context";
 import { isTelltaleError } from "@/src/core/errors";
 import type { OrgAccess } from "@/src/core/orgs/access";
 import { authorize } from "@/src/core/permissions/authorize";
-import type { OrgPermission, PublicPermission, SignedInPermission } from "@/src/core/permissions/table";
+import { requireSuperuser } from "@/src/core/permissions/superuser";
+import {
+  NOT_ALLOWED,
+  type OrgPermission,
+  type PublicPermission,
+  type SignedInPermission,
+  type SuperuserPermission,
+} from "@/src/core/permissions/table";
 import type { User } from "@/src/db/schema";
 import { requireUser } from "./auth";
 import { field, type FormState } from "./forms";
@@ -65,6 +72,22 @@ export function userAction(
   return async (_prev, form) => {
     const user = await requireUser();
     return settle(() => run({ ctx: ctx(), user, form }), form, options);
+  };
+}
+
+/**
+ * A server action of server administration: the signed-in user must have the superuser flag
+ * (`users.is_superuser`); anyone else is refused like any other refusal, never a throw.
+ */
+export function superuserAction(
+  permission: SuperuserPermission,
+  run: (args: { ctx: Ctx; user: User; form: FormData }) => Promise<FormState>,
+  options: Options = {},
+): ServerAction {
+  return async (_prev, form) => {
+    const user = await requireUser();
+    if (user.is_superuser !== 1) return { error: NOT_ALLOWED, code: "forbidden" };
+    return settle(() => run({ ctx: ctx(), user: requireSuperuser(user, permission), form }), form, options);
   };
 }
 

@@ -3,6 +3,7 @@ import type { Ctx } from "@/src/core/context";
 import { createCtx } from "@/src/core/create-ctx";
 import { connect } from "@/src/db/connect";
 import { getRuntime, setRuntime, type TelltaleRuntime } from "@/src/server/app-handoff";
+import { createMailer } from "@/src/server/mailer";
 
 /**
  * The runtime the server (src/server/next-worker.ts) set up for this thread. Running the
@@ -12,7 +13,11 @@ export function runtime(): TelltaleRuntime {
   const existing = getRuntime();
   if (existing) return existing;
   const config = settings();
-  const created: TelltaleRuntime = { ctx: createCtx(config, connect(config.database)), settings: config, selfMonitoring: null };
+  const created: TelltaleRuntime = {
+    ctx: createCtx(config, connect(config.database), createMailer(config)),
+    settings: config,
+    selfMonitoring: null,
+  };
   setRuntime(created);
   return created;
 }

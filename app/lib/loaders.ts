@@ -2,7 +2,8 @@ import { notFound } from "next/navigation";
 import { isTelltaleError } from "@/src/core/errors";
 import type { OrgAccess } from "@/src/core/orgs/access";
 import { authorize } from "@/src/core/permissions/authorize";
-import type { OrgPermission, SignedInPermission } from "@/src/core/permissions/table";
+import { requireSuperuser } from "@/src/core/permissions/superuser";
+import type { OrgPermission, SignedInPermission, SuperuserPermission } from "@/src/core/permissions/table";
 import { projectInOrg } from "@/src/core/projects/queries";
 import type { Project, User } from "@/src/db/schema";
 import { requireUser } from "./auth";
@@ -28,6 +29,12 @@ export async function loadUser(permission: SignedInPermission, returnTo: string)
   // Every signed-in row allows every user today; the name is what the static test reads.
   void permission;
   return requireUser(returnTo);
+}
+
+/** A page for superusers (server administration); everyone else gets the not-found page. */
+export async function loadSuperuser(permission: SuperuserPermission, returnTo: string): Promise<User> {
+  const user = await requireUser(returnTo);
+  return orNotFound(Promise.resolve().then(() => requireSuperuser(user, permission)));
 }
 
 export async function loadOrg(permission: OrgPermission, slug: string, returnTo: string): Promise<{ user: User } & OrgAccess> {

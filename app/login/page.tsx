@@ -1,3 +1,4 @@
+import Link from "next/link";
 import { redirect } from "next/navigation";
 import { countUsers } from "@/src/core/accounts/create-user";
 import { currentUser, safeNext } from "../lib/auth";
@@ -15,6 +16,9 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
     <main className="narrow">
       <h1>Sign in</h1>
       <LoginForm next={next} />
+      <p>
+        <Link href="/forgot-password">Forgot your password?</Link>
+      </p>
     </main>
   );
 }

@@ -2,6 +2,7 @@ import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { settings, SettingsError, type Settings } from "../config/settings";
 import { createUser } from "../core/accounts/create-user";
+import { setPasswordByEmail } from "../core/accounts/change-password";
 import { buildDsn } from "../core/auth/dsn";
 import type { Ctx } from "../core/context";
 import { isTelltaleError } from "../core/errors";
@@ -28,6 +29,7 @@ const USAGE = `Usage: telltale <command> [options]   (every command takes --json
   serve                                         run the server (npm start builds first)
   migrate                                       bring the database to the newest schema
   user create --email E --password P [--name N] [--superuser]
+  user set-password --email E --password P      signs the user out everywhere
   org create --slug S [--name N] [--owner EMAIL]
   project create --org S --slug P [--name N] [--platform ID]
       ID is one of: ${PLATFORM_IDS.join(", ")}
@@ -122,6 +124,11 @@ const COMMANDS: Record<string, Command> = {
         email: user.email,
         isSuperuser: user.is_superuser === 1,
       });
+    }),
+  "user set-password": (args, config, out) =>
+    withCtx(config, async (ctx) => {
+      const user = await setPasswordByEmail({ ctx, input: { email: flag(args, "email", true), password: flag(args, "password", true) } });
+      out.print(`set a new password for ${user.email}; every session of theirs was signed out`, { id: String(user.id), email: user.email });
     }),
   "org create": (args, config, out) =>
     withCtx(config, async (ctx) => {
@@ -246,6 +253,7 @@ const FLAGS: Record<keyof typeof COMMANDS, readonly string[]> = {
   serve: [],
   migrate: [],
   "user create": ["email", "password", "name", "superuser"],
+  "user set-password": ["email", "password"],
   "org create": ["slug", "name", "owner"],
   "project create": ["org", "slug", "name", "platform"],
   "token create": ["user", "name", "scopes", "expires-days", "org"],

@@ -38,6 +38,14 @@ export const SETTINGS = {
     doc: "Sign-in attempts that may fail per account from all addresses together within the window, against guessing from many addresses; past it the account's sign-ins answer 429 until the window ends.",
   },
   TELLTALE_LOGIN_WINDOW_SECONDS: { default: "900", doc: "Window for counting failed logins, in seconds." },
+  TELLTALE_SMTP_URL: {
+    default: "(unset: no email)",
+    doc: "SMTP server for outgoing email (password resets): `smtp://user:pass@host:587` (STARTTLS when offered) or `smtps://user:pass@host:465`. Unset, the sign-in page's password reset asks users to see an administrator.",
+  },
+  TELLTALE_EMAIL_FROM: {
+    default: "Telltale <telltale@HOST of TELLTALE_URL>",
+    doc: "Sender of outgoing email, `Name <address>` or an address.",
+  },
   TELLTALE_TRUST_PROXY: {
     default: "false",
     doc: "Reverse proxies whose `X-Forwarded-For` / `-Proto` / `-Host` are believed (client IP, Secure cookies): `false`, a number of proxy hops (`true` = 1), or a comma-separated list of proxy addresses or CIDR ranges (IPv4/IPv6). The client IP is the right-most address not a trusted proxy.",
@@ -137,6 +145,11 @@ const envSchema = z.object({
   TELLTALE_LOGIN_MAX_FAILURES: positiveInt.default(10),
   TELLTALE_LOGIN_ACCOUNT_MAX_FAILURES: positiveInt.default(100),
   TELLTALE_LOGIN_WINDOW_SECONDS: positiveInt.default(900),
+  TELLTALE_SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/[^/?#]+/, "expected smtp://user:pass@host:port or smtps://…")
+    .optional(),
+  TELLTALE_EMAIL_FROM: z.string().min(3).max(320).optional(),
   TELLTALE_TRUST_PROXY: z
     .string()
     .transform((v, c) => {
@@ -208,6 +221,8 @@ export interface Settings {
   loginMaxFailures: number;
   loginAccountMaxFailures: number;
   loginWindowSeconds: number;
+  /** Outgoing email; null when TELLTALE_SMTP_URL is unset. The URL holds a secret: never log it. */
+  email: { smtpUrl: string; from: string } | null;
   trustProxy: TrustProxy;
   /** Serve the pages under /debug that throw on purpose (tests of the error pages). */
   debugPages: boolean;
@@ -245,6 +260,9 @@ export function parseSettings(env: Record<string, string | undefined>): Settings
     loginMaxFailures: e.TELLTALE_LOGIN_MAX_FAILURES,
     loginAccountMaxFailures: e.TELLTALE_LOGIN_ACCOUNT_MAX_FAILURES,
     loginWindowSeconds: e.TELLTALE_LOGIN_WINDOW_SECONDS,
+    email: e.TELLTALE_SMTP_URL
+      ? { smtpUrl: e.TELLTALE_SMTP_URL, from: e.TELLTALE_EMAIL_FROM ?? `Telltale <telltale@${new URL(publicUrl).hostname}>` }
+      : null,
     trustProxy: e.TELLTALE_TRUST_PROXY,
     debugPages: e.TELLTALE_DEBUG_PAGES,
     logLevel: e.TELLTALE_LOG_LEVEL,

@@ -3,6 +3,7 @@ import type { Dialect } from "../db/connect";
 import type { DB, QueueDB } from "../db/schema";
 import type { Mailer } from "./email/mailer";
 import type { Directory } from "./ports/directory";
+import type { AccountStore } from "./ports/accounts";
 import type { IssueSearch } from "./ports/issue-search";
 import type { TelemetryReader } from "./ports/telemetry-read";
 
@@ -16,11 +17,13 @@ export interface Ctx {
   telemetry: TelemetryReader;
   /** The issue stream's search (src/core/ports/issue-search.ts), outside any transaction on `db`. */
   issueSearch: IssueSearch;
-  /** Outgoing email through TELLTALE_SMTP_URL; null when no SMTP server is set up. */
-  mailer: Mailer | null;
   /** Memberships, teams and invitations (src/core/ports/directory.ts). */
   directory: Directory;
   publicUrl: string;
+  /** Password resets, sessions and users (src/core/ports/accounts.ts). */
+  accounts: AccountStore;
+  /** Outgoing email (src/core/email/mailer.ts); null when no SMTP server is configured. */
+  mailer: Mailer | null;
   now: () => number;
   limits: {
     sessionDays: number;

@@ -1,12 +1,17 @@
 import type { Settings } from "../config/settings";
 import type { Store } from "../db/connect";
+import { KyselyAccountStore } from "../db/account-store";
 import { KyselyIssueSearch } from "../db/issue-search";
 import { KyselyTelemetryReader } from "../db/telemetry-read";
 import { KyselyDirectory } from "../db/directory";
 import type { Ctx } from "./context";
+import type { Mailer } from "./email/mailer";
 
-/** The context core actions run in, from the process settings and an open store. */
-export function createCtx(settings: Settings, store: Store): Ctx {
+/**
+ * The context core actions run in, from the process settings and an open store. The mailer is
+ * made outside core (src/server/mailer.ts) by the processes that send email.
+ */
+export function createCtx(settings: Settings, store: Store, mailer: Mailer | null = null): Ctx {
   return {
     db: store.db,
     queue: store.queue,
@@ -14,8 +19,9 @@ export function createCtx(settings: Settings, store: Store): Ctx {
     telemetry: new KyselyTelemetryReader(store.db),
     issueSearch: new KyselyIssueSearch(store.db, store.dialect),
     directory: new KyselyDirectory(store.db, store.dialect),
-    mailer: null,
     publicUrl: settings.publicUrl,
+    accounts: new KyselyAccountStore(store.db),
+    mailer,
     now: Date.now,
     limits: {
       sessionDays: settings.sessionDays,

@@ -18,6 +18,7 @@ import { m0014 } from "./migrations/0014_activity_consumer";
 import { m0015 } from "./migrations/0015_compressed_payloads";
 import { m0016 } from "./migrations/0016_token_scopes";
 import { m0017 } from "./migrations/0017_teams";
+import { m0018 } from "./migrations/0018_accounts";
 import { adoptQueue } from "./queue";
 import type { AnyDb, Migration } from "./migrations/helpers";
 
@@ -40,6 +41,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0015_compressed_payloads": m0015,
   "0016_token_scopes": m0016,
   "0017_teams": m0017,
+  "0018_accounts": m0018,
 };
 
 export interface MigrateResult {

@@ -22,6 +22,8 @@ export interface SessionsTable {
   expires_at: number;
   ip: string;
   user_agent: string;
+  /** When the session was last used, updated at most once a minute (null: not since sign-in). */
+  last_seen_at: number | null;
 }
 
 /** Login attempts counted in a fixed window per key (`ip:…` or `account:…`), decision 0007. */
@@ -494,6 +496,15 @@ export interface DB {
   outbox_positions: OutboxPositionsTable;
   issue_bookmarks: IssueBookmarksTable;
   project_grouping: ProjectGroupingTable;
+  password_resets: PasswordResetsTable;
+}
+
+/** A password-reset link's token, stored as its SHA-256 (issue 12, item 3); deleted when used. */
+export interface PasswordResetsTable {
+  id: string;
+  user_id: number;
+  created_at: number;
+  expires_at: number;
 }
 
 export type User = Selectable<UsersTable>;

@@ -9,6 +9,7 @@ import { connect } from "../db/connect";
 import { handleApi } from "./api/router";
 import { sendJson } from "./http";
 import { log, setLogLevel } from "./log";
+import { createMailer } from "./mailer";
 import { getRuntime, setRuntime } from "./app-handoff";
 import { TUNNEL_PATH } from "./tunnel";
 
@@ -27,7 +28,7 @@ const input = workerData as WorkerInput;
 const config = settings();
 setLogLevel(config.logLevel);
 const store = connect(config.database);
-const ctx = createCtx(config, store);
+const ctx = createCtx(config, store, createMailer(config));
 const selfMonitoring = await resolveSelfMonitoring(ctx, config.selfMonitoring, input.loopbackUrl, TUNNEL_PATH);
 setRuntime({ ctx, settings: config, selfMonitoring });
 

@@ -7,6 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { login } from "../../src/core/accounts/login";
+import { userForSession } from "../../src/core/accounts/sessions";
 import { parseDsn } from "../../src/core/auth/dsn";
 import { PLATFORM_IDS } from "../../src/core/projects/platforms";
 import { userForToken } from "../../src/core/tokens/tokens";
@@ -82,6 +84,34 @@ describe.concurrent.each(DIALECTS)("the telltale command on %s", (dialect) => {
   it("creates a superuser and prints JSON with --json", async () => {
     const out = json(await cli("user", "create", "--email=root@example.com", "--password=root password", "--superuser", "--json"));
     expect(out).toEqual({ id: expect.stringMatching(/^\d+$/), email: "root@example.com", isSuperuser: true });
+  });
+
+  it("sets a user's password with user set-password and signs them out everywhere", async () => {
+    await cli("user", "create", "--email", "forgetful@example.com", "--password", "the old password");
+    const ctx = testCtx(store);
+    const input = { email: "forgetful@example.com", ip: "10.9.9.9", userAgent: "vitest" };
+    const session = await login({ ctx, input: { ...input, password: "the old password" } });
+    const run = await cli("user", "set-password", "--email", "Forgetful@example.com", "--password", "the new password");
+    expect(run).toEqual({
+      code: 0,
+      stdout: "set a new password for forgetful@example.com; every session of theirs was signed out\n",
+      stderr: "",
+    });
+    expect(await userForSession(ctx, session.token)).toBeNull();
+    await expect(login({ ctx, input: { ...input, password: "the old password" } })).rejects.toMatchObject({ code: "unauthenticated" });
+    await expect(login({ ctx, input: { ...input, password: "the new password" } })).resolves.toMatchObject({
+      user: { email: input.email },
+    });
+  });
+
+  it("refuses set-password for an unknown user and a short password", async () => {
+    const unknown = await cli("user", "set-password", "--email", "nobody@example.com", "--password", "long enough");
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/no user with email 'nobody@example.com'/);
+    await cli("user", "create", "--email", "short@example.com", "--password", "long enough");
+    const short = await cli("user", "set-password", "--email", "short@example.com", "--password", "short");
+    expect(short.code).not.toBe(0);
+    expect(short.stderr).toMatch(/at least 8 characters/);
   });
 
   it("creates an organization owned by a user", async () => {

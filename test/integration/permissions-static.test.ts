@@ -15,6 +15,8 @@ const PUBLIC_PAGES: Record<string, string> = {
   "app/login/page.tsx": "the sign-in form",
   "app/setup/page.tsx": "first-run setup; redirects away once a user exists",
   "app/invite/[token]/page.tsx": "an invitation's link: the unguessable token is the permission (invite:accept)",
+  "app/forgot-password/page.tsx": "asks for a password-reset link: whoever forgot their password has no session",
+  "app/reset-password/[token]/page.tsx": "the reset link's form: the token in the link is the credential",
 };
 
 const appFiles = sourceFiles(ROOT, "app");
@@ -131,6 +133,16 @@ describe("the checker itself", () => {
     expect(
       scanPage("app/p/page.tsx", 'export default async function P() { await loadOrg("org:admin", "a", "/"); }').violations[0]?.problem,
     ).toBe("'org:admin' is not in the permission table");
+  });
+
+  it("fails on a superuser guard or action naming a row of another audience", () => {
+    expect(
+      scanPage("app/p/page.tsx", 'export default async function P() { await loadSuperuser("account:read", "/"); }').violations[0]?.problem,
+    ).toBe("'account:read' belongs to the signed-in audience, not superuser");
+    const source = `"use server";\nexport const a = superuserAction("user:admin", async () => ({}));\nexport const b = userAction("user:admin", async () => ({}));\n`;
+    expect(scanServerActions(file, source).violations).toEqual([
+      { file, name: "b", problem: "'user:admin' belongs to the superuser audience, not signed-in" },
+    ]);
   });
 
   it("fails on a route whose permission is not in the table", () => {

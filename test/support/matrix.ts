@@ -81,12 +81,13 @@ export function roleIn(who: Who, org: OrgSlug): Role | null {
 /**
  * What the permission table says should happen: an organization row allows the roles it lists,
  * refuses other members (403), and hides the organization from non-members (404); a signed-in
- * row allows everyone signed in; a superuser row allows superusers and hides itself from others.
+ * row allows everyone signed in; a superuser row allows superusers alone.
  */
 export function expected(who: Who, org: OrgSlug, permission: Permission): Outcome {
   const row = permissionRow(permission);
   if (row.audience === "public" || row.audience === "signed-in") return "allow";
-  if ((row.audience as string) === "superuser") return who === "superuser" ? "allow" : "not_found";
+  // A superuser row refuses everyone else (an action says "not allowed"; a page is not found).
+  if (row.audience === "superuser") return who === "superuser" ? "allow" : "forbidden";
   const role = roleIn(who, org);
   if (role === null) return "not_found";
   return (row.roles as readonly Role[]).includes(role) ? "allow" : "forbidden";

@@ -27,8 +27,18 @@ export interface ScanResult {
 
 const AUDIENCE: ReadonlyMap<string, Audience> = new Map(PERMISSIONS.map((row) => [row.permission, row.audience]));
 /** Each wrapper and page guard, with the audience its permission must have. */
-const ACTION_WRAPPERS: Record<string, Audience> = { action: "organization", publicAction: "public", userAction: "signed-in" };
-const PAGE_GUARDS: Record<string, Audience> = { loadOrg: "organization", loadProject: "organization", loadUser: "signed-in" };
+const ACTION_WRAPPERS: Record<string, Audience> = {
+  action: "organization",
+  publicAction: "public",
+  userAction: "signed-in",
+  superuserAction: "superuser",
+};
+const PAGE_GUARDS: Record<string, Audience> = {
+  loadOrg: "organization",
+  loadProject: "organization",
+  loadUser: "signed-in",
+  loadSuperuser: "superuser",
+};
 
 function permissionProblem(permission: string | null, wanted: Audience): string | null {
   if (permission === null) return "the permission is not a string literal";
@@ -67,7 +77,7 @@ function inlineUseServer(sf: ts.SourceFile): number[] {
   return lines;
 }
 
-/** Every export of a "use server" file must be `export const x = action("perm", …)` (or publicAction, userAction). */
+/** Every export of a "use server" file must be `export const x = action("perm", …)` (or publicAction, userAction, superuserAction). */
 export function scanServerActions(file: string, source: string): ScanResult {
   const sf = parse(file, source);
   const result: ScanResult = { registrations: [], violations: [] };
@@ -121,7 +131,7 @@ export function scanPage(file: string, source: string): ScanResult {
   };
   visit(sf);
   if (result.registrations.length === 0 && result.violations.length === 0) {
-    result.violations.push({ file, name: "page", problem: "calls no page guard (loadOrg, loadProject, loadUser)" });
+    result.violations.push({ file, name: "page", problem: "calls no page guard (loadOrg, loadProject, loadUser, loadSuperuser)" });
   }
   return result;
 }

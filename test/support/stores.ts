@@ -5,6 +5,7 @@ import { join } from "node:path";
 import pg from "pg";
 import { connect, type Dialect, type Store } from "../../src/db/connect";
 import { migrate } from "../../src/db/migrate";
+import { KyselyAccountStore } from "../../src/db/account-store";
 import { KyselyIssueSearch } from "../../src/db/issue-search";
 import { KyselyTelemetryReader } from "../../src/db/telemetry-read";
 import { KyselyDirectory } from "../../src/db/directory";
@@ -71,8 +72,9 @@ export function testCtx(store: Store, overrides: Partial<Ctx> = {}): Ctx {
     telemetry: new KyselyTelemetryReader(store.db),
     issueSearch: new KyselyIssueSearch(store.db, store.dialect),
     directory: new KyselyDirectory(store.db, store.dialect),
-    mailer: null,
     publicUrl: "http://telltale.test:8000",
+    accounts: new KyselyAccountStore(store.db),
+    mailer: null,
     now: Date.now,
     limits: { sessionDays: 14, loginMaxFailures: 10, loginAccountMaxFailures: 100, loginWindowSeconds: 900 },
     ...overrides,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { projectInUrl, shownSections, switchProjectHref } from "./sections";
+import { accountSections, projectInUrl, shownSections, switchProjectHref } from "./sections";
 
 describe("sidebar sections", () => {
   it("shows the project sections only once a project is chosen", () => {
@@ -43,5 +43,18 @@ describe("sidebar sections", () => {
     expect(switchProjectHref("o", "/orgs/o/projects/api/settings/keys", "web")).toBe("/orgs/o/projects/web/settings/keys");
     expect(switchProjectHref("o", "/orgs/o/issues/3", "web")).toBe("/orgs/o/issues?project=web");
     expect(switchProjectHref("o", "/orgs/o/projects/api/stats", null)).toBe("/orgs/o/issues");
+  });
+
+  it("shows Account to everyone and Users to superusers only, below the organization's sections", () => {
+    expect(accountSections(false, "/orgs/o").map((s) => [s.label, s.href])).toEqual([["Account", "/account"]]);
+    expect(accountSections(true, "/orgs/o").map((s) => [s.label, s.href])).toEqual([
+      ["Account", "/account"],
+      ["Users", "/admin/users"],
+    ]);
+    expect(
+      accountSections(true, "/admin/users")
+        .filter((s) => s.current)
+        .map((s) => s.id),
+    ).toEqual(["users"]);
   });
 });

@@ -56,6 +56,18 @@ export function shownSections(scope: ShellScope, pathname: string): ShownSection
   });
 }
 
+/**
+ * The signed-in user's own entries, below the organization's (issue 12, item 3): their account
+ * for everyone, the server's users for superusers (the pages answer not-found to anyone else).
+ */
+export function accountSections(superuser: boolean, pathname: string): ShownSection[] {
+  const entries = [
+    { id: "account", label: "Account", href: "/account" },
+    ...(superuser ? [{ id: "users", label: "Users", href: "/admin/users" }] : []),
+  ];
+  return entries.map((e) => ({ ...e, current: pathname === e.href || pathname.startsWith(`${e.href}/`) }));
+}
+
 /** The project a URL is about: a /projects/<slug>/ path or the issue stream's ?project=. */
 export function projectInUrl(pathname: string, project: string | null): string | null {
   const match = /^\/orgs\/[^/]+\/projects\/([^/]+)/.exec(pathname);

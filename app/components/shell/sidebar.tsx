@@ -6,7 +6,7 @@ import { useEffect } from "react";
 import type { Role } from "@/src/db/schema";
 import { PaletteButton } from "../palette/palette";
 import { useCurrentProject } from "./current-project";
-import { projectInUrl, shownSections, switchProjectHref } from "./sections";
+import { accountSections, projectInUrl, shownSections, switchProjectHref } from "./sections";
 
 export interface SidebarProps {
   org: { slug: string; name: string };
@@ -15,6 +15,8 @@ export interface SidebarProps {
   projects: { slug: string; name: string }[];
   /** The id of the checkbox (in the layout) that opens the drawer on narrow screens. */
   toggleId: string;
+  /** Shows the Users entry (server administration). */
+  superuser?: boolean;
 }
 
 /**
@@ -22,7 +24,7 @@ export interface SidebarProps {
  * re-render on navigation: the current page and project come from the URL here. The switchers are
  * <details> lists of links, so they work before hydration and under the nonce-only CSP.
  */
-export function Sidebar({ org, role, orgs, projects, toggleId }: SidebarProps) {
+export function Sidebar({ org, role, orgs, projects, toggleId, superuser = false }: SidebarProps) {
   const pathname = usePathname();
   const search = useSearchParams();
   const named = useCurrentProject();
@@ -78,6 +80,17 @@ export function Sidebar({ org, role, orgs, projects, toggleId }: SidebarProps) {
       <nav aria-label="Sections">
         <ul className="sections" data-testid="sections">
           {sections.map((s) => (
+            <li key={s.id}>
+              <Link href={s.href} aria-current={s.current ? "page" : undefined} data-section={s.id}>
+                {s.label}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <nav aria-label="Account" className="account-nav">
+        <ul className="sections" data-testid="account-sections">
+          {accountSections(superuser, pathname).map((s) => (
             <li key={s.id}>
               <Link href={s.href} aria-current={s.current ? "page" : undefined} data-section={s.id}>
                 {s.label}

@@ -13,12 +13,12 @@ import { ctx } from "../../lib/app-runtime";
 const TOGGLE_ID = "shell-nav";
 
 /** The organization the signed-in user may read, or null: the page below then answers (login or not found). */
-async function shellAccess(slug: string): Promise<{ access: OrgAccess; orgs: OrgAccess[] } | null> {
+async function shellAccess(slug: string): Promise<{ access: OrgAccess; orgs: OrgAccess[]; superuser: boolean } | null> {
   const user = await currentUser();
   if (!user) return null;
   try {
     const access = await authorize(ctx(), user, "org:read", slug);
-    return { access, orgs: await listOrganizations(ctx(), user) };
+    return { access, orgs: await listOrganizations(ctx(), user), superuser: user.is_superuser === 1 };
   } catch (error) {
     if (isTelltaleError(error) && (error.code === "not_found" || error.code === "forbidden")) return null;
     throw error;
@@ -33,7 +33,7 @@ async function shellAccess(slug: string): Promise<{ access: OrgAccess; orgs: Org
 export default async function OrganizationLayout({ children, params }: { children: ReactNode; params: Promise<{ org: string }> }) {
   const found = await shellAccess((await params).org);
   if (!found) return children;
-  const { access, orgs } = found;
+  const { access, orgs, superuser } = found;
   const projects = await listProjects(ctx(), access);
   return (
     <div className="shell">
@@ -50,6 +50,7 @@ export default async function OrganizationLayout({ children, params }: { childre
           orgs={orgs.map(({ org }) => ({ slug: org.slug, name: org.name }))}
           projects={projects.map((p) => ({ slug: p.slug, name: p.name }))}
           toggleId={TOGGLE_ID}
+          superuser={superuser}
         />
       </Suspense>
       <div className="shell-main">{children}</div>

@@ -68,6 +68,7 @@ describe.each(DIALECTS)("login on %s", (dialect) => {
         expires_at: result.expiresAt,
         ip,
         user_agent: "vitest",
+        last_seen_at: null,
       },
     ]);
     expect((await userForSession(ctx, result.token))?.id).toBe(result.user.id);

@@ -51,6 +51,12 @@ export async function login({ ctx, input }: { ctx: Ctx; input: LoginInput }): Pr
 
   await refundAttempt(ctx.db, ipKey, byIp.windowStart);
   await refundAttempt(ctx.db, accountKey, byAccount.windowStart);
+  return openSession(ctx, user, input.ip, input.userAgent);
+}
+
+/** Opens a session for a user whose identity was proven (a password, a reset link). */
+export async function openSession(ctx: Ctx, user: User, ip: string, userAgent: string): Promise<LoginResult> {
+  const now = ctx.now();
   const token = randomBytes(32).toString("base64url");
   const expiresAt = now + ctx.limits.sessionDays * 86_400_000;
   await ctx.db
@@ -60,8 +66,8 @@ export async function login({ ctx, input }: { ctx: Ctx; input: LoginInput }): Pr
       user_id: user.id,
       created_at: now,
       expires_at: expiresAt,
-      ip: input.ip,
-      user_agent: input.userAgent.slice(0, 512),
+      ip,
+      user_agent: userAgent.slice(0, 512),
     })
     .execute();
   return { user, token, expiresAt };

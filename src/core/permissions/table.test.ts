@@ -20,10 +20,21 @@ describe("the permission table", () => {
     }
   });
 
-  it("keeps sign-in, setup and sign-out public, with no roles", () => {
+  it("keeps sign-in, setup, sign-out and the password reset public, with no roles", () => {
     const publicRows = PERMISSIONS.filter((p) => p.audience === "public");
-    expect(publicRows.map((p) => p.permission)).toEqual(["session:login", "session:setup", "session:logout", "invite:accept"]);
+    expect(publicRows.map((p) => p.permission)).toEqual([
+      "session:login",
+      "session:setup",
+      "session:logout",
+      "invite:accept",
+      "password:reset",
+    ]);
     expect(publicRows.every((p) => p.roles.length === 0)).toBe(true);
+  });
+
+  it("keeps user management for superusers alone, with no organization role granting it", () => {
+    const rows = PERMISSIONS.filter((p) => p.audience === "superuser");
+    expect(rows.map((p) => [p.permission, p.roles.length])).toEqual([["user:admin", 0]]);
   });
 
   it("tells organization permissions from others and unknown names", () => {

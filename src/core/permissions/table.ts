@@ -3,9 +3,10 @@ import type { Scope } from "../tokens/scopes";
 
 /**
  * Who a permission is for: anyone (signing in needs no session), any signed-in user, or a
- * member of the organization named by the request, with one of the row's roles.
+ * member of the organization named by the request, with one of the row's roles; or, for
+ * running the server itself, a superuser (`users.is_superuser`, ./superuser.ts).
  */
-export type Audience = "public" | "signed-in" | "organization";
+export type Audience = "public" | "signed-in" | "organization" | "superuser";
 
 export interface PermissionRow {
   permission: string;
@@ -198,6 +199,25 @@ export const PERMISSIONS = [
     scope: "event:admin",
     description: "retry or delete set-aside envelopes",
   },
+  // accounts (issue 12, item 3)
+  {
+    permission: "password:reset",
+    audience: "public",
+    roles: [],
+    description: "ask for a password-reset link by email and choose a new password with it",
+  },
+  {
+    permission: "account:write",
+    audience: "signed-in",
+    roles: [],
+    description: "change one's password, see one's sessions and end them",
+  },
+  {
+    permission: "user:admin",
+    audience: "superuser",
+    roles: [],
+    description: "list, create and delete users, grant superuser, send reset links",
+  },
 ] as const satisfies readonly PermissionRow[];
 
 type Row = (typeof PERMISSIONS)[number];
@@ -205,6 +225,7 @@ export type Permission = Row["permission"];
 export type OrgPermission = Extract<Row, { audience: "organization" }>["permission"];
 export type PublicPermission = Extract<Row, { audience: "public" }>["permission"];
 export type SignedInPermission = Extract<Row, { audience: "signed-in" }>["permission"];
+export type SuperuserPermission = Extract<Row, { audience: "superuser" }>["permission"];
 
 const BY_NAME: ReadonlyMap<string, PermissionRow> = new Map(PERMISSIONS.map((row) => [row.permission, row]));
 
