@@ -13,7 +13,7 @@ export function createCtx(settings: Settings, store: Store): Ctx {
     dialect: store.dialect,
     telemetry: new KyselyTelemetryReader(store.db),
     issueSearch: new KyselyIssueSearch(store.db, store.dialect),
-    directory: new KyselyDirectory(store.db, store.dialect),
+    directory: new KyselyDirectory(store.db, store.dialect, store.queue),
     publicUrl: settings.publicUrl,
     now: Date.now,
     limits: {

@@ -70,7 +70,7 @@ export function testCtx(store: Store, overrides: Partial<Ctx> = {}): Ctx {
     dialect: store.dialect,
     telemetry: new KyselyTelemetryReader(store.db),
     issueSearch: new KyselyIssueSearch(store.db, store.dialect),
-    directory: new KyselyDirectory(store.db, store.dialect),
+    directory: new KyselyDirectory(store.db, store.dialect, store.queue),
     publicUrl: "http://telltale.test:8000",
     now: Date.now,
     limits: { sessionDays: 14, loginMaxFailures: 10, loginAccountMaxFailures: 100, loginWindowSeconds: 900 },

@@ -34,3 +34,15 @@ export class JsonWithHeaders {
     readonly headers: Record<string, string>,
   ) {}
 }
+
+/** An empty answer: Sentry's 204 for a DELETE that worked. */
+export class NoContent {
+  send(res: ServerResponse): void {
+    res.writeHead(204).end();
+  }
+}
+
+/** A JSON answer with another status than 200: Sentry's 201 for what a POST created. */
+export class Created {
+  constructor(readonly body: unknown) {}
+}
