@@ -191,6 +191,53 @@ describe.each(DIALECTS)("the members and teams web API on %s", (dialect) => {
     expect((await call("ada", "GET", "/projects/acme/public-api/")).status).toBe(200);
   });
 
+  it("assigns an issue to a team (assignedTo team:<id>) and finds it with assigned:#team", async () => {
+    const web = await store.db.selectFrom("projects").select("id").where("slug", "=", "web").executeTakeFirstOrThrow();
+    const eventId = newEventId();
+    await store.queue
+      .insertInto("ingest_queue")
+      .values({
+        project_id: web.id,
+        key_id: 0,
+        endpoint: "envelope",
+        received_at: Date.now(),
+        body: buildEnvelope({ event_id: eventId }, [
+          {
+            type: "event",
+            payload: JSON.stringify({
+              event_id: eventId,
+              platform: "node",
+              level: "error",
+              exception: { values: [{ type: "TeamError", value: "x" }] },
+            }),
+          },
+        ]),
+      })
+      .execute();
+    await digestBatch(ctx, { batchSize: 50, limits: DEFAULT_ENVELOPE_LIMITS });
+    const [issue] = await get<{ id: string }[]>("mel", "/projects/acme/web/issues/?query=TeamError");
+    const team = await get<{ id: string }>("mel", "/teams/acme/backend/");
+    const assigned = await call("mel", "PUT", `/organizations/acme/issues/${issue!.id}/`, { assignedTo: `team:${team.id}` });
+    expect(assigned.status).toBe(200);
+    expect(await get("mel", `/organizations/acme/issues/${issue!.id}/`)).toMatchObject({
+      assignedTo: { type: "team", id: team.id, name: "backend" },
+    });
+    const search = async (query: string) =>
+      (await get<{ id: string }[]>("mel", `/projects/acme/web/issues/?query=${encodeURIComponent(query)}`)).map((i) => i.id);
+    expect(await search("assigned:#backend")).toEqual([issue!.id]);
+    expect(await search("assigned:#acme")).toEqual([]);
+    expect(await search("is:assigned")).toEqual([issue!.id]);
+    expect(await search("is:unassigned TeamError")).toEqual([]);
+    // A team of another organization is refused; a person replaces the team.
+    const other = await store.db.selectFrom("teams").select("id").where("slug", "=", "other").executeTakeFirstOrThrow();
+    expect((await call("mel", "PUT", `/organizations/acme/issues/${issue!.id}/`, { assignedTo: `team:${other.id}` })).status).toBe(400);
+    await call("mel", "PUT", `/organizations/acme/issues/${issue!.id}/`, { assignedTo: `user:${users.mel!.id}` });
+    expect(await get("mel", `/organizations/acme/issues/${issue!.id}/`)).toMatchObject({
+      assignedTo: { type: "user", email: "mel@example.com" },
+    });
+    expect(await search("assigned:#backend")).toEqual([]);
+  });
+
   it("deletes a project with all its data, the events still in the ingest queue included", async () => {
     const { project } = await createProject({ ctx, input: { org: "acme", slug: "gone" } });
     const event = (eventId: string) =>
