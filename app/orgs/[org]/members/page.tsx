@@ -30,7 +30,7 @@ export default async function MembersPage({ params }: { params: Promise<{ org: s
       <h1>Members</h1>
       <section className="panel">
         <div className="table-scroll">
-          <table data-testid="members">
+          <table data-testid="members" className="stack-table">
             <thead>
               <tr>
                 <th>Member</th>
@@ -58,7 +58,8 @@ export default async function MembersPage({ params }: { params: Promise<{ org: s
                         className="inline-form"
                         testId="role-form"
                       >
-                        <select name="role" defaultValue={m.role} aria-label={`Role of ${m.email}`}>
+                        {/* Keyed by the role: a form reset after the action then shows the new one, not the first. */}
+                        <select key={m.role} name="role" defaultValue={m.role} aria-label={`Role of ${m.email}`}>
                           {choices.map((r) => (
                             <option key={r} value={r} title={ROLE_INFO[r].summary}>
                               {ROLE_INFO[r].label}
@@ -70,7 +71,7 @@ export default async function MembersPage({ params }: { params: Promise<{ org: s
                       ROLE_INFO[m.role].label
                     )}
                   </td>
-                  <td>
+                  <td data-label="Teams">
                     {m.teams.length === 0 ? (
                       <span className="muted">none</span>
                     ) : (
@@ -82,7 +83,7 @@ export default async function MembersPage({ params }: { params: Promise<{ org: s
                       ))
                     )}
                   </td>
-                  <td>
+                  <td data-label="Joined">
                     <When ms={m.joinedAt} />
                   </td>
                   <td>
@@ -115,7 +116,7 @@ export default async function MembersPage({ params }: { params: Promise<{ org: s
       </section>
       {me && (
         <section className="panel">
-          <h2>Leave {org.name}</h2>
+          <h2 className="panel-title">Leave {org.name}</h2>
           <p className="muted">You lose access to its projects and issues; your team places and issue assignments here end.</p>
           <ActionForm
             action={leaveOrganizationAction}

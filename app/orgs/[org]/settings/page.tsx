@@ -16,7 +16,7 @@ export default async function OrganizationSettingsPage({ params }: { params: Pro
       <PageCrumbs items={[{ label: org.name, href: `/orgs/${org.slug}` }, { label: "Settings" }]} />
       <h1>Organization settings</h1>
       <section className="panel">
-        <h2>General</h2>
+        <h2 className="panel-title">General</h2>
         <ActionForm
           action={updateOrganizationAction}
           hidden={{ org: org.slug }}
@@ -37,7 +37,7 @@ export default async function OrganizationSettingsPage({ params }: { params: Pro
         />
       </section>
       <section className="panel">
-        <h2>Open membership</h2>
+        <h2 className="panel-title">Open membership</h2>
         <ActionForm
           action={setOpenMembershipAction}
           hidden={{ org: org.slug }}

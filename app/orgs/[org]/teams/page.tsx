@@ -66,7 +66,7 @@ export default async function TeamsPage({ params }: { params: Promise<{ org: str
       </section>
       {roleAllows(role, "team:write") && (
         <section className="panel">
-          <h2>New team</h2>
+          <h2 className="panel-title">New team</h2>
           <ActionForm
             action={createTeamAction}
             hidden={{ org: org.slug }}

@@ -26,7 +26,8 @@ export async function generateMetadata({ params }: { params: Params }) {
 
 function TeamRoleSelect({ name = "role", value, label }: { name?: string; value: string; label: string }) {
   return (
-    <select name={name} defaultValue={value} aria-label={label}>
+    // Keyed by the role: a form reset after the action then shows the new one, not the first.
+    <select key={value} name={name} defaultValue={value} aria-label={label}>
       {TEAM_ROLES.map((r) => (
         <option key={r} value={r} title={TEAM_ROLE_INFO[r].summary}>
           {TEAM_ROLE_INFO[r].label}
@@ -81,12 +82,12 @@ export default async function TeamPage({ params }: { params: Params }) {
       </div>
 
       <section className="panel">
-        <h2>Members</h2>
+        <h2 className="panel-title">Members</h2>
         {detail.members.length === 0 ? (
           <p className="muted">Nobody is on this team yet.</p>
         ) : (
           <div className="table-scroll">
-            <table data-testid="team-members">
+            <table data-testid="team-members" className="stack-table">
               <thead>
                 <tr>
                   <th>Member</th>
@@ -167,7 +168,7 @@ export default async function TeamPage({ params }: { params: Params }) {
       </section>
 
       <section className="panel">
-        <h2>Projects</h2>
+        <h2 className="panel-title">Projects</h2>
         {detail.projects.length === 0 ? (
           <p className="muted">This team has no projects.</p>
         ) : (
@@ -215,7 +216,7 @@ export default async function TeamPage({ params }: { params: Params }) {
 
       {roleAllows(role, "team:write") && (
         <section className="panel">
-          <h2>Rename</h2>
+          <h2 className="panel-title">Rename</h2>
           <ActionForm
             action={renameTeamAction}
             hidden={base}
@@ -231,7 +232,7 @@ export default async function TeamPage({ params }: { params: Params }) {
       )}
       {roleAllows(role, "team:delete") && !team.isDefault && (
         <section className="panel danger-zone">
-          <h2>Delete team</h2>
+          <h2 className="panel-title">Delete team</h2>
           <p className="muted">Its members stay in the organization; projects that only this team had join the default team.</p>
           <ActionForm
             action={deleteTeamAction}
