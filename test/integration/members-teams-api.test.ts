@@ -294,5 +294,12 @@ describe.each(DIALECTS)("the members and teams web API on %s", (dialect) => {
     const queued = await store.queue.selectFrom("ingest_queue").select("id").where("project_id", "=", project.id).execute();
     expect(queued).toEqual([]);
     expect(await store.db.selectFrom("projects").select("id").where("id", "=", project.id).executeTakeFirst()).toBeUndefined();
+    // An envelope its key let in just before (ingest caches keys for seconds) does not hold the digest up.
+    if (dialect === "sqlite") {
+      await enqueue(event(newEventId()));
+      await digestBatch(ctx, { batchSize: 50, limits: DEFAULT_ENVELOPE_LIMITS });
+      expect(await store.queue.selectFrom("ingest_queue").select("id").execute()).toEqual([]);
+      expect(await count("events")).toBe(0);
+    }
   });
 });
