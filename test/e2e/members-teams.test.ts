@@ -212,6 +212,7 @@ describe.each(DIALECTS)("members and teams pages on %s", (dialect) => {
       .not.toBeNull();
     await owner.reload();
     expect(await owner.locator("[data-testid=assignee] option:checked").textContent()).toBe("#platform");
+    expect(await owner.locator("[data-testid=activity]").textContent()).toContain("Olive Owner assigned the issue to #platform");
     await shot(owner, "issue-assigned-team");
     await owner.goto(`${server.url}/orgs/acme/issues?query=${encodeURIComponent("assigned:#platform")}`);
     expect(await owner.locator(".issue-row").count()).toBe(1);
