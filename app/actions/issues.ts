@@ -24,7 +24,9 @@ function changeFrom(form: FormData): IssueChange | "merge" {
     case "ignoreUsers":
       return { action: "ignore", users: Number(field(form, "users")) };
     case "assign": {
+      // A member's id, or `team:<id>` as Sentry's assignedTo names a team.
       const to = field(form, "assignee");
+      if (to.startsWith("team:")) return { action: "assign", assigneeId: null, teamId: Number(to.slice(5)) };
       return { action: "assign", assigneeId: to === "" ? null : Number(to) };
     }
     case "bookmark":

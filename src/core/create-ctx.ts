@@ -18,7 +18,7 @@ export function createCtx(settings: Settings, store: Store, mailer: Mailer | nul
     dialect: store.dialect,
     telemetry: new KyselyTelemetryReader(store.db),
     issueSearch: new KyselyIssueSearch(store.db, store.dialect),
-    directory: new KyselyDirectory(store.db, store.dialect),
+    directory: new KyselyDirectory(store.db, store.dialect, store.queue),
     publicUrl: settings.publicUrl,
     accounts: new KyselyAccountStore(store.db),
     mailer,

@@ -2,7 +2,8 @@ import type { Kysely } from "kysely";
 import type { Directory, MembershipCheck, MemberRecord, PendingInvitation, TeamDetail, TeamRecord } from "../core/ports/directory";
 import type { Role, TeamRole } from "../core/orgs/roles";
 import type { Dialect } from "./connect";
-import type { DB, Invitation, Team } from "./schema";
+import { deleteProjectRows, renameProjectRow } from "./project-rows";
+import type { DB, Invitation, QueueDB, Team } from "./schema";
 
 const teamRecord = (t: Team): TeamRecord => ({
   id: t.id,
@@ -60,6 +61,8 @@ export class KyselyDirectory implements Directory {
   constructor(
     private readonly db: Kysely<DB>,
     private readonly dialect: Dialect,
+    /** The ingest queue (a file of its own on SQLite): a deleted project's pending rows go too. */
+    private readonly queue: Kysely<QueueDB>,
   ) {}
 
   async members(orgId: number): Promise<MemberRecord[]> {
@@ -324,6 +327,14 @@ export class KyselyDirectory implements Directory {
 
   async userByEmail(email: string): Promise<{ id: number; email: string; name: string } | null> {
     return (await this.db.selectFrom("users").select(["id", "email", "name"]).where("email", "=", email).executeTakeFirst()) ?? null;
+  }
+
+  updateProject(orgId: number, projectId: number, change: { slug?: string; name?: string }) {
+    return renameProjectRow(this.db, orgId, projectId, change);
+  }
+
+  deleteProject(projectId: number): Promise<void> {
+    return deleteProjectRows(this.db, this.queue, projectId);
   }
 
   async invitations(orgId: number): Promise<PendingInvitation[]> {

@@ -111,9 +111,9 @@ function isCondition(eb: Eb, value: IsValue, o: IssueQueryOptions): Condition {
       // Sentry renamed "ignored" to "archived"; both are the same status.
       return eb("issues.status", "=", "ignored");
     case "assigned":
-      return eb("issues.assignee_id", "is not", null);
+      return eb.or([eb("issues.assignee_id", "is not", null), eb("issues.assignee_team_id", "is not", null)]);
     case "unassigned":
-      return eb("issues.assignee_id", "is", null);
+      return eb.and([eb("issues.assignee_id", "is", null), eb("issues.assignee_team_id", "is", null)]);
     case "bookmarked":
       return bookmarkedBy(eb, { kind: "me" }, o.userId);
     case "regressed":
@@ -143,7 +143,18 @@ function dateCondition(eb: Eb, term: DateTerm, now: number): Condition {
 function assignedTo(eb: Eb, a: Actor, userId: number | null): Condition {
   switch (a.kind) {
     case "none":
-      return eb("issues.assignee_id", "is", null);
+      return eb.and([eb("issues.assignee_id", "is", null), eb("issues.assignee_team_id", "is", null)]);
+    case "team":
+      // A team of the issue's organization: slugs are unique there.
+      return eb.exists(
+        eb
+          .selectFrom("teams as at")
+          .innerJoin("projects as ap", "ap.organization_id", "at.organization_id")
+          .select(sql.lit(1).as("one"))
+          .whereRef("at.id", "=", "issues.assignee_team_id")
+          .whereRef("ap.id", "=", "issues.project_id")
+          .where("at.slug", "=", a.slug),
+      );
     case "me":
       return userId === null ? FALSE : eb.and([eb("issues.assignee_id", "is not", null), eb("issues.assignee_id", "=", userId)]);
     case "email":
@@ -165,7 +176,8 @@ function bookmarkedBy(eb: Eb, a: Actor, userId: number | null): Condition {
     case "email":
       return eb.exists(bookmarks.innerJoin("users as bu", "bu.id", "ib.user_id").where("bu.email", "=", a.email));
     case "none":
-      // The parser only allows `none` for assignees.
+    case "team":
+      // The parser only allows `none` and teams for assignees.
       return FALSE;
   }
 }

@@ -90,9 +90,9 @@ describe("the application shell in Chromium", () => {
   it("lists exactly the sections that exist, the project ones once a project is chosen, and none answers other than 200", async () => {
     const page = await signedIn(1280);
     await page.goto(`${server.url}/orgs/shop`);
-    expect(await sectionNames(page)).toEqual(["Projects", "Issues", "API tokens", "Dead letters"]);
+    expect(await sectionNames(page)).toEqual(["Projects", "Issues", "Settings", "Members", "Teams", "API tokens", "Dead letters"]);
     await page.goto(`${server.url}/orgs/shop/issues?project=api`);
-    expect(await sectionNames(page)).toEqual(["Projects", "Issues", "Stats", "Settings", "API tokens", "Dead letters"]);
+    expect(await sectionNames(page)).toEqual(["Projects", "Issues", "Stats", "Settings", "Members", "Teams", "API tokens", "Dead letters"]);
     expect(await page.locator("[data-testid=sections] a[aria-current=page]").textContent()).toBe("Issues");
     const hrefs = await page.locator("[data-testid=sidebar] a").evaluateAll((links) => links.map((a) => a.getAttribute("href") ?? ""));
     expect(hrefs.length).toBeGreaterThan(8);
@@ -125,7 +125,7 @@ describe("the application shell in Chromium", () => {
     await waitFor(async () => (await switcherName()) === "API", 10_000, "the trace's project in the switcher");
     expect(await page.locator("main p.muted").first().textContent()).toMatch(/^1 transaction, 1 span, 1 error · /);
     // Project sections follow the named project, so Stats is one click away from the trace.
-    expect(await sectionNames(page)).toEqual(["Projects", "Issues", "Stats", "Settings", "API tokens", "Dead letters"]);
+    expect(await sectionNames(page)).toEqual(["Projects", "Issues", "Stats", "Settings", "Members", "Teams", "API tokens", "Dead letters"]);
     await page.click("a[href*='/issues/']");
     await page.waitForURL(/\/orgs\/shop\/issues\/\d+/);
     await waitFor(async () => (await switcherName()) === "API", 10_000, "the issue's project in the switcher");

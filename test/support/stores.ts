@@ -71,7 +71,7 @@ export function testCtx(store: Store, overrides: Partial<Ctx> = {}): Ctx {
     dialect: store.dialect,
     telemetry: new KyselyTelemetryReader(store.db),
     issueSearch: new KyselyIssueSearch(store.db, store.dialect),
-    directory: new KyselyDirectory(store.db, store.dialect),
+    directory: new KyselyDirectory(store.db, store.dialect, store.queue),
     publicUrl: "http://telltale.test:8000",
     accounts: new KyselyAccountStore(store.db),
     mailer: null,

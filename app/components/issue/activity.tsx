@@ -18,7 +18,7 @@ const DESCRIBE: Record<string, (d: Record<string, unknown>) => string> = {
   set_regression: (d) => `marked the issue as a regression${d.release ? ` in release ${String(d.release)}` : ""}`,
   set_escalating: () => "unignored the issue: its ignore condition was met",
   set_unignored: () => "unignored the issue: its ignore time ran out",
-  assigned: () => "assigned the issue",
+  assigned: (d) => (typeof d.team_slug === "string" ? `assigned the issue to #${d.team_slug}` : "assigned the issue"),
   unassigned: () => "unassigned the issue",
   // Entries written before the short id was recorded fall back to the row id.
   merge: (d) =>

@@ -24,18 +24,23 @@ export function AssignForm({
   org,
   issueId,
   assigneeId,
+  assigneeTeamId = null,
   members,
+  teams = [],
   children,
 }: {
   org: string;
   issueId: number;
   assigneeId: number | null;
+  /** Assigned to a team instead: the select's value is then `team:<id>`, as Sentry's assignedTo. */
+  assigneeTeamId?: number | null;
   members: Member[];
+  teams?: { id: number; slug: string }[];
   children?: React.ReactNode;
 }) {
   const [state, action] = useActionState<FormState, FormData>(triageAction, {});
   const banner = useBanner();
-  const server = assigneeId === null ? "" : String(assigneeId);
+  const server = assigneeTeamId !== null ? `team:${assigneeTeamId}` : assigneeId === null ? "" : String(assigneeId);
   const [chosen, setChosen] = useState(server);
   const [seen, setSeen] = useState(server);
   // Adjusting state to a changed prop during render (https://react.dev/learn/you-might-not-need-an-effect#adjusting-some-state-when-a-prop-changes).
@@ -69,11 +74,22 @@ export function AssignForm({
             data-testid="assignee"
           >
             <option value="">nobody</option>
-            {members.map((m) => (
-              <option key={m.id} value={m.id}>
-                {m.name || m.email}
-              </option>
-            ))}
+            <optgroup label="People">
+              {members.map((m) => (
+                <option key={m.id} value={m.id}>
+                  {m.name || m.email}
+                </option>
+              ))}
+            </optgroup>
+            {teams.length > 0 && (
+              <optgroup label="Teams">
+                {teams.map((t) => (
+                  <option key={t.id} value={`team:${t.id}`}>
+                    #{t.slug}
+                  </option>
+                ))}
+              </optgroup>
+            )}
           </select>
         </label>
         <button name="action" value="assign">

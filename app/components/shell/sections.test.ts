@@ -6,6 +6,8 @@ describe("sidebar sections", () => {
     expect(shownSections({ org: "o", project: null, role: "member" }, "/orgs/o").map((s) => s.id)).toEqual([
       "projects",
       "issues",
+      "members",
+      "teams",
       "tokens",
     ]);
     expect(shownSections({ org: "o", project: "api", role: "member" }, "/orgs/o").map((s) => s.href)).toEqual([
@@ -13,6 +15,8 @@ describe("sidebar sections", () => {
       "/orgs/o/issues?project=api",
       "/orgs/o/projects/api/stats",
       "/orgs/o/projects/api/settings",
+      "/orgs/o/members",
+      "/orgs/o/teams",
       "/orgs/o/tokens",
     ]);
   });
@@ -20,6 +24,14 @@ describe("sidebar sections", () => {
   it("shows dead letters to owners and admins, whom the permission table lets read them", () => {
     for (const role of ["owner", "admin"] as const)
       expect(shownSections({ org: "o", project: null, role }, "/orgs/o").map((s) => s.id)).toContain("dead-letters");
+  });
+
+  it("leads Settings to the organization's settings without a project, for those who may change them", () => {
+    expect(shownSections({ org: "o", project: null, role: "manager" }, "/orgs/o/settings").find((s) => s.id === "settings")).toMatchObject({
+      href: "/orgs/o/settings",
+      current: true,
+    });
+    expect(shownSections({ org: "o", project: null, role: "admin" }, "/orgs/o").map((s) => s.id)).not.toContain("settings");
   });
 
   it("marks the section the page lies under, and the organization's home only on itself", () => {

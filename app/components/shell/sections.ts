@@ -28,7 +28,15 @@ export const SECTIONS: readonly Section[] = [
   { id: "projects", label: "Projects", href: (s) => `/orgs/${s.org}`, exact: true },
   { id: "issues", label: "Issues", href: (s) => (s.project ? `/orgs/${s.org}/issues?project=${s.project}` : `/orgs/${s.org}/issues`) },
   { id: "stats", label: "Stats", href: (s) => (s.project ? `/orgs/${s.org}/projects/${s.project}/stats` : null) },
-  { id: "settings", label: "Settings", href: (s) => (s.project ? `/orgs/${s.org}/projects/${s.project}/settings` : null) },
+  // The chosen project's settings; without a project, the organization's (for those who may change them).
+  {
+    id: "settings",
+    label: "Settings",
+    href: (s) =>
+      s.project ? `/orgs/${s.org}/projects/${s.project}/settings` : roleAllows(s.role, "org:write") ? `/orgs/${s.org}/settings` : null,
+  },
+  { id: "members", label: "Members", href: (s) => `/orgs/${s.org}/members` },
+  { id: "teams", label: "Teams", href: (s) => `/orgs/${s.org}/teams` },
   { id: "tokens", label: "API tokens", href: (s) => `/orgs/${s.org}/tokens` },
   {
     id: "dead-letters",

@@ -153,10 +153,14 @@ describe("onTriage", () => {
     expect(onArrivals(ignored, arrivals({ timesSeen: 43 }), NOW, false).change?.kind).toBe("escalating");
   });
 
-  it("assigns and unassigns", () => {
+  it("assigns and unassigns, a person or a team but never both", () => {
     expect(onTriage(issue(), { action: "assign", assigneeId: 4 }, NOW)).toEqual({
-      set: { assignee_id: 4 },
+      set: { assignee_id: 4, assignee_team_id: null },
       change: { kind: "assigned", data: { assignee_id: 4 } },
+    });
+    expect(onTriage(issue({ assignee_id: 4 }), { action: "assign", assigneeId: null, teamId: 7 }, NOW)).toEqual({
+      set: { assignee_id: null, assignee_team_id: 7 },
+      change: { kind: "assigned", data: { assignee_id: null, assignee_team_id: 7 } },
     });
     expect(onTriage(issue({ assignee_id: 4 }), { action: "assign", assigneeId: null }, NOW).change?.kind).toBe("unassigned");
   });

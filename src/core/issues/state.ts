@@ -27,6 +27,8 @@ export interface IssueState {
   ignore_baseline_count: number | null;
   ignore_baseline_users: number | null;
   assignee_id: number | null;
+  /** Assigned to a team instead (issue 12); triage sets it, at most one of the two is set. */
+  assignee_team_id?: number | null;
 }
 
 export interface StateChange {
@@ -120,7 +122,7 @@ export type TriageAction =
   | { action: "ignore"; minutes: number }
   | { action: "ignore"; count: number }
   | { action: "ignore"; users: number }
-  | { action: "assign"; assigneeId: number | null }
+  | { action: "assign"; assigneeId: number | null; teamId?: number | null | undefined }
   | { action: "comment"; text: string };
 
 /**
@@ -173,8 +175,14 @@ export function onTriage(before: IssueState, action: TriageAction, now: number):
       };
     }
     case "assign":
+      // A team or a person, never both (Sentry's `assignedTo` is one actor).
+      if (action.teamId != null)
+        return {
+          set: { assignee_id: null, assignee_team_id: action.teamId },
+          change: { kind: "assigned", data: { assignee_id: null, assignee_team_id: action.teamId } },
+        };
       return {
-        set: { assignee_id: action.assigneeId },
+        set: { assignee_id: action.assigneeId, assignee_team_id: null },
         change: { kind: action.assigneeId === null ? "unassigned" : "assigned", data: { assignee_id: action.assigneeId } },
       };
     case "comment":

@@ -25,7 +25,7 @@ export const IssueChange = z.union([
   z.object({ action: z.literal("ignore"), minutes: z.coerce.number().int().min(1).max(525_600) }),
   z.object({ action: z.literal("ignore"), count: z.coerce.number().int().min(1).max(1_000_000_000) }),
   z.object({ action: z.literal("ignore"), users: z.coerce.number().int().min(1).max(1_000_000_000) }),
-  z.object({ action: z.literal("assign"), assigneeId: z.number().int().nullable() }),
+  z.object({ action: z.literal("assign"), assigneeId: z.number().int().nullable(), teamId: z.number().int().nullable().optional() }),
   z.object({ action: z.literal("bookmark"), on: z.boolean() }),
   z.object({ action: z.literal("comment"), text: z.string().trim().min(1, "write a comment first").max(10_000) }),
 ]);
@@ -84,7 +84,21 @@ async function applyChange(db: Kysely<DB>, issue: Issue, user: User, change: z.o
       .executeTakeFirst();
     if (!member) throw invalidInput("assign the issue to a member of its organization");
   }
+  let teamSlug: string | null = null;
+  if (change.action === "assign" && change.teamId != null) {
+    const team = await db
+      .selectFrom("teams")
+      .innerJoin("projects", "projects.organization_id", "teams.organization_id")
+      .select(["teams.id", "teams.slug"])
+      .where("projects.id", "=", issue.project_id)
+      .where("teams.id", "=", change.teamId)
+      .executeTakeFirst();
+    if (!team) throw invalidInput("assign the issue to a team of its organization");
+    teamSlug = team.slug;
+  }
   const { set, change: made } = onTriage(issue, change, now);
+  // The activity log names the team as it was called then (a renamed or deleted team stays readable).
+  if (made && teamSlug !== null) made.data.team_slug = teamSlug;
   if (Object.keys(set).length > 0) await db.updateTable("issues").set(set).where("id", "=", issue.id).execute();
   if (made) await record(db, issue.project_id, issue.id, user, made, now);
 }

@@ -80,6 +80,17 @@ export interface Directory {
   addProjectTeam(projectId: number, teamId: number): Promise<void>;
   /** `check` gets how many teams the project has and may refuse; false when the team does not have it. */
   removeProjectTeam(projectId: number, teamId: number, check: (teams: number) => void): Promise<boolean>;
+  /** Renames a project of the organization; null when the new slug is taken there. */
+  updateProject(
+    orgId: number,
+    projectId: number,
+    change: { slug?: string; name?: string },
+  ): Promise<{ id: number; slug: string; name: string } | null>;
+  /**
+   * Deletes a project and everything stored for it: events, issues and what hangs on them,
+   * telemetry, keys, settings, its place in teams, and its rows still waiting in the ingest queue.
+   */
+  deleteProject(projectId: number): Promise<void>;
 
   organization(orgId: number): Promise<{ slug: string; name: string } | null>;
   /** A user by (lower-case) email, for an invitation's accept page. */

@@ -106,7 +106,8 @@ export type TextField = "firstRelease" | "title";
 /** `:` alone means `=`. */
 export type CompareOp = "=" | ">" | ">=" | "<" | "<=";
 
-export type Actor = { kind: "me" } | { kind: "none" } | { kind: "email"; email: string };
+/** `#backend` names a team (Sentry's syntax), for assignees only. */
+export type Actor = { kind: "me" } | { kind: "none" } | { kind: "email"; email: string } | { kind: "team"; slug: string };
 
 export type DateValue =
   /** `-24h`: within the last 24 hours; `+24h`: longer ago than 24 hours (like Unix `find -mtime`). */

@@ -42,6 +42,7 @@ function formatTerm(term: Term): string {
 }
 
 function actor(a: Actor): string {
+  if (a.kind === "team") return `#${a.slug}`;
   return a.kind === "email" ? literalGlob(a.email) : a.kind;
 }
 

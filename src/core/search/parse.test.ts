@@ -162,6 +162,8 @@ describe("parseIssueQuery: valid queries", () => {
   it("reads assignees and bookmarks: me, none, emails (lower-cased), lists", () => {
     expect(one("assigned:me")).toEqual({ type: "assigned", negated: false, values: [{ kind: "me" }] });
     expect(one("assigned:none")).toEqual({ type: "assigned", negated: false, values: [{ kind: "none" }] });
+    // Sentry's syntax for a team (issue 12).
+    expect(one("assigned:#Backend")).toEqual({ type: "assigned", negated: false, values: [{ kind: "team", slug: "backend" }] });
     expect(one("assigned_to:Jane@Example.com")).toEqual({
       type: "assigned",
       negated: false,
@@ -264,9 +266,9 @@ describe("parseIssueQuery: invalid queries get a message and a position", () => 
     ["lastSeen:2023-02-29", 9, expect.stringContaining("Invalid date")],
     ["lastSeen:2024-05-01T24:00:00Z", 9, expect.stringContaining("Invalid date")],
     ["lastSeen:1969-12-31", 9, expect.stringContaining("Invalid date")],
-    ["assigned:bob", 9, 'Unknown assignee "bob" in assigned:bob — use me, none or a member\'s email'],
-    ["assigned:#backend", 9, "Teams are not supported in assigned:#backend — use me, none or a member's email"],
-    ["assigned:my_teams", 9, "Teams are not supported in assigned:my_teams — use me, none or a member's email"],
+    ["assigned:bob", 9, 'Unknown assignee "bob" in assigned:bob — use me, none, a #team or a member\'s email'],
+    ["assigned:my_teams", 9, "Name one team in assigned:my_teams, like #backend — or use me, none, a #team or a member's email"],
+    ["bookmarks:#backend", 10, "Teams are not supported in bookmarks:#backend — use me or a member's email"],
     ["bookmarks:none", 10, 'Unknown user "none" in bookmarks:none — use me or a member\'s email'],
     ["release:[]", 8, 'Empty list after "release:" — put at least one value between the brackets'],
     ["release:[a,,b]", 11, "Empty value in the list at position 11 — remove the extra comma"],

@@ -205,10 +205,12 @@ function actor(v: RawValue, label: string, isAssignee: boolean): Actor {
   const lit = globLiteral(v.glob);
   const parsed = hasWildcard(v.glob) ? ({ ok: false, reason: "unknown" } as const) : parseActor(lit, isAssignee);
   if (parsed.ok) return parsed.actor;
-  const options = isAssignee ? "me, none or a member's email" : "me or a member's email";
+  const options = isAssignee ? "me, none, a #team or a member's email" : "me or a member's email";
   const message =
     parsed.reason === "team"
-      ? `Teams are not supported in ${label}${v.source} — use ${options}`
+      ? isAssignee
+        ? `Name one team in ${label}${v.source}, like #backend — or use ${options}`
+        : `Teams are not supported in ${label}${v.source} — use ${options}`
       : `Unknown ${isAssignee ? "assignee" : "user"} "${lit}" in ${label}${v.source} — use ${options}`;
   throw new QuerySyntaxError(message, v.start);
 }

@@ -1,7 +1,7 @@
 import { invalidInput } from "../../core/errors";
 import { inviteMember } from "../../core/orgs/invitations";
 import { ROLE_INFO } from "../../core/orgs/roles";
-import { JsonWithHeaders } from "./raw";
+import { Created } from "./raw";
 import { route, type ApiRoute } from "./route";
 
 /** Sentry's team choices in an invite: `teams: ["slug"]`, or `teamRoles: [{teamSlug, role}]`. */
@@ -33,26 +33,22 @@ export const INVITATION_ROUTES: ApiRoute[] = [
     });
     const { invitation } = sent;
     const teams = (await ctx.directory.teams(access.org.id)).filter((t) => invitation.teamIds.includes(t.team.id)).map((t) => t.team.slug);
-    return new JsonWithHeaders(
-      {
-        id: String(invitation.id),
-        email: invitation.email,
-        name: invitation.email,
-        user: null,
-        orgRole: invitation.role,
-        role: invitation.role,
-        roleName: ROLE_INFO[invitation.role].label,
-        pending: true,
-        expired: false,
-        inviteStatus: "approved",
-        inviterName: user.name || user.email,
-        dateCreated: new Date(invitation.createdAt).toISOString(),
-        teams,
-        teamRoles: teams.map((teamSlug) => ({ teamSlug, role: null })),
-        ...(sent.emailed ? {} : { inviteLink: sent.link }),
-      },
-      {},
-      201,
-    );
+    return new Created({
+      id: String(invitation.id),
+      email: invitation.email,
+      name: invitation.email,
+      user: null,
+      orgRole: invitation.role,
+      role: invitation.role,
+      roleName: ROLE_INFO[invitation.role].label,
+      pending: true,
+      expired: false,
+      inviteStatus: "approved",
+      inviterName: user.name || user.email,
+      dateCreated: new Date(invitation.createdAt).toISOString(),
+      teams,
+      teamRoles: teams.map((teamSlug) => ({ teamSlug, role: null })),
+      ...(sent.emailed ? {} : { inviteLink: sent.link }),
+    });
   }),
 ];

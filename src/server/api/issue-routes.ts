@@ -52,7 +52,9 @@ function changesFrom(body: unknown): IssueChange[] {
     if (b.assignedTo === null || b.assignedTo === "") changes.push({ action: "assign", assigneeId: null });
     else if (typeof b.assignedTo === "string" && /^(user:)?\d+$/.test(b.assignedTo))
       changes.push({ action: "assign", assigneeId: Number(b.assignedTo.replace("user:", "")) });
-    else throw invalidInput('assignedTo is a user id ("12" or "user:12") or null');
+    else if (typeof b.assignedTo === "string" && /^team:\d+$/.test(b.assignedTo))
+      changes.push({ action: "assign", assigneeId: null, teamId: Number(b.assignedTo.slice(5)) });
+    else throw invalidInput('assignedTo is a user id ("12" or "user:12"), a team ("team:3") or null');
   }
   if (changes.length === 0) throw invalidInput("nothing to change: send status, statusDetails, isBookmarked or assignedTo");
   return changes;

@@ -1,7 +1,11 @@
 import { invalidInput } from "../../core/errors";
 import { groupingState, upgradeGrouping, type GroupingState } from "../../core/projects/grouping-config";
 import { projectInOrg } from "../../core/projects/queries";
+import type { Ctx } from "../../core/context";
+import { deleteProject, renameProject, type ProjectRename } from "../../core/projects/manage-project";
+import { addProjectToTeam, removeProjectFromTeam, teamInOrg } from "../../core/teams/teams";
 import type { Project } from "../../db/schema";
+import { Created, NoContent } from "./raw";
 import { route, type ApiRoute } from "./route";
 
 /** A project as Sentry's project details answer spells it, the grouping fields included. */
@@ -21,25 +25,79 @@ function serializeProject(project: Project, grouping: GroupingState) {
   };
 }
 
+const PUT_FIELDS = ["name", "slug", "groupingConfig", "secondaryGroupingDays"];
+const fieldsOf = (body: unknown): Record<string, unknown> =>
+  body !== null && typeof body === "object" ? (body as Record<string, unknown>) : {};
+/** Whether a PUT renames the project (the part that needs project:write). */
+const renames = ({ body }: { body: unknown }) => "name" in fieldsOf(body) || "slug" in fieldsOf(body);
+
 /** `GET|PUT /api/0/projects/{org}/{project}/`: details, and the grouping upgrade (`{"groupingConfig": "<newer version>"}`). */
 export const PROJECT_ROUTES: ApiRoute[] = [
   route("GET", "/projects/{}/{}", "project:read", async ({ ctx, access, params: [, slug] }) => {
     const project = await projectInOrg(ctx, access, slug ?? "");
     return serializeProject(project, await groupingState(ctx, project.id));
   }),
-  route("PUT", "/projects/{}/{}", "project:settings:write", async ({ ctx, access, params: [, slug], body }) => {
+  // Renaming (name, slug) also needs project:write; the grouping upgrade is a setting.
+  route(
+    "PUT",
+    "/projects/{}/{}",
+    "project:settings:write",
+    async ({ ctx, access, params: [, slug], body }) => {
+      let project = await projectInOrg(ctx, access, slug ?? "");
+      const fields = fieldsOf(body);
+      const unknown = Object.keys(fields).filter((k) => !PUT_FIELDS.includes(k));
+      if (
+        unknown.length > 0 ||
+        Object.keys(fields).length === 0 ||
+        (fields.groupingConfig !== undefined && typeof fields.groupingConfig !== "string")
+      ) {
+        throw invalidInput(
+          'send "name" or "slug" to rename, or {"groupingConfig": "<a newer version>"} and optionally "secondaryGroupingDays" (0 to 365)',
+        );
+      }
+      if (renames({ body })) {
+        const change = {
+          ...(fields.name !== undefined ? { name: fields.name } : {}),
+          ...(fields.slug !== undefined ? { slug: fields.slug } : {}),
+        };
+        const renamed = await renameProject({ ctx, input: { project, change: change as ProjectRename } });
+        project = { ...project, ...renamed };
+      }
+      if (typeof fields.groupingConfig !== "string") return serializeProject(project, await groupingState(ctx, project.id));
+      const days = fields.secondaryGroupingDays;
+      if (days !== undefined && typeof days !== "number") throw invalidInput("secondaryGroupingDays is a number of days");
+      const state = await upgradeGrouping({
+        ctx,
+        input: { projectId: project.id, to: fields.groupingConfig, ...(days !== undefined ? { transitionDays: days } : {}) },
+      });
+      return serializeProject(project, state);
+    },
+    { permission: "project:write", when: renames },
+  ),
+  route("DELETE", "/projects/{}/{}", "project:delete", async ({ ctx, access, params: [, slug] }) => {
+    await deleteProject({ ctx, input: { project: await projectInOrg(ctx, access, slug ?? "") } });
+    return new NoContent();
+  }),
+  // Sentry's "add a team to a project" / "delete a team from a project".
+  route("POST", "/projects/{}/{}/teams/{}", "project:write", async ({ ctx, access, params: [, slug, teamSlug] }) => {
     const project = await projectInOrg(ctx, access, slug ?? "");
-    const fields = body !== null && typeof body === "object" ? (body as Record<string, unknown>) : {};
-    const unknown = Object.keys(fields).filter((k) => k !== "groupingConfig" && k !== "secondaryGroupingDays");
-    if (unknown.length > 0 || typeof fields.groupingConfig !== "string") {
-      throw invalidInput('send {"groupingConfig": "<a newer version>"} and optionally "secondaryGroupingDays" (0 to 365)');
-    }
-    const days = fields.secondaryGroupingDays;
-    if (days !== undefined && typeof days !== "number") throw invalidInput("secondaryGroupingDays is a number of days");
-    const state = await upgradeGrouping({
-      ctx,
-      input: { projectId: project.id, to: fields.groupingConfig, ...(days !== undefined ? { transitionDays: days } : {}) },
-    });
-    return serializeProject(project, state);
+    await addProjectToTeam(ctx, await teamInOrg(ctx, access.org.id, teamSlug ?? ""), project);
+    return new Created(await withTeams(ctx, project));
+  }),
+  route("DELETE", "/projects/{}/{}/teams/{}", "project:write", async ({ ctx, access, params: [, slug, teamSlug] }) => {
+    const project = await projectInOrg(ctx, access, slug ?? "");
+    await removeProjectFromTeam(ctx, await teamInOrg(ctx, access.org.id, teamSlug ?? ""), project);
+    return withTeams(ctx, project);
   }),
 ];
+
+/** The project with its teams, as Sentry answers the project-team routes. */
+async function withTeams(ctx: Ctx, project: Project) {
+  const teams = await ctx.directory.teamsOfProject(project.id);
+  return {
+    id: String(project.id),
+    slug: project.slug,
+    name: project.name,
+    teams: teams.map((t) => ({ id: String(t.id), slug: t.slug, name: t.name })),
+  };
+}

@@ -27,11 +27,22 @@ export class RawResponse {
   }
 }
 
-/** A JSON answer with extra headers (Sentry's `Link` pagination header) or another status (201 Created). */
+/** A JSON answer with extra headers (Sentry's `Link` pagination header). */
 export class JsonWithHeaders {
   constructor(
     readonly body: unknown,
     readonly headers: Record<string, string>,
-    readonly status = 200,
   ) {}
+}
+
+/** An empty answer: Sentry's 204 for a DELETE that worked. */
+export class NoContent {
+  send(res: ServerResponse): void {
+    res.writeHead(204).end();
+  }
+}
+
+/** A JSON answer with another status than 200: Sentry's 201 for what a POST created. */
+export class Created {
+  constructor(readonly body: unknown) {}
 }

@@ -13,12 +13,24 @@ export interface HandlerArgs {
   body: unknown;
 }
 
+/**
+ * A second row of the table that one request of a route needs besides the route's own, when
+ * `when` says so: leaving (`DELETE …/members/me/`, member:leave) versus removing someone else
+ * (member:write) on one path. The router asks it, after the route's row, in `alsoNeeded` alone.
+ */
+export interface AlsoNeeds {
+  permission: OrgPermission;
+  /** Sees the request as the handler will: who asks, the path's parameters and the parsed body. */
+  when: (request: { user: User; params: string[]; body: unknown }) => boolean;
+}
+
 export interface ApiRoute {
   method: string;
   /** The path as written, `{}` for a parameter; the first parameter is always the organization. */
   path: string;
   pattern: RegExp;
   permission: OrgPermission;
+  alsoNeeds?: AlsoNeeds;
   handler: (args: HandlerArgs) => Promise<unknown>;
 }
 
@@ -28,13 +40,27 @@ const SEGMENT = "([^/]+)";
  * The only way to declare a web API route: it names the permission-table row the router
  * asks before calling the handler (test/integration/permissions-static.test.ts checks it).
  */
-export function route(method: string, path: string, permission: OrgPermission, handler: ApiRoute["handler"]): ApiRoute {
+export function route(
+  method: string,
+  path: string,
+  permission: OrgPermission,
+  handler: ApiRoute["handler"],
+  alsoNeeds?: AlsoNeeds,
+): ApiRoute {
   // The type already says so; this catches a cast or a plain-JS caller at start-up.
-  if (!isOrgPermission(permission)) throw new Error(`route ${method} ${path}: '${String(permission)}' is not an organization permission`);
-  if (!path.startsWith("/organizations/{}") && !path.startsWith("/projects/{}")) {
+  for (const p of [permission, ...(alsoNeeds ? [alsoNeeds.permission] : [])])
+    if (!isOrgPermission(p)) throw new Error(`route ${method} ${path}: '${String(p)}' is not an organization permission`);
+  if (!["/organizations/{}", "/projects/{}", "/teams/{}"].some((prefix) => path.startsWith(prefix))) {
     throw new Error(`route ${method} ${path}: the organization must be the first parameter`);
   }
-  return { method, path, pattern: new RegExp(`^/api/0${path.replaceAll("{}", SEGMENT)}/?$`), permission, handler };
+  return {
+    method,
+    path,
+    pattern: new RegExp(`^/api/0${path.replaceAll("{}", SEGMENT)}/?$`),
+    permission,
+    ...(alsoNeeds ? { alsoNeeds } : {}),
+    handler,
+  };
 }
 
 /** What an account route's handler gets: the signed-in user, no organization. */

@@ -3,7 +3,8 @@ import { userForSession } from "../../core/accounts/sessions";
 import type { Ctx } from "../../core/context";
 import { forbidden, isTelltaleError, notFound, unauthenticated } from "../../core/errors";
 import { authorize } from "../../core/permissions/authorize";
-import { NOT_ALLOWED, permissionScope } from "../../core/permissions/table";
+import { NOT_ALLOWED, permissionScope, roleAllows } from "../../core/permissions/table";
+import type { OrgAccess } from "../../core/orgs/access";
 import { scopeAllows, type Scope } from "../../core/tokens/scopes";
 import { listOrganizations } from "../../core/orgs/access";
 import { updateOrganization } from "../../core/orgs/create-org";
@@ -20,8 +21,10 @@ import { PROJECT_ROUTES } from "./project-routes";
 import { LOOKUP_ROUTES } from "./lookup-routes";
 import { INVITATION_ROUTES } from "./invitation-routes";
 import { TAG_ROUTES } from "./tag-routes";
+import { MEMBER_ROUTES } from "./member-routes";
+import { TEAM_ROUTES } from "./team-routes";
 import { accountRoute, route, type AccountRoute, type ApiRoute } from "./route";
-import { JsonWithHeaders, RawResponse } from "./raw";
+import { Created, JsonWithHeaders, NoContent, RawResponse } from "./raw";
 
 /** The web API: a Sentry-compatible subset, JSON in and out; each route names its permission. */
 export const ROUTES: ApiRoute[] = [
@@ -40,6 +43,8 @@ export const ROUTES: ApiRoute[] = [
   ...LOOKUP_ROUTES,
   ...INVITATION_ROUTES,
   ...TAG_ROUTES,
+  ...MEMBER_ROUTES,
+  ...TEAM_ROUTES,
 ];
 
 /**
@@ -75,6 +80,21 @@ async function authenticate(
     if (user) return { user, scopes: null, organizationId: null };
   }
   throw unauthenticated("Authentication credentials were not provided.");
+}
+
+/**
+ * The one place where a route's request needs a second row of the permission table (its
+ * `alsoNeeds`): the same role and token-scope checks as for the route's own row.
+ */
+async function alsoNeeded(
+  r: ApiRoute,
+  request: { user: User; params: string[]; body: unknown; access: OrgAccess; scopes: ReadonlySet<Scope> | null },
+): Promise<void> {
+  if (!r.alsoNeeds?.when(request)) return;
+  const { permission } = r.alsoNeeds;
+  if (!roleAllows(request.access.role, permission)) throw forbidden(NOT_ALLOWED);
+  const scope = permissionScope(permission);
+  if (scope !== null && !scopeAllows(request.scopes, scope)) throw forbidden(NOT_ALLOWED);
 }
 
 /** Handles every `/api/` path that is not ingest; always answers JSON, never a page. */
@@ -117,9 +137,12 @@ export async function handleApi(ctx: Ctx, req: IncomingMessage, res: ServerRespo
         return sendJson(res, 400, { detail: "the request body is not valid JSON" });
       }
     }
+    await alsoNeeded(hit.r, { user, params, body, access, scopes });
     const result = await hit.r.handler({ ctx, user, access, params, query, body });
     if (result instanceof RawResponse) return result.send(res);
-    if (result instanceof JsonWithHeaders) return sendJson(res, result.status, result.body, result.headers);
+    if (result instanceof NoContent) return result.send(res);
+    if (result instanceof Created) return sendJson(res, 201, result.body);
+    if (result instanceof JsonWithHeaders) return sendJson(res, 200, result.body, result.headers);
     sendJson(res, 200, result);
   } catch (error) {
     if (isTelltaleError(error)) return sendError(res, error);

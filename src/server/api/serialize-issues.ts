@@ -47,7 +47,9 @@ export function serializeIssue(
     numComments: extras.comments,
     assignedTo: extras.assignee
       ? { type: "user", id: String(extras.assignee.id), name: extras.assignee.name || extras.assignee.email, email: extras.assignee.email }
-      : null,
+      : extras.assigneeTeam
+        ? { type: "team", id: String(extras.assigneeTeam.id), name: extras.assigneeTeam.slug }
+        : null,
     isBookmarked: extras.bookmarked,
     isSubscribed: false,
     hasSeen: false,

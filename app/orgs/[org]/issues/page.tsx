@@ -217,6 +217,7 @@ export default async function IssuesPage({ params, searchParams }: { params: Pro
                           )}
                           {x.bookmarked && " ★"}
                           {x.assignee && ` · ${x.assignee.name || x.assignee.email}`}
+                          {x.assigneeTeam && ` · #${x.assigneeTeam.slug}`}
                         </div>
                       </td>
                       <td className="narrow-hide">

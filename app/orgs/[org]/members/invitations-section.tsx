@@ -27,7 +27,7 @@ export async function InvitationsSection({ access }: { access: OrgAccess }) {
   return (
     <>
       <section className="panel" data-testid="invite">
-        <h2>Invite people</h2>
+        <h2 className="panel-title">Invite people</h2>
         <p className="muted">
           {c.mailer
             ? `They get an email with a link that works for ${INVITATION_DAYS} days.`
@@ -36,7 +36,7 @@ export async function InvitationsSection({ access }: { access: OrgAccess }) {
         <InviteForm org={access.org.slug} roles={roles} teams={teams.map((t) => ({ slug: t.team.slug, name: t.team.name }))} />
       </section>
       <section className="panel" data-testid="pending-invitations">
-        <h2>Pending invitations</h2>
+        <h2 className="panel-title">Pending invitations</h2>
         {pending.length === 0 ? (
           <p className="muted">None.</p>
         ) : (

@@ -80,7 +80,7 @@ export default async function IssuePage({ params, searchParams }: { params: Para
   else if (!listing) notFound();
 
   const range = parseFrequencyRange(q.freq);
-  const [extras, tags, activity, neighbours, events, members, frequency, rules, hashes] = await Promise.all([
+  const [extras, tags, activity, neighbours, events, members, frequency, rules, hashes, teams] = await Promise.all([
     issueExtras(c, [issue], user, { hourly: false }),
     tagDistribution(c, issue.id),
     issueActivity(c, issue.id),
@@ -96,6 +96,7 @@ export default async function IssuePage({ params, searchParams }: { params: Para
     issueFrequency(c, issue.id, c.now(), range),
     stored ? fingerprintRules(c, project.id) : Promise.resolve([]),
     stored ? issueHashes(c, issue.id) : Promise.resolve([]),
+    c.directory.teams(org.id),
   ]);
   const extra = extras.get(issue.id)!;
   const event = stored ? (JSON.parse(decodePayload(stored.data)) as NormalizedEvent) : null;
@@ -215,7 +216,14 @@ export default async function IssuePage({ params, searchParams }: { params: Para
             </button>
           </div>
         </TriageForm>
-        <AssignForm org={org.slug} issueId={issue.id} assigneeId={issue.assignee_id} members={members}>
+        <AssignForm
+          org={org.slug}
+          issueId={issue.id}
+          assigneeId={issue.assignee_id}
+          assigneeTeamId={issue.assignee_team_id}
+          members={members}
+          teams={teams.map(({ team }) => ({ id: team.id, slug: team.slug }))}
+        >
           {trace && (
             <Link href={`/orgs/${org.slug}/traces/${trace}`} data-testid="trace-link">
               View trace

@@ -18,6 +18,7 @@ import { exactUtc } from "../../../../../../lib/dates";
 import { projectOptions } from "@/src/core/projects/options";
 import { listQuotas, QUOTA_CATEGORIES } from "@/src/core/projects/quotas";
 import { PageCrumbs } from "../../../../../../components/shell/page-crumbs";
+import { DeleteProjectPanel, ProjectTeamsPanel } from "./teams-panels";
 
 type Params = Promise<{ org: string; project: string; section?: string[] }>;
 
@@ -28,6 +29,7 @@ const SECTIONS = [
   { id: "filters", title: "Inbound filters" },
   { id: "scrubbing", title: "Data scrubbing" },
   { id: "grouping", title: "Grouping" },
+  { id: "teams", title: "Teams" },
 ] as const;
 
 export async function generateMetadata({ params }: { params: Params }) {
@@ -128,7 +130,18 @@ export default async function ProjectSettingsPage({ params }: { params: Params }
               ))}
             </ul>
           </section>
+          {roleAllows(role, "project:delete") && <DeleteProjectPanel org={org.slug} project={project.slug} />}
         </>
+      )}
+
+      {current === "teams" && (
+        <ProjectTeamsPanel
+          orgId={org.id}
+          org={org.slug}
+          projectId={project.id}
+          project={project.slug}
+          manage={roleAllows(role, "project:write")}
+        />
       )}
 
       {current === "keys" && (
