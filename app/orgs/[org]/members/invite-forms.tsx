@@ -53,7 +53,7 @@ export function InviteForm({
           <label key={r.value} className="choice">
             <input type="radio" name="role" value={r.value} defaultChecked={(state.error ? state.values?.role : "member") === r.value} />
             <span>
-              <strong>{r.label}</strong> <span className="muted">{r.summary}</span>
+              <strong>{r.label}</strong> <span className="muted">— {r.summary}</span>
             </span>
           </label>
         ))}
