@@ -20,6 +20,8 @@ import { PROJECT_ROUTES } from "./project-routes";
 import { LOOKUP_ROUTES } from "./lookup-routes";
 import { INVITATION_ROUTES } from "./invitation-routes";
 import { TAG_ROUTES } from "./tag-routes";
+import { RELEASE_ROUTES } from "./release-routes";
+import { SOURCEMAP_ROUTES } from "./sourcemap-routes";
 import { accountRoute, route, type AccountRoute, type ApiRoute } from "./route";
 import { JsonWithHeaders, RawResponse } from "./raw";
 
@@ -40,6 +42,8 @@ export const ROUTES: ApiRoute[] = [
   ...LOOKUP_ROUTES,
   ...INVITATION_ROUTES,
   ...TAG_ROUTES,
+  ...RELEASE_ROUTES,
+  ...SOURCEMAP_ROUTES,
 ];
 
 /**
@@ -108,7 +112,7 @@ export async function handleApi(ctx: Ctx, req: IncomingMessage, res: ServerRespo
     if (scope !== null && !scopeAllows(scopes, scope)) throw forbidden(NOT_ALLOWED);
     const query = new URL(req.url ?? "/", "http://localhost").searchParams;
     let body: unknown = undefined;
-    if (req.method === "PUT" || req.method === "POST") {
+    if ((req.method === "PUT" || req.method === "POST") && !hit.r.stream) {
       const raw = await readBody(req, 1024 * 1024);
       if (raw === null) return sendJson(res, 413, { detail: "the request body is over 1 MiB" });
       try {
@@ -117,7 +121,7 @@ export async function handleApi(ctx: Ctx, req: IncomingMessage, res: ServerRespo
         return sendJson(res, 400, { detail: "the request body is not valid JSON" });
       }
     }
-    const result = await hit.r.handler({ ctx, user, access, params, query, body });
+    const result = await hit.r.handler({ ctx, user, access, params, query, body, req });
     if (result instanceof RawResponse) return result.send(res);
     if (result instanceof JsonWithHeaders) return sendJson(res, result.status, result.body, result.headers);
     sendJson(res, 200, result);
