@@ -175,7 +175,8 @@ describe.each(DIALECTS)("sentry-cli releases on %s", (dialect) => {
     // 1.0.0's last commit is not in this tree: --ignore-missing takes the default depth instead.
     await ok(["releases", "set-commits", "2.0.0", "--org", "acme", "--local", "--ignore-missing"], { cwd: repo.dir });
     const two = (await ctx.releases.release(orgId, "2.0.0"))!;
-    // sentry-cli 3.8 names the repository after the remote's name, not its URL (src/commands/releases/set_commits.rs
+    // sentry-cli 3.8 names the repository after the remote's name, not its URL (set_commits.rs in
+    // https://github.com/getsentry/sentry-cli/blob/fb79c59a35d79135d9eb84f4845572ce4548c455/src/commands/releases/
     // passes `get_cached_vcs_remote()`, "origin", to `get_repo_from_remote`): the repository is registered as it is sent.
     expect((await ctx.releases.commits(two.id)).map((c) => [c.key, c.message?.trim(), c.repositoryName, c.authorEmail])).toEqual([
       [second, "second change", "origin", "dev@example.com"],

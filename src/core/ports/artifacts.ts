@@ -6,7 +6,10 @@
  * src/db/artifact-store.ts.
  */
 
-/** Sentry's assemble states (sentry-cli src/api/data_types/chunking/file_state.rs). */
+/**
+ * Sentry's assemble states (sentry-cli
+ * https://github.com/getsentry/sentry-cli/blob/fb79c59a35d79135d9eb84f4845572ce4548c455/src/api/data_types/chunking/file_state.rs).
+ */
 export type AssembleState = "not_found" | "created" | "assembling" | "ok" | "error";
 
 export interface Assembly {

@@ -13,7 +13,10 @@ const DateText = z
   .refine((v) => !Number.isNaN(Date.parse(v)), "is not a date");
 const ProjectRef = z.union([z.string().max(100), z.number().int()]);
 
-/** `POST /organizations/{org}/releases/` (sentry-cli `NewRelease`, src/api/mod.rs). */
+/**
+ * `POST /organizations/{org}/releases/` (sentry-cli `NewRelease`,
+ * https://github.com/getsentry/sentry-cli/blob/fb79c59a35d79135d9eb84f4845572ce4548c455/src/api/mod.rs).
+ */
 export const NewReleaseBody = z.object({
   version: Version,
   projects: z.array(ProjectRef).max(100).default([]),

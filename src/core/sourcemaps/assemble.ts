@@ -37,7 +37,8 @@ export interface AssembleAnswer {
 export type ProjectResolver = (nameOrId: string | number) => Promise<{ id: number } | null>;
 
 /**
- * Assembles an artifact bundle from uploaded chunks (sentry-cli src/utils/file_upload.rs polls
+ * Assembles an artifact bundle from uploaded chunks (sentry-cli
+ * https://github.com/getsentry/sentry-cli/blob/fb79c59a35d79135d9eb84f4845572ce4548c455/src/utils/file_upload.rs polls
  * until `ok` or `error`): missing chunks → `not_found` with their list; otherwise the chunks are
  * joined, checked against the whole checksum, opened and indexed, and the chunks dropped. The
  * work is done in this request (bounded by ARTIFACT_LIMITS), so the answer is `ok` or `error`; a

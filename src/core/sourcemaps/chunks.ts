@@ -16,7 +16,8 @@ export interface ReceivedChunk {
 /**
  * Stores the chunks of one chunk-upload request, all or none: each decompressed within the chunk
  * size and checked against its SHA-1 before anything is written
- * (sentry-cli src/api/mod.rs `upload_chunks`: one `file_gzip` part per chunk, named by its SHA-1).
+ * (sentry-cli's `upload_chunks`: one `file_gzip` part per chunk, named by its SHA-1,
+ * https://github.com/getsentry/sentry-cli/blob/fb79c59a35d79135d9eb84f4845572ce4548c455/src/api/mod.rs).
  */
 export async function storeChunks({ ctx, input }: { ctx: Ctx; input: { organizationId: number; chunks: readonly ReceivedChunk[] } }) {
   if (input.chunks.length > ARTIFACT_LIMITS.chunksPerRequest) throw invalidInput("Too many chunks");
@@ -39,10 +40,14 @@ export async function storeChunks({ ctx, input }: { ctx: Ctx; input: { organizat
   await ctx.artifacts.putChunks(input.organizationId, verified, ctx.now());
 }
 
-/** What `GET /organizations/{org}/chunk-upload/` answers (sentry-cli src/api/data_types/chunking/upload/options.rs). */
+/**
+ * What `GET /organizations/{org}/chunk-upload/` answers (sentry-cli
+ * https://github.com/getsentry/sentry-cli/blob/fb79c59a35d79135d9eb84f4845572ce4548c455/src/api/data_types/chunking/upload/options.rs).
+ */
 export function chunkUploadOptions(orgSlug: string) {
   return {
-    // Relative: sentry-cli joins it to the URL it was given (src/config.rs `get_api_endpoint`),
+    // Relative: sentry-cli joins it to the URL it was given (`get_api_endpoint` in
+    // https://github.com/getsentry/sentry-cli/blob/fb79c59a35d79135d9eb84f4845572ce4548c455/src/config.rs),
     // so uploads work behind a proxy whatever TELLTALE_URL says.
     url: `/api/0/organizations/${encodeURIComponent(orgSlug)}/chunk-upload/`,
     chunkSize: ARTIFACT_LIMITS.chunkSize,

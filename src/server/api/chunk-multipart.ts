@@ -5,7 +5,8 @@ import type { ReceivedChunk } from "../../core/sourcemaps/chunks";
 import { ARTIFACT_LIMITS } from "../../core/sourcemaps/limits";
 
 /**
- * Reads sentry-cli's chunk upload (src/api/mod.rs `upload_chunks`): multipart, one part per chunk,
+ * Reads sentry-cli's chunk upload (`upload_chunks` in
+ * https://github.com/getsentry/sentry-cli/blob/fb79c59a35d79135d9eb84f4845572ce4548c455/src/api/mod.rs): multipart, one part per chunk,
  * named `file_gzip` (gzip) or `file`, its filename the chunk's SHA-1. Streamed with busboy and
  * bounded: the request, the parts and each part's compressed size. Whole-body `Content-Encoding`
  * is not offered (the options say `gzip` per chunk), so it is refused.

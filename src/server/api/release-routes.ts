@@ -8,7 +8,10 @@ import { serializeCommit, serializeDeploy, serializeRelease, serializeRepository
 
 const v = (params: string[]) => params[1] ?? "";
 
-/** Releases, deploys and repositories as sentry-cli 3.x calls them (src/api/mod.rs), Sentry's paths and shapes. */
+/**
+ * Releases, deploys and repositories as sentry-cli 3.x calls them, Sentry's paths and shapes:
+ * https://github.com/getsentry/sentry-cli/blob/fb79c59a35d79135d9eb84f4845572ce4548c455/src/api/mod.rs
+ */
 export const RELEASE_ROUTES: ApiRoute[] = [
   route("GET", "/organizations/{}/releases", "release:read", async ({ ctx, access }) =>
     (await listReleases(ctx, access, null)).map(serializeRelease),
@@ -43,7 +46,8 @@ export const RELEASE_ROUTES: ApiRoute[] = [
   route("GET", "/organizations/{}/releases/{}/previous-with-commits", "release:read", async ({ ctx, access, params }) => {
     const release = await findRelease(ctx, access, v(params));
     const previous = await ctx.releases.previousWithCommits(access.org.id, release);
-    // sentry-cli reads `{}` as "no previous release" (src/api/mod.rs `OptionalReleaseInfo`).
+    // sentry-cli reads `{}` as "no previous release" (`OptionalReleaseInfo` in
+    // https://github.com/getsentry/sentry-cli/blob/fb79c59a35d79135d9eb84f4845572ce4548c455/src/api/mod.rs).
     return previous ? serializeRelease(previous) : {};
   }),
   route("GET", "/organizations/{}/releases/{}/deploys", "release:read", async ({ ctx, access, params }) => {
