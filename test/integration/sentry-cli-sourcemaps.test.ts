@@ -10,6 +10,7 @@ import type { Ctx } from "../../src/core/context";
 import { createOrganization } from "../../src/core/orgs/create-org";
 import { createProject } from "../../src/core/projects/create-project";
 import { ARTIFACT_LIMITS } from "../../src/core/sourcemaps/limits";
+import { findByDebugId, findByUrl } from "../../src/core/sourcemaps/lookup";
 import { createToken, issueOrgToken, userIdByEmail } from "../../src/core/tokens/tokens";
 import { setLogLevel } from "../../src/server/log";
 import { startApiServer } from "../support/api-server";
@@ -119,7 +120,7 @@ describe.each(DIALECTS)("sentry-cli sourcemaps upload on %s", (dialect) => {
       ["~/app.min.js", "minified_source", debugId, "app.min.js.map"],
       ["~/app.min.js.map", "source_map", debugId, null],
     ]);
-    const found = await ctx.artifacts.byDebugId(webId, debugId!.toUpperCase());
+    const found = await findByDebugId(ctx, webId, debugId!.toUpperCase().replace(/-/g, ""));
     expect(found.minified?.url).toBe("~/app.min.js");
     expect((await ctx.artifacts.content(found.minified!.id))?.toString("utf8")).toBe(readFileSync(js, "utf8"));
     const mapText = (await ctx.artifacts.content(found.sourceMap!.id))!.toString("utf8");
@@ -158,6 +159,12 @@ describe.each(DIALECTS)("sentry-cli sourcemaps upload on %s", (dialect) => {
     const file = await ctx.artifacts.byUrl(webId, "R", "d1", ["http://example.com/static/app.min.js", "~/static/app.min.js"]);
     expect(file).toMatchObject({ url: "~/static/app.min.js", type: "minified_source", debugId: null, sourcemap: "app.min.js.map" });
     expect((await ctx.artifacts.content(file!.id))?.toString("utf8")).toBe(readFileSync(js, "utf8"));
+    // As symbolication will ask: an event's abs_path on any host, its release and dist.
+    const match = await findByUrl(ctx, webId, "R", "d1", "https://shop.example.com/static/app.min.js?v=2#x");
+    expect(match?.minified.url).toBe("~/static/app.min.js");
+    expect(match?.sourceMap).toMatchObject({ url: "~/static/app.min.js.map", type: "source_map" });
+    expect(JSON.parse((await ctx.artifacts.content(match!.sourceMap!.id))!.toString("utf8"))).toMatchObject({ version: 3 });
+    expect(await findByUrl(ctx, webId, "R", "d1", "https://shop.example.com/other.js")).toBeNull();
     expect(await ctx.artifacts.byUrl(webId, "R", null, ["~/static/app.min.js"])).toBeNull();
     expect(await ctx.artifacts.byUrl(webId, "other", "d1", ["~/static/app.min.js"])).toBeNull();
 
