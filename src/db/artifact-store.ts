@@ -92,6 +92,33 @@ export class KyselyArtifactStore implements ArtifactStore {
     }
   }
 
+  async expireChunks(organizationId: number, before: number): Promise<number> {
+    await this.db.deleteFrom("upload_chunks").where("organization_id", "=", organizationId).where("created_at", "<", before).execute();
+    const row = await this.db
+      .selectFrom("upload_chunks")
+      .select((eb) => eb.fn.sum<number | string | null>("size").as("bytes"))
+      .where("organization_id", "=", organizationId)
+      .executeTakeFirst();
+    return Number(row?.bytes ?? 0);
+  }
+
+  async linkProjects(organizationId: number, checksum: string, projectIds: readonly number[]): Promise<void> {
+    const bundle = await this.db
+      .selectFrom("artifact_bundles")
+      .select("id")
+      .where("organization_id", "=", organizationId)
+      .where("checksum", "=", checksum)
+      .executeTakeFirst();
+    if (!bundle) return;
+    for (const projectId of projectIds) {
+      await this.db
+        .insertInto("artifact_bundle_projects")
+        .values({ bundle_id: bundle.id, project_id: projectId })
+        .onConflict((oc) => oc.columns(["bundle_id", "project_id"]).doNothing())
+        .execute();
+    }
+  }
+
   async assembly(organizationId: number, checksum: string): Promise<Assembly | null> {
     const row = await this.db
       .selectFrom("bundle_assemblies")

@@ -133,6 +133,11 @@ describe.each(DIALECTS)("sentry-cli sourcemaps upload on %s", (dialect) => {
     expect(await ctx.artifacts.missingChunks(orgId, [bundle!.checksum])).toEqual([bundle!.checksum]);
     const apiId = (await store.db.selectFrom("projects").select("id").where("slug", "=", "api").executeTakeFirstOrThrow()).id;
     expect(await ctx.artifacts.byDebugId(apiId, debugId!)).toEqual({ minified: null, sourceMap: null });
+    // The same bundle assembled again for another project is linked to it, not stored twice.
+    const again = await assemble({ checksum: bundle!.checksum, chunks: [bundle!.checksum], projects: ["api"] });
+    expect(again.body).toEqual({ state: "ok", missingChunks: [] });
+    expect((await ctx.artifacts.byDebugId(apiId, debugId!)).minified?.url).toBe("~/app.min.js");
+    expect((await ctx.artifacts.bundles(orgId)).filter((b) => b.checksum === bundle!.checksum)).toHaveLength(1);
   });
 
   it("stores a bundle without debug ids for a release, dist and URL prefix, found by release + dist + ~/ URL", async () => {
@@ -296,6 +301,16 @@ describe.each(DIALECTS)("sentry-cli sourcemaps upload on %s", (dialect) => {
     }
     expect(await bundleCount()).toBe(before);
     expect(await fileCount()).toBe(filesBefore);
+  });
+
+  it("drops chunks no bundle used after a day", async () => {
+    const data = Buffer.from("abandoned upload");
+    const day = ARTIFACT_LIMITS.chunkTtlMs;
+    await ctx.artifacts.putChunks(orgId, [{ checksum: sha1(data), data }], Date.now() - day - 1000);
+    expect(await ctx.artifacts.missingChunks(orgId, [sha1(data)])).toEqual([]);
+    const fresh = Buffer.from("a fresh chunk");
+    expect((await uploadChunks([{ name: sha1(fresh), data: fresh }])).status).toBe(200);
+    expect(await ctx.artifacts.missingChunks(orgId, [sha1(data), sha1(fresh)])).toEqual([sha1(data)]);
   });
 
   it("answers 400 to an assemble request that is not Sentry's shape, or names another organization's or an unknown project", async () => {

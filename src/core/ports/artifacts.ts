@@ -69,10 +69,14 @@ export interface ArtifactStore {
   /** The chunks' bytes in the order asked; null if one is missing. */
   readChunks(organizationId: number, checksums: readonly string[]): Promise<Buffer[] | null>;
   deleteChunks(organizationId: number, checksums: readonly string[]): Promise<void>;
+  /** Drops the organization's chunks stored before `before` (never assembled) and returns the bytes still held. */
+  expireChunks(organizationId: number, before: number): Promise<number>;
 
   assembly(organizationId: number, checksum: string): Promise<Assembly | null>;
   setAssembly(organizationId: number, checksum: string, assembly: Assembly, now: number): Promise<void>;
 
+  /** Links an already stored bundle (by checksum) to more projects, as a re-upload for them asks. */
+  linkProjects(organizationId: number, checksum: string, projectIds: readonly number[]): Promise<void>;
   /** Stores a bundle, its project links and its files in one transaction. */
   saveBundle(bundle: NewArtifactBundle, now: number): Promise<ArtifactBundle>;
   bundles(organizationId: number): Promise<ArtifactBundle[]>;

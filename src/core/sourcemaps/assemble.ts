@@ -66,6 +66,8 @@ export async function assembleBundle({
   }
   const orgId = input.scope.org.id;
   const known = await ctx.artifacts.assembly(orgId, req.checksum);
+  // The same bundle sent again for other projects (it names them, its checksum does not): link it to them.
+  if (known?.state === "ok") await ctx.artifacts.linkProjects(orgId, req.checksum, projectIds);
   if (known) return { state: known.state, missingChunks: [], ...(known.detail ? { detail: known.detail } : {}) };
   if (req.chunks.length === 0) return { state: "not_found", missingChunks: [] };
   const missing = await ctx.artifacts.missingChunks(orgId, req.chunks);

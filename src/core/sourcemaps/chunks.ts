@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { gunzipSync } from "node:zlib";
 import type { Ctx } from "../context";
-import { invalidInput } from "../errors";
+import { invalidInput, TelltaleError } from "../errors";
 import { ARTIFACT_LIMITS } from "./limits";
 
 export const SHA1_HEX = /^[0-9a-f]{40}$/;
@@ -37,7 +37,13 @@ export async function storeChunks({ ctx, input }: { ctx: Ctx; input: { organizat
     if (actual !== chunk.checksum) throw invalidInput(`chunk ${chunk.checksum} has SHA-1 ${actual}`);
     verified.push({ checksum: chunk.checksum, data });
   }
-  await ctx.artifacts.putChunks(input.organizationId, verified, ctx.now());
+  const now = ctx.now();
+  const pending = await ctx.artifacts.expireChunks(input.organizationId, now - ARTIFACT_LIMITS.chunkTtlMs);
+  const adding = verified.reduce((n, c) => n + c.data.length, 0);
+  if (pending + adding > ARTIFACT_LIMITS.maxPendingChunkBytes) {
+    throw new TelltaleError("too_large", `the organization holds ${pending} bytes of chunks not yet assembled; assemble or wait`);
+  }
+  await ctx.artifacts.putChunks(input.organizationId, verified, now);
 }
 
 /**

@@ -19,4 +19,8 @@ export const ARTIFACT_LIMITS = {
   /** Chunks named by one assemble request. */
   maxChunksPerBundle: 64,
   concurrency: 4,
+  /** Chunks an organization may hold that no bundle has used yet (an upload in progress). */
+  maxPendingChunkBytes: 512 * 1024 * 1024,
+  /** How long an unused chunk is kept: an upload that never assembles is dropped after this. */
+  chunkTtlMs: 24 * 60 * 60 * 1000,
 } as const;
