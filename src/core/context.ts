@@ -6,6 +6,8 @@ import type { Directory } from "./ports/directory";
 import type { AccountStore } from "./ports/accounts";
 import type { IssueSearch } from "./ports/issue-search";
 import type { TelemetryReader } from "./ports/telemetry-read";
+import type { ArtifactStore } from "./ports/artifacts";
+import type { ReleaseStore } from "./ports/releases";
 
 /** What every core action receives besides its input: storage, the public URL and named limits. */
 export interface Ctx {
@@ -22,6 +24,10 @@ export interface Ctx {
   publicUrl: string;
   /** Password resets, sessions and users (src/core/ports/accounts.ts). */
   accounts: AccountStore;
+  /** Releases, deploys, repositories and commits (src/core/ports/releases.ts). */
+  releases: ReleaseStore;
+  /** Uploaded chunks and artifact bundles for source maps (src/core/ports/artifacts.ts). */
+  artifacts: ArtifactStore;
   /** Outgoing email (src/core/email/mailer.ts); null when no SMTP server is configured. */
   mailer: Mailer | null;
   now: () => number;

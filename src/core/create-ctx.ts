@@ -4,6 +4,8 @@ import { KyselyAccountStore } from "../db/account-store";
 import { KyselyIssueSearch } from "../db/issue-search";
 import { KyselyTelemetryReader } from "../db/telemetry-read";
 import { KyselyDirectory } from "../db/directory";
+import { KyselyArtifactStore } from "../db/artifact-store";
+import { KyselyReleaseStore } from "../db/release-store";
 import type { Ctx } from "./context";
 import type { Mailer } from "./email/mailer";
 
@@ -21,6 +23,8 @@ export function createCtx(settings: Settings, store: Store, mailer: Mailer | nul
     directory: new KyselyDirectory(store.db, store.dialect, store.queue),
     publicUrl: settings.publicUrl,
     accounts: new KyselyAccountStore(store.db),
+    releases: new KyselyReleaseStore(store.db),
+    artifacts: new KyselyArtifactStore(store.db),
     mailer,
     now: Date.now,
     limits: {

@@ -19,6 +19,7 @@ import { m0015 } from "./migrations/0015_compressed_payloads";
 import { m0016 } from "./migrations/0016_token_scopes";
 import { m0017 } from "./migrations/0017_teams";
 import { m0018 } from "./migrations/0018_accounts";
+import { m0019 } from "./migrations/0019_releases";
 import { adoptQueue } from "./queue";
 import type { AnyDb, Migration } from "./migrations/helpers";
 
@@ -42,6 +43,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0016_token_scopes": m0016,
   "0017_teams": m0017,
   "0018_accounts": m0018,
+  "0019_releases": m0019,
 };
 
 export interface MigrateResult {

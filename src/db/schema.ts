@@ -1,4 +1,5 @@
 import type { ColumnType, Generated, Insertable, Selectable } from "kysely";
+import type { ReleasesSchema } from "./schema-releases";
 import type { Role, TeamRole } from "../core/orgs/roles";
 
 /**
@@ -453,7 +454,7 @@ export interface ProjectGroupingTable {
   next_short_number: number;
 }
 
-export interface DB {
+export interface DB extends ReleasesSchema {
   users: UsersTable;
   sessions: SessionsTable;
   login_attempts: LoginAttemptsTable;

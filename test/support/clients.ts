@@ -30,7 +30,12 @@ export async function runSentryCli(dsn: string, args: string[]): Promise<string>
 }
 
 /** Any sentry-cli command against a Telltale web API (`SENTRY_URL`, `SENTRY_AUTH_TOKEN`), with its exit code. */
-export async function sentryCli(url: string | null, token: string, args: string[]): Promise<{ code: number; out: string }> {
+export async function sentryCli(
+  url: string | null,
+  token: string,
+  args: string[],
+  options: { cwd?: string } = {},
+): Promise<{ code: number; out: string }> {
   // Without a URL, sentry-cli takes the one an organization token carries (none from the caller's environment either).
   const env: NodeJS.ProcessEnv = { ...process.env, SENTRY_AUTH_TOKEN: token, SENTRY_LOG_LEVEL: "warn" };
   delete env.SENTRY_URL;
@@ -40,6 +45,7 @@ export async function sentryCli(url: string | null, token: string, args: string[
     const { stdout, stderr } = await run(join(ROOT, "node_modules/.bin/sentry-cli"), args, {
       env,
       timeout: 60_000,
+      ...(options.cwd ? { cwd: options.cwd } : {}),
     });
     return { code: 0, out: stdout + stderr };
   } catch (error) {

@@ -9,6 +9,8 @@ import { KyselyAccountStore } from "../../src/db/account-store";
 import { KyselyIssueSearch } from "../../src/db/issue-search";
 import { KyselyTelemetryReader } from "../../src/db/telemetry-read";
 import { KyselyDirectory } from "../../src/db/directory";
+import { KyselyArtifactStore } from "../../src/db/artifact-store";
+import { KyselyReleaseStore } from "../../src/db/release-store";
 import type { Ctx } from "../../src/core/context";
 
 /** Every storage test runs on both databases. */
@@ -74,6 +76,8 @@ export function testCtx(store: Store, overrides: Partial<Ctx> = {}): Ctx {
     directory: new KyselyDirectory(store.db, store.dialect, store.queue),
     publicUrl: "http://telltale.test:8000",
     accounts: new KyselyAccountStore(store.db),
+    releases: new KyselyReleaseStore(store.db),
+    artifacts: new KyselyArtifactStore(store.db),
     mailer: null,
     now: Date.now,
     limits: { sessionDays: 14, loginMaxFailures: 10, loginAccountMaxFailures: 100, loginWindowSeconds: 900 },

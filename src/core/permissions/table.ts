@@ -218,6 +218,28 @@ export const PERMISSIONS = [
     roles: [],
     description: "list, create and delete users, grant superuser, send reset links",
   },
+  // releases and source maps (issue 13)
+  {
+    permission: "release:read",
+    audience: "organization",
+    roles: EVERY_ROLE,
+    scope: "project:releases",
+    description: "see releases, deploys, commits and source-map upload options",
+  },
+  {
+    permission: "release:write",
+    audience: "organization",
+    roles: EVERY_ROLE,
+    scope: "project:releases",
+    description: "create, finalize and delete releases, record deploys and commits, upload source maps",
+  },
+  {
+    permission: "repo:write",
+    audience: "organization",
+    roles: MANAGERS,
+    scope: "org:write",
+    description: "register repositories whose commits releases name",
+  },
 ] as const satisfies readonly PermissionRow[];
 
 type Row = (typeof PERMISSIONS)[number];

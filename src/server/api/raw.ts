@@ -27,11 +27,12 @@ export class RawResponse {
   }
 }
 
-/** A JSON answer with extra headers (Sentry's `Link` pagination header). */
+/** A JSON answer with extra headers (Sentry's `Link` pagination header), or another status (208 Already Reported). */
 export class JsonWithHeaders {
   constructor(
     readonly body: unknown,
     readonly headers: Record<string, string>,
+    readonly status = 200,
   ) {}
 }
 

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from "node:http";
 import type { Ctx } from "../../core/context";
 import type { OrgAccess } from "../../core/orgs/access";
 import { isOrgPermission, isPermission, permissionRow, type OrgPermission, type SignedInPermission } from "../../core/permissions/table";
@@ -11,6 +12,8 @@ export interface HandlerArgs {
   params: string[];
   query: URLSearchParams;
   body: unknown;
+  /** The request itself, for a streaming route to read its body (`body` is then undefined). */
+  req?: IncomingMessage;
 }
 
 /**
@@ -32,6 +35,8 @@ export interface ApiRoute {
   permission: OrgPermission;
   alsoNeeds?: AlsoNeeds;
   handler: (args: HandlerArgs) => Promise<unknown>;
+  /** The handler reads the body itself (a multipart upload), within its own limits. */
+  stream?: boolean;
 }
 
 const SEGMENT = "([^/]+)";
@@ -61,6 +66,11 @@ export function route(
     ...(alsoNeeds ? { alsoNeeds } : {}),
     handler,
   };
+}
+
+/** A route whose handler reads the request body as a stream (chunk uploads), after the same permission check. */
+export function streamRoute(method: string, path: string, permission: OrgPermission, handler: ApiRoute["handler"]): ApiRoute {
+  return { ...route(method, path, permission, handler), stream: true };
 }
 
 /** What an account route's handler gets: the signed-in user, no organization. */

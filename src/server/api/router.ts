@@ -23,6 +23,8 @@ import { INVITATION_ROUTES } from "./invitation-routes";
 import { TAG_ROUTES } from "./tag-routes";
 import { MEMBER_ROUTES } from "./member-routes";
 import { TEAM_ROUTES } from "./team-routes";
+import { RELEASE_ROUTES } from "./release-routes";
+import { SOURCEMAP_ROUTES } from "./sourcemap-routes";
 import { accountRoute, route, type AccountRoute, type ApiRoute } from "./route";
 import { Created, JsonWithHeaders, NoContent, RawResponse } from "./raw";
 
@@ -45,6 +47,8 @@ export const ROUTES: ApiRoute[] = [
   ...TAG_ROUTES,
   ...MEMBER_ROUTES,
   ...TEAM_ROUTES,
+  ...RELEASE_ROUTES,
+  ...SOURCEMAP_ROUTES,
 ];
 
 /**
@@ -128,7 +132,7 @@ export async function handleApi(ctx: Ctx, req: IncomingMessage, res: ServerRespo
     if (scope !== null && !scopeAllows(scopes, scope)) throw forbidden(NOT_ALLOWED);
     const query = new URL(req.url ?? "/", "http://localhost").searchParams;
     let body: unknown = undefined;
-    if (req.method === "PUT" || req.method === "POST") {
+    if ((req.method === "PUT" || req.method === "POST") && !hit.r.stream) {
       const raw = await readBody(req, 1024 * 1024);
       if (raw === null) return sendJson(res, 413, { detail: "the request body is over 1 MiB" });
       try {
@@ -138,11 +142,11 @@ export async function handleApi(ctx: Ctx, req: IncomingMessage, res: ServerRespo
       }
     }
     await alsoNeeded(hit.r, { user, params, body, access, scopes });
-    const result = await hit.r.handler({ ctx, user, access, params, query, body });
+    const result = await hit.r.handler({ ctx, user, access, params, query, body, req });
     if (result instanceof RawResponse) return result.send(res);
     if (result instanceof NoContent) return result.send(res);
     if (result instanceof Created) return sendJson(res, 201, result.body);
-    if (result instanceof JsonWithHeaders) return sendJson(res, 200, result.body, result.headers);
+    if (result instanceof JsonWithHeaders) return sendJson(res, result.status, result.body, result.headers);
     sendJson(res, 200, result);
   } catch (error) {
     if (isTelltaleError(error)) return sendError(res, error);

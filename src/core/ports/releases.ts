@@ -1,0 +1,110 @@
+/**
+ * Releases as sentry-cli and Sentry's API see them (issue 13): per organization, with projects,
+ * deploys and commits from repositories registered by API. Implemented over the main database
+ * by src/db/release-store.ts.
+ */
+
+export interface ReleaseProject {
+  id: number;
+  slug: string;
+  name: string;
+  platform: string;
+}
+
+export interface CommitRecord {
+  repositoryId: number;
+  repositoryName: string;
+  key: string;
+  message: string | null;
+  authorName: string | null;
+  authorEmail: string | null;
+  timestamp: number | null;
+}
+
+export interface DeployRecord {
+  id: number;
+  environment: string;
+  name: string | null;
+  url: string | null;
+  dateStarted: number | null;
+  dateFinished: number;
+}
+
+export interface ReleaseRecord {
+  id: number;
+  organizationId: number;
+  version: string;
+  ref: string | null;
+  url: string | null;
+  status: string;
+  dateCreated: number;
+  dateStarted: number | null;
+  dateReleased: number | null;
+  projects: ReleaseProject[];
+  commitCount: number;
+  /** The newest commit set on the release (the first of the list sentry-cli sends). */
+  lastCommit: CommitRecord | null;
+  deployCount: number;
+  lastDeploy: DeployRecord | null;
+}
+
+export interface RepositoryRecord {
+  id: number;
+  organizationId: number;
+  name: string;
+  url: string | null;
+  provider: string | null;
+  dateCreated: number;
+}
+
+export interface ReleaseChange {
+  ref?: string | null;
+  url?: string | null;
+  dateReleased?: number | null;
+  status?: "open" | "archived";
+  /** Projects to add to the release (Sentry only adds). */
+  projectIds?: readonly number[];
+}
+
+export interface NewCommit {
+  repositoryId: number;
+  key: string;
+  message: string | null;
+  authorName: string | null;
+  authorEmail: string | null;
+  timestamp: number | null;
+}
+
+export interface ReleaseStore {
+  /** Creates the release or, when it exists, adds the projects to it (Sentry's POST does both). */
+  upsertRelease(
+    organizationId: number,
+    input: { version: string; ref: string | null; url: string | null; dateStarted: number | null; dateReleased: number | null },
+    projectIds: readonly number[],
+    now: number,
+  ): Promise<{ release: ReleaseRecord; created: boolean }>;
+  release(organizationId: number, version: string): Promise<ReleaseRecord | null>;
+  /** Newest first; `projectIds` null means every project, otherwise releases touching one of them. */
+  releases(organizationId: number, filter: { projectIds: readonly number[] | null; limit: number }): Promise<ReleaseRecord[]>;
+  updateRelease(releaseId: number, change: ReleaseChange): Promise<void>;
+  deleteRelease(releaseId: number): Promise<void>;
+
+  addDeploy(releaseId: number, deploy: Omit<DeployRecord, "id">): Promise<DeployRecord>;
+  deploys(releaseId: number): Promise<DeployRecord[]>;
+
+  repositories(organizationId: number): Promise<RepositoryRecord[]>;
+  /** Null when the organization already has a repository of this name. */
+  insertRepository(
+    organizationId: number,
+    repo: { name: string; url: string | null; provider: string | null },
+    now: number,
+  ): Promise<RepositoryRecord | null>;
+
+  /** Replaces the release's commits (newest first, as sentry-cli sends them). */
+  setCommits(releaseId: number, commits: readonly NewCommit[]): Promise<void>;
+  /** Replaces the release's head commits (`--commit repo@from..to`), one per repository. */
+  setHeadCommits(releaseId: number, heads: readonly { repositoryId: number; key: string; previousKey: string | null }[]): Promise<void>;
+  commits(releaseId: number): Promise<CommitRecord[]>;
+  /** The newest release of the organization created before this one that has commits. */
+  previousWithCommits(organizationId: number, release: ReleaseRecord): Promise<ReleaseRecord | null>;
+}

@@ -1,0 +1,68 @@
+import { createDeploy } from "../../core/releases/deploys";
+import { createRelease, deleteRelease, findRelease, listReleases, updateRelease } from "../../core/releases/manage";
+import { registerRepository } from "../../core/releases/repositories";
+import { projectInOrg } from "../../core/projects/queries";
+import { JsonWithHeaders, NoContent } from "./raw";
+import { route, type ApiRoute } from "./route";
+import { serializeCommit, serializeDeploy, serializeRelease, serializeRepository } from "./serialize-releases";
+
+const v = (params: string[]) => params[1] ?? "";
+
+/**
+ * Releases, deploys and repositories as sentry-cli 3.x calls them, Sentry's paths and shapes:
+ * https://github.com/getsentry/sentry-cli/blob/fb79c59a35d79135d9eb84f4845572ce4548c455/src/api/mod.rs
+ */
+export const RELEASE_ROUTES: ApiRoute[] = [
+  route("GET", "/organizations/{}/releases", "release:read", async ({ ctx, access }) =>
+    (await listReleases(ctx, access, null)).map(serializeRelease),
+  ),
+  route("POST", "/organizations/{}/releases", "release:write", async ({ ctx, access, body }) => {
+    const { release, created } = await createRelease({ ctx, input: { scope: access, body } });
+    return new JsonWithHeaders(serializeRelease(release), {}, created ? 201 : 208);
+  }),
+  route("GET", "/projects/{}/{}/releases", "release:read", async ({ ctx, access, params: [, project] }) => {
+    const p = await projectInOrg(ctx, access, project ?? "");
+    return (await listReleases(ctx, access, p.id)).map(serializeRelease);
+  }),
+  route("POST", "/projects/{}/{}/releases", "release:write", async ({ ctx, access, body, params: [, project] }) => {
+    const p = await projectInOrg(ctx, access, project ?? "");
+    const { release, created } = await createRelease({ ctx, input: { scope: access, body, projectSlug: p.slug } });
+    return new JsonWithHeaders(serializeRelease(release), {}, created ? 201 : 208);
+  }),
+  route("GET", "/organizations/{}/releases/{}", "release:read", async ({ ctx, access, params }) =>
+    serializeRelease(await findRelease(ctx, access, v(params))),
+  ),
+  route("PUT", "/organizations/{}/releases/{}", "release:write", async ({ ctx, access, params, body }) =>
+    serializeRelease(await updateRelease({ ctx, input: { scope: access, version: v(params), body } })),
+  ),
+  route("DELETE", "/organizations/{}/releases/{}", "release:write", async ({ ctx, access, params }) => {
+    await deleteRelease({ ctx, input: { scope: access, version: v(params) } });
+    return new NoContent();
+  }),
+  route("GET", "/organizations/{}/releases/{}/commits", "release:read", async ({ ctx, access, params }) => {
+    const release = await findRelease(ctx, access, v(params));
+    return (await ctx.releases.commits(release.id)).map(serializeCommit);
+  }),
+  route("GET", "/organizations/{}/releases/{}/previous-with-commits", "release:read", async ({ ctx, access, params }) => {
+    const release = await findRelease(ctx, access, v(params));
+    const previous = await ctx.releases.previousWithCommits(access.org.id, release);
+    // sentry-cli reads `{}` as "no previous release" (`OptionalReleaseInfo` in
+    // https://github.com/getsentry/sentry-cli/blob/fb79c59a35d79135d9eb84f4845572ce4548c455/src/api/mod.rs).
+    return previous ? serializeRelease(previous) : {};
+  }),
+  route("GET", "/organizations/{}/releases/{}/deploys", "release:read", async ({ ctx, access, params }) => {
+    const release = await findRelease(ctx, access, v(params));
+    return (await ctx.releases.deploys(release.id)).map(serializeDeploy);
+  }),
+  route("POST", "/organizations/{}/releases/{}/deploys", "release:write", async ({ ctx, access, params, body }) => {
+    const deploy = await createDeploy({ ctx, input: { scope: access, version: v(params), body } });
+    return new JsonWithHeaders(serializeDeploy(deploy), {}, 201);
+  }),
+  route("GET", "/organizations/{}/repos", "org:read", async ({ ctx, access }) =>
+    (await ctx.releases.repositories(access.org.id)).map(serializeRepository),
+  ),
+  route("POST", "/organizations/{}/repos", "repo:write", async ({ ctx, access, body }) => {
+    const repo = await registerRepository({ ctx, input: { scope: access, body } });
+    return new JsonWithHeaders(serializeRepository(repo), {}, 201);
+  }),
+];
