@@ -22,7 +22,7 @@ export function createCtx(settings: Settings, store: Store, mailer: Mailer | nul
     issueSearch: new KyselyIssueSearch(store.db, store.dialect),
     directory: new KyselyDirectory(store.db, store.dialect, store.queue),
     publicUrl: settings.publicUrl,
-    accounts: new KyselyAccountStore(store.db),
+    accounts: new KyselyAccountStore(store.db, store.dialect),
     releases: new KyselyReleaseStore(store.db),
     artifacts: new KyselyArtifactStore(store.db),
     mailer,

@@ -1,11 +1,15 @@
 import type { Kysely } from "kysely";
 import type { Account, AccountStore, AttemptCount, SessionRow, UserActivity } from "../core/ports/accounts";
 import { countAttempt, forgetExpiredAttempts } from "./login-attempts";
+import type { Dialect } from "./connect";
 import type { DB } from "./schema";
 
 /** The account features' storage (src/core/ports/accounts.ts) over the main database. */
 export class KyselyAccountStore implements AccountStore {
-  constructor(private readonly db: Kysely<DB>) {}
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly dialect: Dialect = "sqlite",
+  ) {}
 
   countAttempt(key: string, now: number, windowMs: number): Promise<AttemptCount> {
     return countAttempt(this.db, key, now, windowMs);
@@ -106,23 +110,26 @@ export class KyselyAccountStore implements AccountStore {
     }));
   }
 
-  async countSuperusersOtherThan(userId: number): Promise<number> {
-    const row = await this.db
-      .selectFrom("users")
-      .select((eb) => eb.fn.countAll<number>().as("n"))
-      .where("is_superuser", "=", 1)
-      .where("id", "!=", userId)
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
-  }
-
-  setSuperuser(userId: number, superuser: boolean): Promise<Account> {
-    return this.db
-      .updateTable("users")
-      .set({ is_superuser: superuser ? 1 : 0 })
-      .where("id", "=", userId)
-      .returningAll()
-      .executeTakeFirstOrThrow();
+  setSuperuser(
+    userId: number,
+    superuser: boolean,
+    actorId: number,
+  ): Promise<{ account: Account } | { refused: "last-superuser" | "actor-not-superuser" }> {
+    return this.db.transaction().execute(async (trx) => {
+      // Two superusers taking each other's flag at once must not leave none: on PostgreSQL the
+      // superuser rows are locked, so the second sees the first's change; SQLite has one writer.
+      const query = trx.selectFrom("users").select("id").where("is_superuser", "=", 1);
+      const current = new Set((await (this.dialect === "postgres" ? query.forUpdate() : query).execute()).map((r) => r.id));
+      if (!superuser && [...current].every((id) => id === userId)) return { refused: "last-superuser" as const };
+      if (!current.has(actorId)) return { refused: "actor-not-superuser" as const };
+      const account = await trx
+        .updateTable("users")
+        .set({ is_superuser: superuser ? 1 : 0 })
+        .where("id", "=", userId)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return { account };
+    });
   }
 
   deleteUserUnlessLastOwner(userId: number): Promise<{ lastOwnerOf: string[] }> {

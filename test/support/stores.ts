@@ -75,7 +75,7 @@ export function testCtx(store: Store, overrides: Partial<Ctx> = {}): Ctx {
     issueSearch: new KyselyIssueSearch(store.db, store.dialect),
     directory: new KyselyDirectory(store.db, store.dialect, store.queue),
     publicUrl: "http://telltale.test:8000",
-    accounts: new KyselyAccountStore(store.db),
+    accounts: new KyselyAccountStore(store.db, store.dialect),
     releases: new KyselyReleaseStore(store.db),
     artifacts: new KyselyArtifactStore(store.db),
     mailer: null,

@@ -75,6 +75,24 @@ describe.each(DIALECTS)("user management for superusers on %s", (dialect) => {
     await ctx.db.updateTable("users").set({ is_superuser: 1 }).where("id", "=", root.id).execute();
   });
 
+  it("leaves a superuser when two take each other's flag at the same moment", async () => {
+    const [a, b] = await Promise.all(
+      ["race-a", "race-b"].map((who) =>
+        createUser({ ctx, input: { email: `${who}${n}@example.com`, password: PASSWORD, superuser: true } }),
+      ),
+    );
+    // Only these two are superusers now; each removes the other's flag at once.
+    await ctx.db.updateTable("users").set({ is_superuser: 0 }).where("id", "not in", [a!.id, b!.id]).execute();
+    const results = await Promise.allSettled([
+      setSuperuser(ctx, a!, { userId: b!.id, superuser: false }),
+      setSuperuser(ctx, b!, { userId: a!.id, superuser: false }),
+    ]);
+    expect(results.map((r) => r.status).sort()).toEqual(["fulfilled", "rejected"]);
+    const left = await ctx.db.selectFrom("users").select("id").where("is_superuser", "=", 1).execute();
+    expect(left).toHaveLength(1);
+    await ctx.db.updateTable("users").set({ is_superuser: 1 }).where("id", "=", root.id).execute();
+  });
+
   it("deletes a user with their sessions and memberships", async () => {
     await createOrganization({ ctx, input: { slug: `shared${n}`, owner: root.email } });
     const org = await ctx.db.selectFrom("organizations").select("id").where("slug", "=", `shared${n}`).executeTakeFirstOrThrow();

@@ -1,5 +1,5 @@
 import type { Ctx } from "../context";
-import { conflict, notFound } from "../errors";
+import { conflict, forbidden, notFound } from "../errors";
 import { requireSuperuser } from "../permissions/superuser";
 import type { Account } from "../ports/accounts";
 import { issueResetLink, resetEmail } from "./password-reset";
@@ -44,13 +44,11 @@ async function target(ctx: Ctx, id: number): Promise<Account> {
 export async function setSuperuser(ctx: Ctx, actor: Actor, input: { userId: number; superuser: boolean }): Promise<Account> {
   requireSuperuser(actor, "user:admin");
   const user = await target(ctx, input.userId);
-  if (!input.superuser) {
-    if (user.id === actor.id) throw conflict("You cannot remove your own superuser flag; ask another superuser.");
-    if ((await ctx.accounts.countSuperusersOtherThan(user.id)) === 0) {
-      throw conflict("This is the last superuser; make someone else one first.");
-    }
-  }
-  return ctx.accounts.setSuperuser(user.id, input.superuser);
+  if (!input.superuser && user.id === actor.id) throw conflict("You cannot remove your own superuser flag; ask another superuser.");
+  const result = await ctx.accounts.setSuperuser(user.id, input.superuser, actor.id);
+  if ("account" in result) return result.account;
+  if (result.refused === "last-superuser") throw conflict("This is the last superuser; make someone else one first.");
+  throw forbidden("You are no longer a superuser.");
 }
 
 /**

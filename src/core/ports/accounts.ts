@@ -63,8 +63,16 @@ export interface AccountStore {
   deleteSessions(userId: number, exceptSessionId: string | null): Promise<void>;
 
   usersWithActivity(): Promise<UserActivity[]>;
-  countSuperusersOtherThan(userId: number): Promise<number>;
-  setSuperuser(userId: number, superuser: boolean): Promise<Account>;
+  /**
+   * Grants or takes the superuser flag. Taking it is atomic with its check: it happens only
+   * while `actorId` is still a superuser and another superuser besides the user remains;
+   * otherwise the flag stays and the answer says why.
+   */
+  setSuperuser(
+    userId: number,
+    superuser: boolean,
+    actorId: number,
+  ): Promise<{ account: Account } | { refused: "last-superuser" | "actor-not-superuser" }>;
   /**
    * Deletes the user and their memberships in one transaction, unless they are the only owner
    * of an organization: then nothing changes and the slugs of those organizations come back.
