@@ -8,7 +8,7 @@ import type { FingerprintRule } from "../grouping/index";
 import { fingerprintRules } from "../issues/grouping-rules";
 import { projectOptions, type ProjectOptions } from "../projects/options";
 import type { Enricher } from "./enrich/enricher";
-import { ENRICHERS, sharedEnrichmentCache } from "./enrich/registry";
+import { productionEnrichers, sharedEnrichmentCache } from "./enrich/registry";
 import { DEFAULT_ENRICHMENT_BUDGET, type EnrichmentBudget } from "./enrich/run";
 import { runStages, type EnvelopeInput } from "./run";
 import { driveInProcessConsumers } from "../outbox/in-process";
@@ -105,7 +105,7 @@ async function digestQueued(ctx: Ctx, queued: readonly Queued[], options: Digest
   }
   return runStages(inputs, {
     limits: options.limits,
-    enrichers: options.enrichers ?? ENRICHERS,
+    enrichers: options.enrichers ?? productionEnrichers(ctx.artifacts),
     budget: options.enrichmentBudget ?? DEFAULT_ENRICHMENT_BUDGET,
     cache: sharedEnrichmentCache,
   });

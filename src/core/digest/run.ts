@@ -62,10 +62,10 @@ export async function runStages(inputs: readonly EnvelopeInput[], run: StageRun)
     };
     const records = emptyRecords();
     const index = settled.length;
-    const enrich: StageContext["enrich"] =
-      run.enrichers.length === 0
-        ? (event, then) => then(event)
-        : (event, then) => void pending.push({ index, projectId: input.projectId, event, then });
+    const enrich: StageContext["enrich"] = (event, then) =>
+      run.enrichers.some((e) => e.wants?.(event) ?? true)
+        ? void pending.push({ index, projectId: input.projectId, event, then })
+        : then(event);
     try {
       const envelope = parseEnvelope(asBuffer(input.body), run.limits);
       itemTypes.push(...envelope.items.map((item) => item.header.type));

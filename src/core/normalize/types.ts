@@ -72,6 +72,8 @@ export interface ExceptionValue {
   thread_id?: string | number;
   mechanism?: Mechanism;
   stacktrace?: Stacktrace;
+  /** The stack as the SDK sent it, kept when symbolication (source maps) rewrote `stacktrace`. */
+  raw_stacktrace?: Stacktrace;
 }
 
 export interface Thread {
@@ -82,6 +84,7 @@ export interface Thread {
   main?: boolean;
   state?: string;
   stacktrace?: Stacktrace;
+  raw_stacktrace?: Stacktrace;
 }
 
 export interface Breadcrumb {

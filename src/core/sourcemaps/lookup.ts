@@ -1,5 +1,4 @@
-import type { Ctx } from "../context";
-import type { ArtifactFile, DebugIdMatch } from "../ports/artifacts";
+import type { ArtifactFile, ArtifactStore, DebugIdMatch } from "../ports/artifacts";
 import { normalizeDebugId } from "./bundle";
 
 /** A minified file found for a frame and its source map when the store has one. */
@@ -56,7 +55,11 @@ export function sourceMapUrl(file: Pick<ArtifactFile, "url" | "sourcemap">): str
 }
 
 /** A frame's files by its debug id (`debug_meta.images` of type `sourcemap`); nothing when the id is not one. */
-export async function findByDebugId(ctx: Ctx, projectId: number, debugId: string): Promise<DebugIdMatch> {
+export async function findByDebugId(
+  ctx: { artifacts: Pick<ArtifactStore, "byDebugId" | "byUrl"> },
+  projectId: number,
+  debugId: string,
+): Promise<DebugIdMatch> {
   const id = normalizeDebugId(debugId);
   if (id === null) return { minified: null, sourceMap: null };
   return ctx.artifacts.byDebugId(projectId, id);
@@ -64,7 +67,7 @@ export async function findByDebugId(ctx: Ctx, projectId: number, debugId: string
 
 /** A frame's files by the event's release and dist and the frame's `abs_path`, for builds uploaded without debug ids. */
 export async function findByUrl(
-  ctx: Ctx,
+  ctx: { artifacts: Pick<ArtifactStore, "byDebugId" | "byUrl"> },
   projectId: number,
   release: string,
   dist: string | null,

@@ -24,5 +24,11 @@ export interface EnrichContext {
 export interface Enricher {
   /** Stable and short: it names the enricher in processing errors and scopes its cache. */
   readonly name: string;
+  /**
+   * A cheap test of whether the enricher has anything to do for an event (source maps: a
+   * JavaScript frame with a line and column). Events no enricher wants skip enrichment, its
+   * copy and its timers altogether. Absent: every event.
+   */
+  wants?(event: NormalizedEvent): boolean;
   enrich(event: NormalizedEvent, context: EnrichContext): Promise<NormalizedEvent | null>;
 }

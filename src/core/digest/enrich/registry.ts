@@ -1,11 +1,15 @@
 import { BoundedCache } from "./cache";
+import type { ArtifactStore } from "../../ports/artifacts";
+import { sourceMapEnricher } from "../../sourcemaps/symbolicate";
 import type { Enricher } from "./enricher";
 
 /**
- * The enrichers production runs, in order. None yet: symbolication through source maps
- * (a later issue) is the first. Tests pass their own through DigestOptions.
+ * The enrichers production runs, in order: symbolication of minified JavaScript through the
+ * source maps uploaded for the project (issue 13). Tests pass their own through DigestOptions.
  */
-export const ENRICHERS: readonly Enricher[] = [];
+export function productionEnrichers(artifacts: Pick<ArtifactStore, "byDebugId" | "byUrl" | "content">): readonly Enricher[] {
+  return [sourceMapEnricher(artifacts)];
+}
 
 /** Entries (or their weight, e.g. bytes) the shared enrichment cache keeps per digest thread. */
 export const ENRICHMENT_CACHE_WEIGHT = 64 * 1024 * 1024;

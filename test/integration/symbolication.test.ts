@@ -1,0 +1,178 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { buildSync } from "esbuild";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createUser } from "../../src/core/accounts/create-user";
+import type { Ctx } from "../../src/core/context";
+import { digestBatch } from "../../src/core/digest/batch";
+import { DEFAULT_ENVELOPE_LIMITS } from "../../src/core/envelope/index";
+import type { NormalizedEvent } from "../../src/core/normalize/types";
+import { createOrganization } from "../../src/core/orgs/create-org";
+import { createProject } from "../../src/core/projects/create-project";
+import { decodePayload } from "../../src/core/storage/payload";
+import { createToken } from "../../src/core/tokens/tokens";
+import { setLogLevel } from "../../src/server/log";
+import { startApiServer } from "../support/api-server";
+import { sentryCli } from "../support/clients";
+import { buildEnvelope, newEventId } from "../support/envelopes";
+import { DIALECTS, openTestStore, testCtx, type TestStore } from "../support/stores";
+
+const SOURCE = `const assertCardNumber = (card) => {
+  if (card.length < 4) {
+    throw new Error("payment declined");
+  }
+};
+
+export function submitOrder(card) {
+  assertCardNumber(card);
+  return card.slice(-4);
+}
+`;
+
+/** The app minified by esbuild with a source map; `variant` changes the bundle (not the code that throws). */
+function build(dir: string, variant: number): { dist: string; js: string } {
+  mkdirSync(join(dir, "src"), { recursive: true });
+  writeFileSync(join(dir, "src", "checkout.js"), SOURCE);
+  writeFileSync(
+    join(dir, "src", "main.js"),
+    `import { submitOrder } from "./checkout.js";\n${variant === 2 ? 'console.log("build two", [1, 2, 3].map((n) => n * 2));\n' : ""}submitOrder(globalThis.card);\n`,
+  );
+  buildSync({
+    entryPoints: [join(dir, "src", "main.js")],
+    bundle: true,
+    minify: true,
+    sourcemap: true,
+    format: variant === 2 ? "esm" : "iife",
+    outfile: join(dir, "dist", "app.min.js"),
+    logLevel: "silent",
+  });
+  return { dist: join(dir, "dist"), js: join(dir, "dist", "app.min.js") };
+}
+
+/** Where the `throw` is in the minified file (1-based), as the browser reports it. */
+function throwPosition(js: string): { lineno: number; colno: number } {
+  const lines = readFileSync(js, "utf8").split("\n");
+  const line = lines.findIndex((l) => l.includes("payment declined"));
+  return { lineno: line + 1, colno: lines[line]!.lastIndexOf("throw", lines[line]!.indexOf("payment declined")) + 1 };
+}
+
+/**
+ * Issue 13, item 2: symbolication in the digest's enrichment step, with source maps uploaded by
+ * the real sentry-cli: by debug id, and by release and URL for a build without debug ids. The
+ * stored event shows the original file, line, enclosing function and context; the minified stack
+ * is kept as the raw view; two different minified builds of the same code are one issue.
+ */
+describe.each(DIALECTS)("symbolication of uploaded source maps on %s", (dialect) => {
+  let store: TestStore;
+  let ctx: Ctx;
+  let api: { base: string; close(): Promise<void> };
+  let token = "";
+  let projectId = 0;
+  let work = "";
+
+  beforeAll(async () => {
+    setLogLevel("warn");
+    store = await openTestStore(dialect);
+    ctx = testCtx(store);
+    await createUser({ ctx, input: { email: "owner@example.com", password: "password-123" } });
+    await createOrganization({ ctx, input: { slug: "acme", owner: "owner@example.com" } });
+    projectId = (await createProject({ ctx, input: { org: "acme", slug: "web", platform: "javascript" } })).project.id;
+    api = await startApiServer(ctx);
+    ctx.publicUrl = api.base;
+    token = (await createToken({ ctx, input: { user: "owner@example.com", name: "ci", scopes: ["project:releases", "org:read"] } })).token;
+    work = mkdtempSync(join(tmpdir(), "telltale-symbolicate-"));
+  });
+  afterAll(async () => {
+    await api.close();
+    await store.cleanup();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  const cli = async (args: string[]) => {
+    const run = await sentryCli(api.base, token, args);
+    expect(run.code, run.out).toBe(0);
+    return run.out;
+  };
+
+  /** Sends the error as @sentry/browser would (frames oldest first), digests it and reads it back. */
+  async function capture(js: string, extra: { debugId?: string; release?: string }): Promise<{ issueId: number; event: NormalizedEvent }> {
+    const eventId = newEventId();
+    const absPath = "https://shop.example/static/app.min.js";
+    const payload = {
+      event_id: eventId,
+      platform: "javascript",
+      timestamp: Date.now() / 1000,
+      ...(extra.release ? { release: extra.release } : {}),
+      exception: {
+        values: [
+          {
+            type: "Error",
+            value: "payment declined",
+            stacktrace: { frames: [{ abs_path: absPath, filename: absPath, function: "o", in_app: true, ...throwPosition(js) }] },
+          },
+        ],
+      },
+      ...(extra.debugId ? { debug_meta: { images: [{ type: "sourcemap", code_file: absPath, debug_id: extra.debugId }] } } : {}),
+    };
+    await store.queue
+      .insertInto("ingest_queue")
+      .values({
+        project_id: projectId,
+        key_id: 0,
+        endpoint: "envelope",
+        received_at: Date.now(),
+        body: buildEnvelope({ event_id: eventId }, [{ type: "event", payload: JSON.stringify(payload) }]),
+      })
+      .execute();
+    await digestBatch(ctx, { batchSize: 10, limits: DEFAULT_ENVELOPE_LIMITS });
+    const row = await store.db.selectFrom("events").select(["issue_id", "data"]).where("event_id", "=", eventId).executeTakeFirstOrThrow();
+    return { issueId: row.issue_id!, event: JSON.parse(decodePayload(row.data)) as NormalizedEvent };
+  }
+
+  let firstIssue = 0;
+
+  it("resolves a frame by debug id after sentry-cli sourcemaps inject and upload", async () => {
+    const { dist, js } = build(join(work, "one"), 1);
+    await cli(["sourcemaps", "inject", dist]);
+    await cli(["sourcemaps", "upload", "--org", "acme", "--project", "web", dist]);
+    const debugId = /\/\/# debugId=([0-9a-f-]{36})/.exec(readFileSync(js, "utf8"))![1]!;
+    const { issueId, event } = await capture(js, { debugId });
+    const value = event.exception!.values[0]!;
+    expect(value.stacktrace!.frames[0]).toMatchObject({
+      filename: "src/checkout.js",
+      lineno: 3,
+      function: "assertCardNumber",
+      in_app: true,
+    });
+    expect(value.stacktrace!.frames[0]!.context_line?.trim()).toBe('throw new Error("payment declined");');
+    expect(value.raw_stacktrace!.frames[0]).toMatchObject({ function: "o", abs_path: "https://shop.example/static/app.min.js" });
+    expect(event.errors ?? []).toEqual([]);
+    firstIssue = issueId;
+  });
+
+  it("groups another minified build of the same code into the same issue", async () => {
+    const { dist, js } = build(join(work, "two"), 2);
+    await cli(["sourcemaps", "inject", dist]);
+    await cli(["sourcemaps", "upload", "--org", "acme", "--project", "web", dist]);
+    const debugId = /\/\/# debugId=([0-9a-f-]{36})/.exec(readFileSync(js, "utf8"))![1]!;
+    expect(throwPosition(js)).not.toEqual(throwPosition(join(work, "one", "dist", "app.min.js")));
+    const { issueId, event } = await capture(js, { debugId });
+    expect(event.exception!.values[0]!.stacktrace!.frames[0]).toMatchObject({ function: "assertCardNumber", lineno: 3 });
+    expect(issueId).toBe(firstIssue);
+  });
+
+  it("resolves a build without debug ids by release and URL prefix", async () => {
+    const { dist, js } = build(join(work, "three"), 1);
+    await cli(["sourcemaps", "upload", "--org", "acme", "--project", "web", "--release", "shop@2.0", "--url-prefix", "~/static", dist]);
+    const { event } = await capture(js, { release: "shop@2.0" });
+    expect(event.exception!.values[0]!.stacktrace!.frames[0]).toMatchObject({ filename: "src/checkout.js", function: "assertCardNumber" });
+  });
+
+  it("stores the event as it came, saying why, when no map matches", async () => {
+    const { js } = build(join(work, "four"), 1);
+    const { event } = await capture(js, { release: "shop@9.9" });
+    expect(event.exception!.values[0]!.stacktrace!.frames[0]).toMatchObject({ function: "o" });
+    expect(event.errors).toEqual([expect.objectContaining({ type: "js_no_source", value: expect.stringContaining("shop@9.9") })]);
+  });
+});
