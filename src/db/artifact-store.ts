@@ -202,6 +202,16 @@ export class KyselyArtifactStore implements ArtifactStore {
     return rows.map(fileRecord);
   }
 
+  async projectHasBundles(projectId: number): Promise<boolean> {
+    const row = await this.db
+      .selectFrom("artifact_bundle_projects")
+      .select("bundle_id")
+      .where("project_id", "=", projectId)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   async byDebugId(projectId: number, debugId: string): Promise<DebugIdMatch> {
     const rows = await this.db
       .selectFrom("artifact_files as f")

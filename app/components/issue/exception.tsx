@@ -38,9 +38,10 @@ function FrameView({ frame, open }: { frame: Frame; open: boolean }) {
 export function ExceptionChain({ values, full, raw }: { values: ExceptionValue[]; full: boolean; raw: boolean }) {
   const chain = [...values].reverse();
   if (raw) {
+    // The raw view is the stack as the SDK sent it: minified where source maps resolved it.
     const text = chain
       .map((ex) => {
-        const frames = [...(ex.stacktrace?.frames ?? [])].reverse();
+        const frames = [...((ex.raw_stacktrace ?? ex.stacktrace)?.frames ?? [])].reverse();
         return [`${ex.type ?? "Error"}: ${ex.value ?? ""}`, ...frames.map((f) => `    at ${f.function ?? "?"} (${location(f)})`)].join(
           "\n",
         );

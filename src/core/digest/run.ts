@@ -63,7 +63,7 @@ export async function runStages(inputs: readonly EnvelopeInput[], run: StageRun)
     const records = emptyRecords();
     const index = settled.length;
     const enrich: StageContext["enrich"] = (event, then) =>
-      run.enrichers.some((e) => e.wants?.(event) ?? true)
+      run.enrichers.some((e) => e.wants?.(event, input.projectId) ?? true)
         ? void pending.push({ index, projectId: input.projectId, event, then })
         : then(event);
     try {

@@ -88,4 +88,6 @@ export interface ArtifactStore {
   byUrl(projectId: number, release: string, dist: string | null, urls: readonly string[]): Promise<ArtifactFile | null>;
   /** One file's bytes, uncompressed; null if the file is gone. */
   content(fileId: number): Promise<Buffer | null>;
+  /** Whether any bundle was uploaded for the project: symbolication asks nothing else of a project without. */
+  projectHasBundles(projectId: number): Promise<boolean>;
 }

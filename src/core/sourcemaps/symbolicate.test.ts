@@ -36,7 +36,7 @@ const URL_JS = "https://shop.example/static/app.min.js";
 /** Stored files of one bundle, looked up as the database would. */
 function fakeArtifacts(
   files: { file: ArtifactFile; data: string }[],
-): Pick<ArtifactStore, "byDebugId" | "byUrl" | "content"> & { reads: number } {
+): Pick<ArtifactStore, "byDebugId" | "byUrl" | "content" | "projectHasBundles"> & { reads: number } {
   const store = {
     reads: 0,
     async byDebugId(_projectId: number, debugId: string): Promise<DebugIdMatch> {
@@ -53,6 +53,9 @@ function fakeArtifacts(
         if (hit) return hit.file;
       }
       return null;
+    },
+    async projectHasBundles() {
+      return files.length > 0;
     },
     async content(fileId: number) {
       store.reads++;
@@ -129,7 +132,7 @@ describe("symbolication through source maps", () => {
     ]);
     const enricher = sourceMapEnricher(artifacts);
     const input = event([minifiedFrame()], { debug_meta: { images: [{ type: "sourcemap", code_file: URL_JS, debug_id: DEBUG_ID }] } });
-    expect(enricher.wants?.(input)).toBe(true);
+    expect(enricher.wants?.(input, 1)).toBe(true);
     const out = await enricher.enrich(structuredClone(input), context());
     const value = out!.exception!.values[0]!;
     const frame = value.stacktrace!.frames[0]!;
@@ -159,7 +162,8 @@ describe("symbolication through source maps", () => {
   });
 
   it("leaves the frame as it came and says why: no map, a corrupt map, a map of another build", async () => {
-    const none = await sourceMapEnricher(fakeArtifacts([])).enrich(event([minifiedFrame()], { release: "1.0" }), context());
+    const elsewhere = fakeArtifacts([{ file: file(9, "~/static/other.min.js", "minified_source"), data: "x" }]);
+    const none = await sourceMapEnricher(elsewhere).enrich(event([minifiedFrame()], { release: "1.0" }), context());
     expect(none!.exception!.values[0]!.stacktrace!.frames[0]).toEqual(minifiedFrame());
     expect(none!.errors).toEqual([expect.objectContaining({ type: "js_no_source", value: expect.stringContaining("release 1.0") })]);
 
@@ -186,9 +190,21 @@ describe("symbolication through source maps", () => {
 
   it("wants only events with JavaScript frames that have a line and a column", () => {
     const enricher = sourceMapEnricher(fakeArtifacts([]));
-    expect(enricher.wants?.(event([{ abs_path: "/app/views.py", lineno: 3, colno: 1, function: "view" }]))).toBe(false);
-    expect(enricher.wants?.(event([{ abs_path: URL_JS, lineno: 1 }]))).toBe(false);
-    expect(enricher.wants?.(event([minifiedFrame()]))).toBe(true);
+    expect(enricher.wants?.(event([{ abs_path: "/app/views.py", lineno: 3, colno: 1, function: "view" }]), 1)).toBe(false);
+    expect(enricher.wants?.(event([{ abs_path: URL_JS, lineno: 1 }]), 1)).toBe(false);
+    expect(enricher.wants?.(event([minifiedFrame()]), 1)).toBe(true);
+  });
+
+  it("leaves a project that uploaded no bundles alone, and asks again a minute later", async () => {
+    let clock = 1_000_000;
+    const artifacts = fakeArtifacts([]);
+    const enricher = sourceMapEnricher(artifacts, () => clock);
+    const input = event([minifiedFrame()], { release: "1.0" });
+    expect(await enricher.enrich(structuredClone(input), context())).toBeNull();
+    expect(enricher.wants?.(input, 1)).toBe(false);
+    expect(enricher.wants?.(input, 2)).toBe(true);
+    clock += 60_001;
+    expect(enricher.wants?.(input, 1)).toBe(true);
   });
 
   it("shows original paths as a person reads them", () => {

@@ -17,7 +17,7 @@ const MAX_FRAMES = 250;
  */
 const MISS_TTL_MS = 60_000;
 
-type Artifacts = Pick<ArtifactStore, "byDebugId" | "byUrl" | "content">;
+type Artifacts = Pick<ArtifactStore, "byDebugId" | "byUrl" | "content" | "projectHasBundles">;
 
 interface DecodedMap {
   map: TraceMap;
@@ -82,8 +82,14 @@ interface Resolution {
  * carries a processing error saying why. Decoded maps and scope indexes are cached (bounded
  * by their size) per project.
  */
-export function sourceMapEnricher(artifacts: Artifacts): Enricher {
+export function sourceMapEnricher(artifacts: Artifacts, now: () => number = Date.now): Enricher {
   const store = { artifacts };
+  /**
+   * Projects known to have no bundles, until when (ms): their events skip enrichment (no copy,
+   * no timer, no lookup, no "no source map" error) until a minute after the answer, so a first
+   * upload is used within a minute.
+   */
+  const bare = new Map<number, number>();
 
   async function load<T>(cache: EnrichmentCache, key: string, make: () => Promise<{ value: T; weight: number }>): Promise<T> {
     const hit = cache.get(key) as { value: T } | undefined;
@@ -128,7 +134,7 @@ export function sourceMapEnricher(artifacts: Artifacts): Enricher {
     const debugId = debugIds.get(absPath);
     const missKey = `miss:${debugId ?? ""}\u0000${event.release ?? ""}\u0000${event.dist ?? ""}\u0000${absPath}`;
     const missed = cache.get(missKey) as number | undefined;
-    if (missed !== undefined && missed > Date.now()) return { why: noSource(absPath, debugId, event.release) };
+    if (missed !== undefined && missed > now()) return { why: noSource(absPath, debugId, event.release) };
     let minified: ArtifactFile | null = null;
     let mapFile: ArtifactFile | null = null;
     if (debugId) ({ minified, sourceMap: mapFile } = await findByDebugId(store, projectId, debugId));
@@ -137,7 +143,7 @@ export function sourceMapEnricher(artifacts: Artifacts): Enricher {
       if (byUrl) ({ minified, sourceMap: mapFile } = byUrl);
     }
     if (!mapFile) {
-      cache.set(missKey, Date.now() + MISS_TTL_MS);
+      cache.set(missKey, now() + MISS_TTL_MS);
       return { why: noSource(absPath, debugId, event.release) };
     }
     const map = await decoded(cache, mapFile);
@@ -189,9 +195,15 @@ export function sourceMapEnricher(artifacts: Artifacts): Enricher {
 
   return {
     name: "sourcemaps",
-    wants: (event) =>
+    wants: (event, projectId) =>
+      (bare.get(projectId) ?? 0) <= now() &&
       [...(event.exception?.values ?? []), ...(event.threads?.values ?? [])].some((v) => v.stacktrace?.frames.some(isMinifiedCandidate)),
     async enrich(event, { projectId, cache, signal }) {
+      if (!(await artifacts.projectHasBundles(projectId))) {
+        if (bare.size > 10_000) bare.clear();
+        bare.set(projectId, now() + MISS_TTL_MS);
+        return null;
+      }
       const stacks: { holder: ExceptionValue | Thread; stack: Stacktrace }[] = [];
       for (const value of event.exception?.values ?? []) if (value.stacktrace) stacks.push({ holder: value, stack: value.stacktrace });
       for (const thread of event.threads?.values ?? []) if (thread.stacktrace) stacks.push({ holder: thread, stack: thread.stacktrace });

@@ -29,6 +29,6 @@ export interface Enricher {
    * JavaScript frame with a line and column). Events no enricher wants skip enrichment, its
    * copy and its timers altogether. Absent: every event.
    */
-  wants?(event: NormalizedEvent): boolean;
+  wants?(event: NormalizedEvent, projectId: number): boolean;
   enrich(event: NormalizedEvent, context: EnrichContext): Promise<NormalizedEvent | null>;
 }

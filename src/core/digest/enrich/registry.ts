@@ -7,7 +7,9 @@ import type { Enricher } from "./enricher";
  * The enrichers production runs, in order: symbolication of minified JavaScript through the
  * source maps uploaded for the project (issue 13). Tests pass their own through DigestOptions.
  */
-export function productionEnrichers(artifacts: Pick<ArtifactStore, "byDebugId" | "byUrl" | "content">): readonly Enricher[] {
+export function productionEnrichers(
+  artifacts: Pick<ArtifactStore, "byDebugId" | "byUrl" | "content" | "projectHasBundles">,
+): readonly Enricher[] {
   return [sourceMapEnricher(artifacts)];
 }
 

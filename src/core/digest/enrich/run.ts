@@ -56,7 +56,7 @@ async function enrichOne(projectId: number, event: NormalizedEvent, run: Enrichm
   const deadline = Math.min(clock() + run.budget.perEventMs, batchDeadline);
   let current = event;
   for (const enricher of run.enrichers) {
-    if (enricher.wants && !enricher.wants(current)) continue;
+    if (enricher.wants && !enricher.wants(current, projectId)) continue;
     const left = deadline - clock();
     if (left <= 0) {
       current = withError(current, { type: "enrichment_skipped", name: enricher.name, value: "the time budget was spent" });

@@ -22,6 +22,7 @@ import { AssignForm } from "../../../../../components/issue/assign-form";
 import { ActivityList } from "../../../../../components/issue/activity";
 import { Breadcrumbs } from "../../../../../components/issue/breadcrumbs";
 import { ExceptionChain } from "../../../../../components/issue/exception";
+import { ProcessingErrors } from "../../../../../components/issue/processing-errors";
 import { KeyValues } from "../../../../../components/issue/key-values";
 import { TagBars } from "../../../../../components/issue/tag-bars";
 import { TriageForm } from "../../../../../components/issue/triage-form";
@@ -294,6 +295,7 @@ export default async function IssuePage({ params, searchParams }: { params: Para
                     </div>
                   </div>
                 </section>
+                <ProcessingErrors errors={event.errors ?? []} />
                 {event.exception && (
                   <section className="panel">
                     <div className="row" style={{ justifyContent: "space-between" }}>
