@@ -1,21 +1,17 @@
 import { createHash } from "node:crypto";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { buildSync } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createUser } from "../../src/core/accounts/create-user";
 import type { Ctx } from "../../src/core/context";
-import { createOrganization } from "../../src/core/orgs/create-org";
 import { createProject } from "../../src/core/projects/create-project";
 import { ARTIFACT_LIMITS } from "../../src/core/sourcemaps/limits";
 import { findByDebugId, findByUrl } from "../../src/core/sourcemaps/lookup";
 import { createToken, issueOrgToken, userIdByEmail } from "../../src/core/tokens/tokens";
-import { setLogLevel } from "../../src/server/log";
-import { startApiServer } from "../support/api-server";
 import { sentryCli } from "../support/clients";
-import { DIALECTS, openTestStore, testCtx, type TestStore } from "../support/stores";
+import { openCliProject, type CliProject } from "../support/cli-project";
+import { DIALECTS, type TestStore } from "../support/stores";
 import { makeBundle, makeZip, SOURCE_BUNDLE_HEADER } from "../support/zip";
 
 const sha1 = (b: Buffer) => createHash("sha1").update(b).digest("hex");
@@ -46,34 +42,21 @@ function buildApp(dir: string): { js: string; map: string } {
  * state and store nothing. Both databases, through the real router.
  */
 describe.each(DIALECTS)("sentry-cli sourcemaps upload on %s", (dialect) => {
+  let bench: CliProject;
   let store: TestStore;
   let ctx: Ctx;
-  let api: { base: string; close(): Promise<void> };
+  let api: CliProject["api"];
   let token = "";
   let orgId = 0;
   let webId = 0;
   let work = "";
 
   beforeAll(async () => {
-    setLogLevel("warn");
-    store = await openTestStore(dialect);
-    ctx = testCtx(store);
-    await createUser({ ctx, input: { email: "owner@example.com", password: "password-123" } });
-    const org = await createOrganization({ ctx, input: { slug: "acme", owner: "owner@example.com" } });
-    orgId = org.id;
-    webId = (await createProject({ ctx, input: { org: "acme", slug: "web", platform: "javascript" } })).project.id;
+    bench = await openCliProject(dialect);
+    ({ store, ctx, api, token, orgId, projectId: webId, work } = bench);
     await createProject({ ctx, input: { org: "acme", slug: "api", platform: "node" } });
-    api = await startApiServer(ctx);
-    ctx.publicUrl = api.base;
-    token = (await createToken({ ctx, input: { user: "owner@example.com", name: "ci", scopes: ["project:releases", "org:read"] } })).token;
-    work = mkdtempSync(join(tmpdir(), "telltale-sourcemaps-"));
   });
-
-  afterAll(async () => {
-    await api.close();
-    await store.cleanup();
-    rmSync(work, { recursive: true, force: true });
-  });
+  afterAll(() => bench.close());
 
   const cli = (args: string[], t = token) => sentryCli(api.base, t, args);
   const post = (path: string, body: BodyInit, headers: Record<string, string> = {}, t = token) =>

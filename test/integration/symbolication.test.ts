@@ -1,22 +1,16 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildSync } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createUser } from "../../src/core/accounts/create-user";
 import type { Ctx } from "../../src/core/context";
 import { digestBatch } from "../../src/core/digest/batch";
 import { DEFAULT_ENVELOPE_LIMITS } from "../../src/core/envelope/index";
 import type { NormalizedEvent } from "../../src/core/normalize/types";
-import { createOrganization } from "../../src/core/orgs/create-org";
-import { createProject } from "../../src/core/projects/create-project";
 import { decodePayload } from "../../src/core/storage/payload";
-import { createToken } from "../../src/core/tokens/tokens";
-import { setLogLevel } from "../../src/server/log";
-import { startApiServer } from "../support/api-server";
 import { sentryCli } from "../support/clients";
 import { buildEnvelope, newEventId } from "../support/envelopes";
-import { DIALECTS, openTestStore, testCtx, type TestStore } from "../support/stores";
+import { openCliProject, type CliProject } from "../support/cli-project";
+import { DIALECTS, type TestStore } from "../support/stores";
 
 const SOURCE = `const assertCardNumber = (card) => {
   if (card.length < 4) {
@@ -64,30 +58,19 @@ function throwPosition(js: string): { lineno: number; colno: number } {
  * is kept as the raw view; two different minified builds of the same code are one issue.
  */
 describe.each(DIALECTS)("symbolication of uploaded source maps on %s", (dialect) => {
+  let bench: CliProject;
   let store: TestStore;
   let ctx: Ctx;
-  let api: { base: string; close(): Promise<void> };
+  let api: CliProject["api"];
   let token = "";
   let projectId = 0;
   let work = "";
 
   beforeAll(async () => {
-    setLogLevel("warn");
-    store = await openTestStore(dialect);
-    ctx = testCtx(store);
-    await createUser({ ctx, input: { email: "owner@example.com", password: "password-123" } });
-    await createOrganization({ ctx, input: { slug: "acme", owner: "owner@example.com" } });
-    projectId = (await createProject({ ctx, input: { org: "acme", slug: "web", platform: "javascript" } })).project.id;
-    api = await startApiServer(ctx);
-    ctx.publicUrl = api.base;
-    token = (await createToken({ ctx, input: { user: "owner@example.com", name: "ci", scopes: ["project:releases", "org:read"] } })).token;
-    work = mkdtempSync(join(tmpdir(), "telltale-symbolicate-"));
+    bench = await openCliProject(dialect);
+    ({ store, ctx, api, token, projectId, work } = bench);
   });
-  afterAll(async () => {
-    await api.close();
-    await store.cleanup();
-    rmSync(work, { recursive: true, force: true });
-  });
+  afterAll(() => bench.close());
 
   const cli = async (args: string[]) => {
     const run = await sentryCli(api.base, token, args);

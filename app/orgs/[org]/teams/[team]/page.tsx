@@ -12,6 +12,7 @@ import {
   renameTeamAction,
   setTeamRoleAction,
 } from "../../../../actions/teams";
+import { AddChoiceForm } from "../../../../components/add-choice-form";
 import { ActionForm } from "../../../../components/action-form";
 import { PageCrumbs } from "../../../../components/shell/page-crumbs";
 import { ctx } from "../../../../lib/app-runtime";
@@ -135,25 +136,18 @@ export default async function TeamPage({ params }: { params: Params }) {
           </div>
         )}
         {manage && outside.length > 0 && (
-          <ActionForm
+          <AddChoiceForm
             action={addTeamMemberAction}
             hidden={base}
             submit="Add to team"
-            className="inline-form add-form"
             testId="add-team-member-form"
+            name="userId"
+            label="Member to add"
+            placeholder="Choose a member…"
+            choices={outside.map((m) => ({ value: m.userId, label: m.name ? `${m.name} (${m.email})` : m.email }))}
           >
-            <select name="userId" aria-label="Member to add" defaultValue="">
-              <option value="" disabled>
-                Choose a member…
-              </option>
-              {outside.map((m) => (
-                <option key={m.userId} value={m.userId}>
-                  {m.name ? `${m.name} (${m.email})` : m.email}
-                </option>
-              ))}
-            </select>
             <TeamRoleSelect value="contributor" label="Team role of the new member" />
-          </ActionForm>
+          </AddChoiceForm>
         )}
         {manage && (
           <dl className="role-help">
@@ -193,24 +187,16 @@ export default async function TeamPage({ params }: { params: Params }) {
           </ul>
         )}
         {manageProjects && otherProjects.length > 0 && (
-          <ActionForm
+          <AddChoiceForm
             action={addTeamProjectAction}
             hidden={base}
             submit="Add project"
-            className="inline-form add-form"
             testId="add-team-project-form"
-          >
-            <select name="project" aria-label="Project to add" defaultValue="">
-              <option value="" disabled>
-                Choose a project…
-              </option>
-              {otherProjects.map((p) => (
-                <option key={p.id} value={p.slug}>
-                  {p.name}
-                </option>
-              ))}
-            </select>
-          </ActionForm>
+            name="project"
+            label="Project to add"
+            placeholder="Choose a project…"
+            choices={otherProjects.map((p) => ({ value: p.slug, label: p.name }))}
+          />
         )}
       </section>
 

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { addTeamProjectAction, deleteProjectAction, removeTeamProjectAction } from "../../../../../../actions/teams";
+import { AddChoiceForm } from "../../../../../../components/add-choice-form";
 import { ActionForm } from "../../../../../../components/action-form";
 import { ctx } from "../../../../../../lib/app-runtime";
 import "../../../../access.css";
@@ -45,24 +46,16 @@ export async function ProjectTeamsPanel({
         ))}
       </ul>
       {manage && others.length > 0 && (
-        <ActionForm
+        <AddChoiceForm
           action={addTeamProjectAction}
           hidden={{ org, project }}
           submit="Add team"
-          className="inline-form add-form"
           testId="add-project-team-form"
-        >
-          <select name="team" aria-label="Team to add" defaultValue="">
-            <option value="" disabled>
-              Choose a team…
-            </option>
-            {others.map((t) => (
-              <option key={t.team.id} value={t.team.slug}>
-                #{t.team.slug}
-              </option>
-            ))}
-          </select>
-        </ActionForm>
+          name="team"
+          label="Team to add"
+          placeholder="Choose a team…"
+          choices={others.map((t) => ({ value: t.team.slug, label: `#${t.team.slug}` }))}
+        />
       )}
     </section>
   );
