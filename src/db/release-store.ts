@@ -140,6 +140,12 @@ export class KyselyReleaseStore implements ReleaseStore {
     return { release, created };
   }
 
+  async noteSeen(projectId: number, version: string, now: number): Promise<void> {
+    const project = await this.db.selectFrom("projects").select("organization_id").where("id", "=", projectId).executeTakeFirst();
+    if (!project) return;
+    await this.upsertRelease(project.organization_id, { version, ref: null, url: null, dateStarted: null, dateReleased: null }, [projectId], now);
+  }
+
   async release(organizationId: number, version: string): Promise<ReleaseRecord | null> {
     const row = await this.db
       .selectFrom("releases")

@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import { writeSettled } from "../../db/digest-write";
+import { noteReleases, releasesIn } from "../releases/seen";
 import { digestedUpTo } from "../../db/queue";
 import type { DB, QueueDB } from "../../db/schema";
 import type { Ctx } from "../context";
@@ -31,6 +32,8 @@ export interface DigestOptions {
   /** The enrichers to run on error events before grouping; production's (enrich/registry.ts) unless given. */
   enrichers?: readonly Enricher[];
   enrichmentBudget?: EnrichmentBudget;
+  /** Told, within the batch's transaction, the releases its events and sessions name (digestBatch creates them after the commit). */
+  onReleases?: (pairs: { projectId: number; version: string }[]) => void;
 }
 
 /** 16 MiB of envelope bodies: with what parsing and normalizing makes of them, well under 100 MB held. */
@@ -141,7 +144,10 @@ class BatchTakenError extends Error {}
  * up there, not stored twice). The queue rows are deleted after it commits.
  */
 export async function digestBatch(ctx: Ctx, options: DigestOptions): Promise<number> {
-  const taken = await digestOneBatch(ctx, options);
+  const seen: { projectId: number; version: string }[] = [];
+  const taken = await digestOneBatch(ctx, { ...options, onReleases: (pairs) => seen.push(...pairs) });
+  // Releases named by the batch's events and sessions exist from now on (after the commit).
+  if (seen.length > 0) await noteReleases(ctx, seen);
   // The issue changes this batch (or a triage whose own drive failed) wrote: the activity log follows.
   await driveInProcessConsumers(ctx);
   return taken;
@@ -167,6 +173,7 @@ async function digestOneBatch(ctx: Ctx, options: DigestOptions): Promise<number>
       const main: Kysely<DB> = trx;
       if ((await digestedUpTo(main)) >= first) throw new BatchTakenError();
       setAside = await writeSettled(trx, ctx.dialect, settled, ctx.now());
+      options.onReleases?.(releasesIn(settled));
       await trx
         .insertInto("digest_progress")
         .values({ id: 1, last_queue_id: last })
@@ -197,6 +204,7 @@ async function digestInOneTransaction(ctx: Ctx, options: DigestOptions): Promise
     if (queued.length === 0) return 0;
     const settled = await digestQueued({ ...ctx, db: trx }, queued, options);
     setAside = await writeSettled(trx, ctx.dialect, settled, ctx.now());
+    options.onReleases?.(releasesIn(settled));
     await dequeue(
       queue,
       queued.map((q) => q.id),

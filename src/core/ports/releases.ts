@@ -84,6 +84,8 @@ export interface ReleaseStore {
     now: number,
   ): Promise<{ release: ReleaseRecord; created: boolean }>;
   release(organizationId: number, version: string): Promise<ReleaseRecord | null>;
+  /** The release an event or session of the project names: created in the project's organization and linked to the project if missing. */
+  noteSeen(projectId: number, version: string, now: number): Promise<void>;
   /** Newest first; `projectIds` null means every project, otherwise releases touching one of them. */
   releases(organizationId: number, filter: { projectIds: readonly number[] | null; limit: number }): Promise<ReleaseRecord[]>;
   updateRelease(releaseId: number, change: ReleaseChange): Promise<void>;
