@@ -143,7 +143,12 @@ export class KyselyReleaseStore implements ReleaseStore {
   async noteSeen(projectId: number, version: string, now: number): Promise<void> {
     const project = await this.db.selectFrom("projects").select("organization_id").where("id", "=", projectId).executeTakeFirst();
     if (!project) return;
-    await this.upsertRelease(project.organization_id, { version, ref: null, url: null, dateStarted: null, dateReleased: null }, [projectId], now);
+    await this.upsertRelease(
+      project.organization_id,
+      { version, ref: null, url: null, dateStarted: null, dateReleased: null },
+      [projectId],
+      now,
+    );
   }
 
   async release(organizationId: number, version: string): Promise<ReleaseRecord | null> {

@@ -28,7 +28,10 @@ export function releasesIn(settled: readonly Settled[]): { projectId: number; ve
  * committed; a failure (two processes creating the same release at once) is retried with the
  * next event that names it.
  */
-export async function noteReleases(ctx: Pick<Ctx, "releases" | "now">, pairs: readonly { projectId: number; version: string }[]): Promise<void> {
+export async function noteReleases(
+  ctx: Pick<Ctx, "releases" | "now">,
+  pairs: readonly { projectId: number; version: string }[],
+): Promise<void> {
   let seen = known.get(ctx.releases);
   if (!seen) known.set(ctx.releases, (seen = new Set()));
   for (const { projectId, version } of pairs) {
