@@ -5,6 +5,7 @@ import type {
   NewCommit,
   ReleaseChange,
   ReleaseRecord,
+  ReleaseStats,
   ReleaseStore,
   RepositoryRecord,
 } from "../core/ports/releases";
@@ -138,6 +139,56 @@ export class KyselyReleaseStore implements ReleaseStore {
     const release = await this.release(organizationId, input.version);
     if (!release) throw new Error(`release ${input.version} vanished after it was written`);
     return { release, created };
+  }
+
+  async releaseStats(projectId: number, versions: readonly string[]): Promise<Map<string, ReleaseStats>> {
+    const out = new Map<string, ReleaseStats>(versions.map((v) => [v, { events: 0, firstSeen: null, lastSeen: null, newIssues: 0 }]));
+    if (versions.length === 0) return out;
+    const seen = await this.db
+      .selectFrom("issue_tags")
+      .innerJoin("issues", "issues.id", "issue_tags.issue_id")
+      .select((eb) => [
+        "issue_tags.value",
+        eb.fn.sum<number>("issue_tags.times_seen").as("events"),
+        eb.fn.min<number>("issue_tags.first_seen").as("first"),
+        eb.fn.max<number>("issue_tags.last_seen").as("last"),
+      ])
+      .where("issue_tags.key", "=", "release")
+      .where("issue_tags.value", "in", versions)
+      .where("issues.project_id", "=", projectId)
+      .groupBy("issue_tags.value")
+      .execute();
+    for (const row of seen) {
+      const stats = out.get(row.value);
+      if (stats) Object.assign(stats, { events: Number(row.events), firstSeen: Number(row.first), lastSeen: Number(row.last) });
+    }
+    const introduced = await this.db
+      .selectFrom("issues")
+      .select((eb) => ["first_release", eb.fn.countAll<number>().as("n")])
+      .where("project_id", "=", projectId)
+      .where("first_release", "in", versions)
+      .where("merged_into_id", "is", null)
+      .groupBy("first_release")
+      .execute();
+    for (const row of introduced) {
+      const stats = row.first_release === null ? undefined : out.get(row.first_release);
+      if (stats) stats.newIssues = Number(row.n);
+    }
+    return out;
+  }
+
+  async newIssues(projectId: number, version: string, limit: number) {
+    const rows = await this.db
+      .selectFrom("issues")
+      .select(["id", "short_number", "title", "times_seen", "last_seen"])
+      .where("project_id", "=", projectId)
+      .where("first_release", "=", version)
+      .where("merged_into_id", "is", null)
+      .orderBy("times_seen", "desc")
+      .orderBy("id")
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({ id: r.id, shortNumber: r.short_number, title: r.title, timesSeen: r.times_seen, lastSeen: r.last_seen }));
   }
 
   async noteSeen(projectId: number, version: string, now: number): Promise<void> {

@@ -45,6 +45,7 @@ function urlOf(file: string, org: OrgSlug, things: Things): string {
     "[traceId]": things.traceId,
     "[team]": org,
     "[...platform]": "javascript",
+    "[version]": "matrix-1.0",
   };
   return `/${segments
     .map((s) => {
@@ -73,12 +74,15 @@ describe.each(DIALECTS)("the authorization matrix of pages on %s", (dialect) => 
         .selectFrom("projects")
         .select("id")
         .where("organization_id", "=", world.orgIds[org])
-        .orderBy("id")
+        .where("slug", "=", "web")
         .executeTakeFirstOrThrow();
       const eventId = newEventId();
       const traceId = newEventId();
       const body = buildEnvelope({ event_id: eventId }, [
-        eventItem(eventId, `matrix probe in ${org}`, { contexts: { trace: { trace_id: traceId, span_id: "a1b2c3d4e5f60718" } } }),
+        eventItem(eventId, `matrix probe in ${org}`, {
+          release: "matrix-1.0",
+          contexts: { trace: { trace_id: traceId, span_id: "a1b2c3d4e5f60718" } },
+        }),
       ]);
       await store.queue
         .insertInto("ingest_queue")

@@ -92,7 +92,17 @@ describe("the application shell in Chromium", () => {
     await page.goto(`${server.url}/orgs/shop`);
     expect(await sectionNames(page)).toEqual(["Projects", "Issues", "Settings", "Members", "Teams", "API tokens", "Dead letters"]);
     await page.goto(`${server.url}/orgs/shop/issues?project=api`);
-    expect(await sectionNames(page)).toEqual(["Projects", "Issues", "Stats", "Settings", "Members", "Teams", "API tokens", "Dead letters"]);
+    expect(await sectionNames(page)).toEqual([
+      "Projects",
+      "Issues",
+      "Releases",
+      "Stats",
+      "Settings",
+      "Members",
+      "Teams",
+      "API tokens",
+      "Dead letters",
+    ]);
     expect(await page.locator("[data-testid=sections] a[aria-current=page]").textContent()).toBe("Issues");
     const hrefs = await page.locator("[data-testid=sidebar] a").evaluateAll((links) => links.map((a) => a.getAttribute("href") ?? ""));
     expect(hrefs.length).toBeGreaterThan(8);
@@ -125,7 +135,17 @@ describe("the application shell in Chromium", () => {
     await waitFor(async () => (await switcherName()) === "API", 10_000, "the trace's project in the switcher");
     expect(await page.locator("main p.muted").first().textContent()).toMatch(/^1 transaction, 1 span, 1 error · /);
     // Project sections follow the named project, so Stats is one click away from the trace.
-    expect(await sectionNames(page)).toEqual(["Projects", "Issues", "Stats", "Settings", "Members", "Teams", "API tokens", "Dead letters"]);
+    expect(await sectionNames(page)).toEqual([
+      "Projects",
+      "Issues",
+      "Releases",
+      "Stats",
+      "Settings",
+      "Members",
+      "Teams",
+      "API tokens",
+      "Dead letters",
+    ]);
     await page.click("a[href*='/issues/']");
     await page.waitForURL(/\/orgs\/shop\/issues\/\d+/);
     await waitFor(async () => (await switcherName()) === "API", 10_000, "the issue's project in the switcher");
@@ -192,6 +212,7 @@ describe("the application shell in Chromium", () => {
       ["issue", issue],
       ["trace", `/orgs/shop/traces/${traceId}`],
       ["stats", "/orgs/shop/projects/api/stats"],
+      ["releases", "/orgs/shop/projects/api/releases"],
       ["settings", "/orgs/shop/projects/api/settings"],
       ["settings-keys", "/orgs/shop/projects/api/settings/keys"],
       ["org", "/orgs/shop"],

@@ -47,6 +47,7 @@ describe.each(DIALECTS)("source maps end to end in Chromium on %s", (dialect) =>
   let appUrl = "";
   let dsn = "";
   let work = "";
+  let token = "";
 
   beforeAll(async () => {
     store = await openTestStore(dialect);
@@ -55,7 +56,7 @@ describe.each(DIALECTS)("source maps end to end in Chromium on %s", (dialect) =>
     await createOrganization({ ctx, input: { slug: "shop", owner: "dev@example.com" } });
     const { project, key } = await createProject({ ctx, input: { org: "shop", slug: "web", platform: "javascript" } });
     await updateFilters({ ctx, input: { projectId: project.id, changes: { localhost: false } } });
-    const { token } = await createToken({ ctx, input: { user: "dev@example.com", name: "ci", scopes: ["project:releases", "org:read"] } });
+    ({ token } = await createToken({ ctx, input: { user: "dev@example.com", name: "ci", scopes: ["project:releases", "org:read"] } }));
     server = await startServer({ ...store.env, TELLTALE_SELF_DSN: "off" });
     dsn = buildDsn(server.url, key.public_key, project.id);
 
@@ -110,11 +111,22 @@ describe.each(DIALECTS)("source maps end to end in Chromium on %s", (dialect) =>
     if (work) rmSync(work, { recursive: true, force: true });
   });
 
+  const shootBoth = async (p: Page, name: string) => {
+    for (const width of [390, 1280]) {
+      await p.setViewportSize({ width, height: 900 });
+      await p.screenshot({ path: join(SHOTS, `${name}-${dialect}-${width}.png`), fullPage: true });
+    }
+    await p.setViewportSize({ width: 1280, height: 900 });
+  };
+
   it("shows the error thrown by minified code with its original file, line, function and source", async () => {
     const tab = await browser.newPage();
     await tab.goto(appUrl);
     // Clicking runs the minified code from the page's own handler; the SDK's global handler reports it.
-    await tab.evaluate((dsn) => (window as unknown as { Sentry: { init(o: object): void } }).Sentry.init({ dsn }), dsn);
+    await tab.evaluate(
+      (dsn) => (window as unknown as { Sentry: { init(o: object): void } }).Sentry.init({ dsn, release: "shop@1.0.0" }),
+      dsn,
+    );
     await tab.click("#pay");
     await tab.evaluate(() => (window as unknown as { Sentry: { flush(t: number): Promise<boolean> } }).Sentry.flush(5000));
     await tab.close();
@@ -135,5 +147,21 @@ describe.each(DIALECTS)("source maps end to end in Chromium on %s", (dialect) =>
     await page.click("a.badge:text-is('Raw')");
     await page.waitForURL(/view=raw/);
     expect(await page.locator("[data-testid=raw-stack]").textContent()).toContain("/static/app.min.js:");
+  });
+
+  it("lists the release the event named, with its new issue and its deploy, on the releases pages", async () => {
+    const deployed = await sentryCli(server.url, token, ["deploys", "new", "--org", "shop", "--release", "shop@1.0.0", "-e", "production"]);
+    expect(deployed.code, deployed.out).toBe(0);
+    await page.goto(`${server.url}/orgs/shop/projects/web/releases`);
+    const row = page.locator("[data-testid=release-row]", { hasText: "shop@1.0.0" });
+    expect(await row.locator("td.num").allTextContents()).toEqual(["1", "1", "0"]);
+    expect(await row.textContent()).toContain("production");
+    await shootBoth(page, "releases");
+    await row.locator("a").click();
+    await page.waitForURL(/\/releases\/shop%401\.0\.0$/);
+    expect(await page.locator("[data-testid=release-version]").textContent()).toBe("shop@1.0.0");
+    expect(await page.locator("[data-testid=release-issues]").textContent()).toContain("payment declined");
+    expect(await page.locator("[data-testid=release-deploys]").textContent()).toContain("production");
+    await shootBoth(page, "release");
   });
 });

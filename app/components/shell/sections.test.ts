@@ -13,6 +13,7 @@ describe("sidebar sections", () => {
     expect(shownSections({ org: "o", project: "api", role: "member" }, "/orgs/o").map((s) => s.href)).toEqual([
       "/orgs/o",
       "/orgs/o/issues?project=api",
+      "/orgs/o/projects/api/releases",
       "/orgs/o/projects/api/stats",
       "/orgs/o/projects/api/settings",
       "/orgs/o/members",

@@ -27,6 +27,7 @@ export interface Section {
 export const SECTIONS: readonly Section[] = [
   { id: "projects", label: "Projects", href: (s) => `/orgs/${s.org}`, exact: true },
   { id: "issues", label: "Issues", href: (s) => (s.project ? `/orgs/${s.org}/issues?project=${s.project}` : `/orgs/${s.org}/issues`) },
+  { id: "releases", label: "Releases", href: (s) => (s.project ? `/orgs/${s.org}/projects/${s.project}/releases` : null) },
   { id: "stats", label: "Stats", href: (s) => (s.project ? `/orgs/${s.org}/projects/${s.project}/stats` : null) },
   // The chosen project's settings; without a project, the organization's (for those who may change them).
   {

@@ -30,6 +30,13 @@ export interface DeployRecord {
   dateFinished: number;
 }
 
+export interface ReleaseStats {
+  events: number;
+  firstSeen: number | null;
+  lastSeen: number | null;
+  newIssues: number;
+}
+
 export interface ReleaseRecord {
   id: number;
   organizationId: number;
@@ -84,6 +91,17 @@ export interface ReleaseStore {
     now: number,
   ): Promise<{ release: ReleaseRecord; created: boolean }>;
   release(organizationId: number, version: string): Promise<ReleaseRecord | null>;
+  /**
+   * What a project's events say of its releases: events (counted per issue as tagged), when the
+   * release was first and last seen, and the issues it introduced (their first release).
+   */
+  releaseStats(projectId: number, versions: readonly string[]): Promise<Map<string, ReleaseStats>>;
+  /** The issues a release introduced in a project, most seen first. */
+  newIssues(
+    projectId: number,
+    version: string,
+    limit: number,
+  ): Promise<{ id: number; shortNumber: number; title: string; timesSeen: number; lastSeen: number }[]>;
   /** The release an event or session of the project names: created in the project's organization and linked to the project if missing. */
   noteSeen(projectId: number, version: string, now: number): Promise<void>;
   /** Newest first; `projectIds` null means every project, otherwise releases touching one of them. */
