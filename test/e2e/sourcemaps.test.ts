@@ -84,16 +84,33 @@ describe.each(DIALECTS)("source maps end to end in Chromium on %s", (dialect) =>
       const run = await sentryCli(server.url, token, args);
       expect(run.code, run.out).toBe(0);
     }
+    // A later build whose maps were never uploaded: its events stay minified and say why.
+    mkdirSync(join(work, "v2"));
+    writeFileSync(
+      join(work, "v2", "main.js"),
+      'import { submitOrder } from "../src/checkout.js";\nwindow.runCheckout = () => submitOrder(String(1));\n',
+    );
+    buildSync({
+      entryPoints: [join(work, "v2", "main.js")],
+      bundle: true,
+      minify: true,
+      sourcemap: true,
+      outfile: join(work, "v2", "static", "app.min.js"),
+      logLevel: "silent",
+    });
+    const injected = await sentryCli(server.url, token, ["sourcemaps", "inject", join(work, "v2", "static")]);
+    expect(injected.code, injected.out).toBe(0);
     const sdk = await browserSdkBundle();
     const app = readFileSync(join(work, "static", "app.min.js"), "utf8");
+    const appV2 = readFileSync(join(work, "v2", "static", "app.min.js"), "utf8");
     appServer = createServer((req, res) => {
-      if (req.url === "/sdk.js" || req.url === "/static/app.min.js") {
+      if (req.url === "/sdk.js" || req.url?.endsWith("/static/app.min.js")) {
         res.writeHead(200, { "content-type": "text/javascript" });
-        return res.end(req.url === "/sdk.js" ? sdk : app);
+        return res.end(req.url === "/sdk.js" ? sdk : req.url.startsWith("/v2/") ? appV2 : app);
       }
       res.writeHead(200, { "content-type": "text/html" });
       res.end(
-        '<!doctype html><html><head><script src="/sdk.js"></script><script src="/static/app.min.js"></script></head><body><button id="pay" onclick="runCheckout()">Pay</button></body></html>',
+        '<!doctype html><html><head><script src="/sdk.js"></script><script src="static/app.min.js"></script></head><body><button id="pay" onclick="runCheckout()">Pay</button></body></html>',
       );
     });
     await new Promise<void>((r) => appServer.listen(0, "127.0.0.1", r));
@@ -163,5 +180,25 @@ describe.each(DIALECTS)("source maps end to end in Chromium on %s", (dialect) =>
     expect(await page.locator("[data-testid=release-issues]").textContent()).toContain("payment declined");
     expect(await page.locator("[data-testid=release-deploys]").textContent()).toContain("production");
     await shootBoth(page, "release");
+  });
+
+  it("says on the event page why a build whose maps were not uploaded stays minified", async () => {
+    const tab = await browser.newPage();
+    await tab.goto(`${appUrl}v2/`);
+    await tab.evaluate(
+      (dsn) => (window as unknown as { Sentry: { init(o: object): void } }).Sentry.init({ dsn, release: "shop@2.0.0" }),
+      dsn,
+    );
+    await tab.click("#pay");
+    await tab.evaluate(() => (window as unknown as { Sentry: { flush(t: number): Promise<boolean> } }).Sentry.flush(5000));
+    await tab.close();
+    await queueDrained(store);
+    await page.goto(`${server.url}/orgs/shop/issues?project=web&query=release:shop@2.0.0`);
+    await page.locator("[data-testid=issue-row] .title a").first().click();
+    await page.waitForURL(/\/orgs\/shop\/issues\/\d+$/);
+    const why = page.locator("[data-testid=processing-errors]");
+    expect(await why.textContent()).toContain("No source map was found");
+    expect(await why.textContent()).toContain("/v2/static/app.min.js");
+    await shootBoth(page, "issue-unsymbolicated");
   });
 });
