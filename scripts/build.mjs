@@ -49,7 +49,12 @@ export async function buildServer({ force = false } = {}) {
   const esbuild = await import("esbuild");
   await esbuild.build({
     absWorkingDir: root,
-    entryPoints: { cli: "src/cli/entry.ts", "next-worker": "src/server/next-worker.ts", "digest-worker": "src/server/digest-worker.ts" },
+    entryPoints: {
+      cli: "src/cli/entry.ts",
+      "next-worker": "src/server/next-worker.ts",
+      "digest-worker": "src/server/digest-worker.ts",
+      "sourcemap-thread": "src/server/sourcemap-thread.ts",
+    },
     outdir: "dist",
     bundle: true,
     platform: "node",

@@ -7,9 +7,11 @@ import { digestedUpTo } from "../db/queue";
 import { digestBatch } from "../core/digest/batch";
 import { runRetention } from "../core/retention/run";
 import { createCtx } from "../core/create-ctx";
+import { productionEnrichers } from "../core/digest/enrich/registry";
 import { connect } from "../db/connect";
 import { envelopeLimits } from "./ingest/ingest-runtime";
 import { log, setLogLevel } from "./log";
+import { ThreadMapResolver } from "./sourcemap-thread";
 
 /**
  * The digest step in its own thread, so that JSON parsing and normalization use the second
@@ -38,11 +40,14 @@ setLogLevel(config.logLevel);
 const store = connect(config.database);
 const ctx = createCtx(config, store);
 const sqlite = ctx.dialect === "sqlite";
+/** Source maps decode in a thread of their own (the bundle next to this one), so a large one holds nobody up. */
+const maps = new ThreadMapResolver(new URL("./sourcemap-thread.js", import.meta.url));
 // On SQLite the request path deletes digested queue rows: this thread only reads the queue file.
 const options = {
   batchSize: 200,
   limits: envelopeLimits(config.ingest),
   leaveDigestedRows: sqlite,
+  enrichers: productionEnrichers(ctx.artifacts, maps),
   onSetAside: (count: number) => log("warn", "envelopes set aside as dead letters; see Dead letters on the organization page", { count }),
 };
 /**
@@ -126,6 +131,7 @@ async function loop(): Promise<void> {
     });
     wake = null;
   }
+  await maps.close();
   await store.close();
   parentPort?.postMessage({ type: "stopped" });
   // The message listener would keep this thread alive, and the server's shutdown would wait for it.

@@ -208,7 +208,11 @@ describe("symbolication through source maps", () => {
   });
 
   it("shows original paths as a person reads them", () => {
-    expect(displayPath("webpack://shop/./src/checkout.ts")).toBe("./src/checkout.ts");
+    expect(displayPath("webpack://shop/./src/checkout.ts")).toBe("src/checkout.ts");
+    expect(displayPath("webpack:///./src/checkout.ts")).toBe("src/checkout.ts");
+    expect(displayPath("/./src/checkout.ts")).toBe("src/checkout.ts");
+    expect(displayPath("turbopack:///[project]/app/debug/thrower.tsx")).toBe("app/debug/thrower.tsx");
+    expect(displayPath("/home/ci/app/src/checkout.ts")).toBe("/home/ci/app/src/checkout.ts");
     expect(displayPath("../../src/checkout.ts")).toBe("src/checkout.ts");
     expect(displayPath("checkout.ts")).toBe("checkout.ts");
   });

@@ -1,14 +1,9 @@
-import { originalPositionFor, sourceContentFor, TraceMap } from "@jridgewell/trace-mapping";
 import type { Enricher, EnrichmentCache } from "../digest/enrich/enricher";
 import type { ExceptionValue, Frame, NormalizedEvent, ProcessingError, Stacktrace, Thread } from "../normalize/types";
 import type { ArtifactFile, ArtifactStore } from "../ports/artifacts";
 import { findByDebugId, findByUrl } from "./lookup";
-import { enclosingScope, indexScopes, offsetOf, positionOf, type ScopeIndex } from "./scopes";
+import { LocalMapResolver, type MapResolver, type PositionAnswer, type ResolveAnswer } from "./resolver";
 
-/** Lines of source context on each side of the frame's line, as Sentry shows them. */
-const CONTEXT_LINES = 5;
-/** A context line longer than this is cut (minified one-liners would otherwise fill the page). */
-const MAX_LINE = 300;
 /** Frames of one event resolved at most; the rest stay as they came. */
 const MAX_FRAMES = 250;
 /**
@@ -18,10 +13,6 @@ const MAX_FRAMES = 250;
 const MISS_TTL_MS = 60_000;
 
 type Artifacts = Pick<ArtifactStore, "byDebugId" | "byUrl" | "content" | "projectHasBundles">;
-
-interface DecodedMap {
-  map: TraceMap;
-}
 
 /** Why a frame was left as it came: Sentry's processing-error types for JavaScript. */
 type Why = "js_no_source" | "js_invalid_source" | "js_invalid_sourcemap_location" | "js_missing_sources_content";
@@ -34,33 +25,15 @@ function isMinifiedCandidate(frame: Frame): boolean {
   return JS_FRAME.test(frame.abs_path) || frame.abs_path.startsWith("app://");
 }
 
-/** `webpack://app/./src/x.ts` → `./src/x.ts`; `../src/x.ts` → `src/x.ts`: the path a person reads. */
+/** `webpack://app/./src/x.ts` → `src/x.ts`; `turbopack:///[project]/app/x.tsx` → `app/x.tsx`; `../src/x.ts` and `./src/x.ts` → `src/x.ts`: the path a person reads. */
 export function displayPath(source: string): string {
   let path = source.replace(/^webpack:\/\/[^/]*\//, "").replace(/^[a-z]+:\/\/\/?/i, "");
+  // Turbopack: `turbopack:///[project]/app/page.tsx`.
+  path = path.replace(/^\[project\]\//, "");
+  // webpack's `webpack:///./src/x.js`, and `/./src/x.js` as its Sentry plugin uploads it: `src/x.js`, as esbuild's.
+  path = path.replace(/^\/?\.\//, "");
   while (path.startsWith("../")) path = path.slice(3);
   return path;
-}
-
-const cut = (line: string) => (line.length > MAX_LINE ? `${line.slice(0, MAX_LINE)} {snip}` : line);
-
-function contextOf(content: string | null, line: number): Pick<Frame, "pre_context" | "context_line" | "post_context"> {
-  if (content === null) return {};
-  const lines = content.split(/\r\n|\r|\n/);
-  const at = line - 1;
-  if (at < 0 || at >= lines.length) return {};
-  return {
-    pre_context: lines.slice(Math.max(0, at - CONTEXT_LINES), at).map(cut),
-    context_line: cut(lines[at]!),
-    post_context: lines.slice(at + 1, at + 1 + CONTEXT_LINES).map(cut),
-  };
-}
-
-/** An identifier written at a 1-based line and 0-based column of a source, if one starts there. */
-function identifierAt(content: string | null, line: number, column: number): string | null {
-  if (content === null) return null;
-  const text = content.split(/\r\n|\r|\n/)[line - 1];
-  const match = text === undefined ? null : /^[\p{L}\p{Nl}$_#][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}$_]*/u.exec(text.slice(column));
-  return match ? match[0] : null;
 }
 
 function noSource(absPath: string, debugId: string | undefined, release: string | undefined): { type: Why; value: string } {
@@ -73,16 +46,38 @@ interface Resolution {
   why?: { type: Why; value: string };
 }
 
+/** The frame as the map places it in the original source. */
+function resolvedFrame(frame: Frame, at: Exclude<PositionAnswer, { unmapped: true }>): Frame {
+  const name = at.name ?? frame.function;
+  const resolved: Frame = {
+    ...frame,
+    abs_path: at.source,
+    filename: displayPath(at.source),
+    lineno: at.line,
+    colno: at.column + 1,
+    ...(name !== undefined ? { function: name } : {}),
+    in_app: !/(^|\/)node_modules\/|webpack\/bootstrap/.test(at.source),
+    ...(at.context ? { pre_context: at.context.pre, context_line: at.context.line, post_context: at.context.post } : {}),
+  };
+  delete resolved.module;
+  return resolved;
+}
+
 /**
  * Resolves minified JavaScript frames through uploaded source maps (issue 13): by the debug id
  * `debug_meta.images` gives the frame's file, else by the event's release and dist and the
  * frame's URL. A resolved frame gets the original file, line, column, source context and the
  * name of the function that encloses it in the original code; the event keeps the minified
  * stack as `raw_stacktrace`. A frame without a usable map stays as it came, and the event
- * carries a processing error saying why. Decoded maps and scope indexes are cached (bounded
- * by their size) per project.
+ * carries a processing error saying why. Decoding and positions are the resolver's
+ * (resolver.ts): in this thread by default, in a thread of its own in production, where a
+ * large map decodes without holding other events up.
  */
-export function sourceMapEnricher(artifacts: Artifacts, now: () => number = Date.now): Enricher {
+export function sourceMapEnricher(
+  artifacts: Artifacts,
+  now: () => number = Date.now,
+  resolver: MapResolver = new LocalMapResolver(),
+): Enricher {
   const store = { artifacts };
   /**
    * Projects known to have no bundles, until when (ms): their events skip enrichment (no copy,
@@ -90,38 +85,45 @@ export function sourceMapEnricher(artifacts: Artifacts, now: () => number = Date
    * upload is used within a minute.
    */
   const bare = new Map<number, number>();
+  /**
+   * Maps whose text is on its way to the resolver, by file id: a second event needing the same
+   * map while the first one's text is read and decoded waits for that instead of sending it again.
+   */
+  const warming = new Map<number, Promise<unknown>>();
 
-  async function load<T>(cache: EnrichmentCache, key: string, make: () => Promise<{ value: T; weight: number }>): Promise<T> {
-    const hit = cache.get(key) as { value: T } | undefined;
-    if (hit) return hit.value;
-    const { value, weight } = await make();
-    cache.set(key, { value }, weight);
-    return value;
+  const text = async (file: ArtifactFile) =>
+    // A file deleted since the lookup reads as empty: its map then does not parse, and says so.
+    ((await artifacts.content(file.id)) ?? Buffer.alloc(0)).toString("utf8");
+
+  /** Asks the resolver, sending the files' text only when it does not hold them. */
+  async function ask(
+    mapFile: ArtifactFile,
+    minified: ArtifactFile | null,
+    positions: { line: number; column: number }[],
+  ): Promise<ResolveAnswer> {
+    const pending = warming.get(mapFile.id);
+    if (pending) await pending.catch(() => undefined);
+    const request = { map: { key: String(mapFile.id) }, minified: minified ? { key: String(minified.id) } : null, positions };
+    const first = await resolver.resolve(request);
+    if (!("need" in first)) return first;
+    const send = (async () => {
+      const [mapText, minifiedText] = await Promise.all([
+        first.need.includes("map") ? text(mapFile) : undefined,
+        minified && first.need.includes("minified") ? text(minified) : undefined,
+      ]);
+      return resolver.resolve({
+        map: { ...request.map, ...(mapText !== undefined ? { text: mapText } : {}) },
+        minified: request.minified && { ...request.minified, ...(minifiedText !== undefined ? { text: minifiedText } : {}) },
+        positions,
+      });
+    })();
+    warming.set(mapFile.id, send);
+    try {
+      return await send;
+    } finally {
+      if (warming.get(mapFile.id) === send) warming.delete(mapFile.id);
+    }
   }
-
-  const text = (cache: EnrichmentCache, file: ArtifactFile) =>
-    load(cache, `text:${file.id}`, async () => {
-      // A file deleted since the lookup reads as empty: its map then does not parse, and says so.
-      const content = ((await artifacts.content(file.id)) ?? Buffer.alloc(0)).toString("utf8");
-      return { value: content, weight: content.length * 2 };
-    });
-
-  const decoded = (cache: EnrichmentCache, file: ArtifactFile) =>
-    load<DecodedMap | Error>(cache, `map:${file.id}`, async () => {
-      const raw = await text(cache, file);
-      try {
-        return { value: { map: new TraceMap(raw) }, weight: raw.length * 3 };
-      } catch (error) {
-        return { value: error instanceof Error ? error : new Error(String(error)), weight: 64 };
-      }
-    });
-
-  const scopesOf = (cache: EnrichmentCache, file: ArtifactFile) =>
-    load<ScopeIndex | null>(cache, `scopes:${file.id}`, async () => {
-      const source = await text(cache, file);
-      const index = indexScopes(source);
-      return { value: index, weight: index ? index.scopes.length * 48 + index.lineStarts.length * 8 : 64 };
-    });
 
   async function resolveFrame(
     frame: Frame,
@@ -146,51 +148,25 @@ export function sourceMapEnricher(artifacts: Artifacts, now: () => number = Date
       cache.set(missKey, now() + MISS_TTL_MS);
       return { why: noSource(absPath, debugId, event.release) };
     }
-    const map = await decoded(cache, mapFile);
-    if (map instanceof Error)
-      return { why: { type: "js_invalid_source", value: `the source map ${mapFile.url} does not parse: ${map.message.slice(0, 120)}` } };
-    const position = originalPositionFor(map.map, { line: frame.lineno!, column: frame.colno! - 1 });
-    if (position.source === null || position.line === null || position.column === null)
+    const answer = await ask(mapFile, minified, [{ line: frame.lineno!, column: frame.colno! }]);
+    if ("need" in answer) return { why: { type: "js_invalid_source", value: `the source map ${mapFile.url} could not be read` } };
+    if ("invalidMap" in answer)
+      return { why: { type: "js_invalid_source", value: `the source map ${mapFile.url} does not parse: ${answer.invalidMap}` } };
+    const at = answer.positions[0];
+    if (!at || "unmapped" in at)
       return {
         why: {
           type: "js_invalid_sourcemap_location",
           value: `${mapFile.url} maps nothing at line ${frame.lineno}, column ${frame.colno}: is it the map of this build?`,
         },
       };
-    const content = sourceContentFor(map.map, position.source);
-    const name = (minified && (await scopeName(cache, minified, map.map, frame))) ?? position.name ?? frame.function;
-    const resolved: Frame = {
-      ...frame,
-      abs_path: position.source,
-      filename: displayPath(position.source),
-      lineno: position.line,
-      colno: position.column + 1,
-      ...(name !== undefined ? { function: name } : {}),
-      in_app: !/(^|\/)node_modules\/|webpack\/bootstrap/.test(position.source),
-      ...contextOf(content, position.line),
-    };
-    delete resolved.module;
-    if (content === null)
+    const resolved = resolvedFrame(frame, at);
+    if (at.context === null)
       return {
         frame: resolved,
-        why: { type: "js_missing_sources_content", value: `${mapFile.url} has no sourcesContent for ${displayPath(position.source)}` },
+        why: { type: "js_missing_sources_content", value: `${mapFile.url} has no sourcesContent for ${displayPath(at.source)}` },
       };
     return { frame: resolved };
-  }
-
-  /** The original name of the function around the frame's position in the minified file. */
-  async function scopeName(cache: EnrichmentCache, minified: ArtifactFile, map: TraceMap, frame: Frame): Promise<string | null> {
-    const index = await scopesOf(cache, minified);
-    if (!index) return null;
-    const offset = offsetOf(index, frame.lineno!, frame.colno! - 1);
-    if (offset === null) return null;
-    const scope = enclosingScope(index, offset);
-    if (!scope || scope.nameAt === null) return null;
-    const at = positionOf(index, scope.nameAt);
-    const original = originalPositionFor(map, { line: at.line, column: at.column });
-    if (original.name) return original.name;
-    if (original.source === null || original.line === null || original.column === null) return null;
-    return identifierAt(sourceContentFor(map, original.source), original.line, original.column);
   }
 
   return {
