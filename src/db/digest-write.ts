@@ -80,18 +80,44 @@ async function writeOrBisect(
   }
 }
 
+/** An envelope deferred now is digested again this long after, at the earliest. */
+export const DEFER_RETRY_MS = 1000;
+
+/** Keeps the envelopes whose enrichment is still running, to be digested again (src/core/digest/batch.ts). */
+async function deferEnvelopes(trx: Kysely<DB>, deferred: readonly Settled[], now: number): Promise<void> {
+  if (deferred.length === 0) return;
+  await trx
+    .insertInto("digest_deferred")
+    .values(
+      deferred.map((s) => ({
+        project_id: s.letter.projectId,
+        key_id: s.letter.keyId,
+        received_at: s.letter.receivedAt,
+        body: Buffer.from(s.letter.body.buffer, s.letter.body.byteOffset, s.letter.body.byteLength),
+        deferrals: s.deferrals + 1,
+        not_before: now + DEFER_RETRY_MS,
+      })),
+    )
+    .execute();
+}
+
 /**
  * Writes a batch of settled envelopes in the caller's transaction: the rows of every envelope
  * that can be stored, and a dead letter for each one that cannot. Returns how many were set aside.
  */
 export async function writeSettled(trx: Kysely<DB>, dialect: Dialect, settled: readonly Settled[], now: number): Promise<number> {
-  const setAside: DeadLetter[] = settled.flatMap((s) => (s.failure === null ? [] : [{ ...s.letter, reason: s.failure }]));
+  const setAside: DeadLetter[] = settled.flatMap((s) => (s.failure === null || s.deferred ? [] : [{ ...s.letter, reason: s.failure }]));
   await writeOrBisect(
     trx,
     dialect,
-    settled.filter((s) => s.failure === null),
+    settled.filter((s) => s.failure === null && !s.deferred),
     now,
     setAside,
+  );
+  await deferEnvelopes(
+    trx,
+    settled.filter((s) => s.deferred),
+    now,
   );
   for (const letter of setAside) {
     try {

@@ -134,6 +134,17 @@ export interface ApiTokensTable {
   organization_id: number | null;
 }
 
+/** Envelopes waiting a moment for their enrichment (migration 0022, src/core/digest/batch.ts). */
+export interface DigestDeferredTable {
+  id: Generated<number>;
+  project_id: number;
+  key_id: number;
+  received_at: number;
+  body: Buffer;
+  deferrals: number;
+  not_before: number;
+}
+
 /**
  * Accepted, not yet digested request bodies: the durable hand-off between the request path
  * and the digest step. A row exists before the SDK gets its 200.
@@ -468,6 +479,7 @@ export interface DB extends ReleasesSchema {
   project_keys: ProjectKeysTable;
   api_tokens: ApiTokensTable;
   ingest_queue: IngestQueueTable;
+  digest_deferred: DigestDeferredTable;
   digest_progress: DigestProgressTable;
   project_quotas: ProjectQuotasTable;
   project_options: ProjectOptionsTable;

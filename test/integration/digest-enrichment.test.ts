@@ -6,6 +6,7 @@ import { digestBatch } from "../../src/core/digest/batch";
 import type { Enricher } from "../../src/core/digest/enrich/enricher";
 import type { NormalizedEvent } from "../../src/core/normalize/types";
 import { DIGEST_OPTIONS, openDigestBench, type DigestBench } from "../support/digest";
+import { errorEnvelope, newEventId } from "../support/envelopes";
 import { DIALECTS } from "../support/stores";
 import { decodePayload } from "../../src/core/storage/payload";
 
@@ -67,5 +68,66 @@ describe.each(DIALECTS)("enrichment in the digest on %s", (dialect) => {
     const late = await digestOne([hanging]);
     expect(late.issue_id).toBe(plain.issue_id);
     expect(late.event.errors).toEqual([expect.objectContaining({ type: "enrichment_timeout", name: "hanging" })]);
+  });
+});
+
+/**
+ * Issue 13: an event whose enrichment is still running (a large source map decoding in its
+ * thread) is deferred — kept in `digest_deferred` in the batch's own transaction — so the rest
+ * of the batch is stored now; it is digested again a second later, once, and counted once.
+ */
+describe.each(DIALECTS)("deferred enrichment on %s", (dialect) => {
+  let bench: DigestBench;
+  beforeAll(async () => {
+    bench = await openDigestBench(dialect);
+  });
+  afterAll(() => bench.store.cleanup());
+
+  it("stores the rest of the batch at once and the waiting event later, enriched, counted once", async () => {
+    let decoded = false;
+    const decoding: Enricher = {
+      name: "decoding",
+      enrich: async (event) => {
+        if (!JSON.stringify(event).includes("big map")) return null;
+        if (!decoded) await new Promise((r) => setTimeout(r, 400)).then(() => (decoded = true));
+        // What the decoded map tells, as far as this test is concerned.
+        event.level = "fatal";
+        return event;
+      },
+    };
+    const options = {
+      ...DIGEST_OPTIONS,
+      enrichers: [decoding],
+      enrichmentBudget: { perEventMs: 2000, perBatchMs: 5000, deferAfterMs: 50 },
+    };
+    const waiting = newEventId();
+    const other = newEventId();
+    await bench.enqueue(errorEnvelope(waiting, "thrown where the big map maps"), errorEnvelope(other, "an ordinary error"));
+    const stored = async (id: string) =>
+      (await bench.store.db.selectFrom("events").select("data").where("event_id", "=", id).executeTakeFirst())?.data;
+    const deferred = () => bench.store.db.selectFrom("digest_deferred").select(["project_id", "deferrals"]).execute();
+
+    expect(await digestBatch(bench.ctx, options)).toBe(2);
+    expect(await stored(other)).toBeDefined();
+    expect(await stored(waiting)).toBeUndefined();
+    expect(await deferred()).toEqual([{ project_id: bench.projectId, deferrals: 1 }]);
+    // Not before its second has passed.
+    expect(await digestBatch(bench.ctx, options)).toBe(0);
+
+    await new Promise((r) => setTimeout(r, 1100));
+    expect(await digestBatch(bench.ctx, options)).toBe(1);
+    const data = await stored(waiting);
+    expect(data).toBeDefined();
+    const event = JSON.parse(decodePayload(data!)) as NormalizedEvent;
+    expect(event.level).toBe("fatal");
+    expect(await deferred()).toEqual([]);
+    const accepted = await bench.store.db
+      .selectFrom("outcomes")
+      .select((eb) => eb.fn.sum<number>("quantity").as("n"))
+      .where("project_id", "=", bench.projectId)
+      .where("category", "=", "error")
+      .where("outcome", "=", "accepted")
+      .executeTakeFirstOrThrow();
+    expect(Number(accepted.n)).toBe(2);
   });
 });

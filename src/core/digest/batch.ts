@@ -45,6 +45,8 @@ interface Queued {
   key_id: number;
   received_at: number;
   body: Uint8Array;
+  /** Set for envelopes taken from `digest_deferred`: how many times they waited already. */
+  deferrals?: number;
 }
 
 /**
@@ -104,6 +106,7 @@ async function digestQueued(ctx: Ctx, queued: readonly Queued[], options: Digest
       body: entry.body,
       options: project,
       rules,
+      deferrals: entry.deferrals ?? 0,
     });
   }
   return runStages(inputs, {
@@ -145,7 +148,8 @@ class BatchTakenError extends Error {}
  */
 export async function digestBatch(ctx: Ctx, options: DigestOptions): Promise<number> {
   const seen: { projectId: number; version: string }[] = [];
-  const taken = await digestOneBatch(ctx, { ...options, onReleases: (pairs) => seen.push(...pairs) });
+  const noting = { ...options, onReleases: (pairs: { projectId: number; version: string }[]) => seen.push(...pairs) };
+  const taken = (await digestDeferred(ctx, noting)) + (await digestOneBatch(ctx, noting));
   // Releases named by the batch's events and sessions exist from now on (after the commit).
   if (seen.length > 0) await noteReleases(ctx, seen);
   // The issue changes this batch (or a triage whose own drive failed) wrote: the activity log follows.
@@ -189,6 +193,42 @@ async function digestOneBatch(ctx: Ctx, options: DigestOptions): Promise<number>
   // Rows at or below the mark are done whether or not this delete happens (a crash here).
   if (!options.leaveDigestedRows) await ctx.queue.deleteFrom("ingest_queue").where("id", "<=", last).execute();
   return queued.length;
+}
+
+/** Deferred envelopes digested at most at once: few, each may be large. */
+const DEFERRED_BATCH = 20;
+
+/**
+ * Digests the deferred envelopes whose wait is over (`digest_deferred`: an event in them was
+ * still being enriched, a source map decoding, when their batch was written). Read outside any
+ * transaction, like the queue file; the write transaction deletes them and stores what they
+ * hold — or defers them again — and gives up if another process took them meanwhile.
+ */
+async function digestDeferred(ctx: Ctx, options: DigestOptions): Promise<number> {
+  const due = await ctx.db
+    .selectFrom("digest_deferred")
+    .select(["id", "project_id", "key_id", "received_at", "body", "deferrals"])
+    .where("not_before", "<=", ctx.now())
+    .orderBy("id")
+    .limit(DEFERRED_BATCH)
+    .execute();
+  if (due.length === 0) return 0;
+  const settled = await digestQueued(ctx, due, options);
+  let setAside = 0;
+  try {
+    await ctx.db.transaction().execute(async (trx) => {
+      const ids = due.map((d) => d.id);
+      const gone = await trx.deleteFrom("digest_deferred").where("id", "in", ids).executeTakeFirst();
+      if (Number(gone.numDeletedRows) !== ids.length) throw new BatchTakenError();
+      setAside = await writeSettled(trx, ctx.dialect, settled, ctx.now());
+      options.onReleases?.(releasesIn(settled));
+    });
+  } catch (error) {
+    if (error instanceof BatchTakenError) return 0;
+    throw error;
+  }
+  if (setAside > 0) options.onSetAside?.(setAside);
+  return due.length;
 }
 
 /** Main databases (SQLite) whose own `ingest_queue` table, used before the queue file, was found empty. */

@@ -4,7 +4,7 @@ import type { NormalizedEvent } from "../normalize/types";
 import type { ProjectOptions } from "../projects/options";
 import type { BoundedCache } from "./enrich/cache";
 import type { Enricher } from "./enrich/enricher";
-import { enrichAll, type EnrichmentBudget } from "./enrich/run";
+import { DEFERRED, enrichAll, type EnrichmentBudget } from "./enrich/run";
 import { emptyRecords } from "./records";
 import type { Settled } from "./settled";
 import type { StageContext } from "./stage";
@@ -18,7 +18,16 @@ export interface EnvelopeInput {
   body: Uint8Array;
   options: ProjectOptions;
   rules: readonly FingerprintRule[];
+  /** How many times the envelope was deferred already (0 when it comes from the queue). */
+  deferrals?: number;
 }
+
+/**
+ * How many times an envelope may wait for its enrichment (a source map decoding in its thread)
+ * and be digested again later, a second or more apart; after that it is enriched with the
+ * usual time budget, which it may run out of. The digest never waits on one envelope forever.
+ */
+export const MAX_DEFERRALS = 20;
 
 export interface StageRun {
   limits: EnvelopeLimits;
@@ -32,6 +41,7 @@ interface Pending {
   index: number;
   projectId: number;
   event: NormalizedEvent;
+  deferrable: boolean;
   then: (event: NormalizedEvent) => void;
 }
 
@@ -62,9 +72,11 @@ export async function runStages(inputs: readonly EnvelopeInput[], run: StageRun)
     };
     const records = emptyRecords();
     const index = settled.length;
+    const deferrals = input.deferrals ?? 0;
+    const deferrable = deferrals < MAX_DEFERRALS;
     const enrich: StageContext["enrich"] = (event, then) =>
       run.enrichers.some((e) => e.wants?.(event, input.projectId) ?? true)
-        ? void pending.push({ index, projectId: input.projectId, event, then })
+        ? void pending.push({ index, projectId: input.projectId, event, deferrable, then })
         : then(event);
     try {
       const envelope = parseEnvelope(asBuffer(input.body), run.limits);
@@ -79,7 +91,7 @@ export async function runStages(inputs: readonly EnvelopeInput[], run: StageRun)
         enrich,
       };
       for (const item of envelope.items) digestItem(c, item);
-      settled.push({ records, failure: null, letter });
+      settled.push({ records, failure: null, letter, deferrals });
     } catch (error) {
       // An envelope that failed has no events waiting: they would group into records no one writes.
       while (pending.length > 0 && pending[pending.length - 1]!.index === index) pending.pop();
@@ -94,19 +106,22 @@ export async function runStages(inputs: readonly EnvelopeInput[], run: StageRun)
           quantity: 1,
           at: input.receivedAt,
         });
-        settled.push({ records: invalid, failure: null, letter });
+        settled.push({ records: invalid, failure: null, letter, deferrals });
       } else {
-        settled.push({ records, failure: failureOf(error), letter });
+        settled.push({ records, failure: failureOf(error), letter, deferrals });
       }
     }
   }
   if (pending.length === 0) return settled;
   const enriched = await enrichAll(pending, run);
+  // An envelope with an event still waiting is digested again as a whole later: none of its records are kept now.
+  for (const [i, p] of pending.entries()) if (enriched[i] === DEFERRED) settled[p.index]!.deferred = true;
   for (const [i, p] of pending.entries()) {
     const s = settled[p.index]!;
-    if (s.failure !== null) continue;
+    const event = enriched[i]!;
+    if (s.failure !== null || s.deferred || event === DEFERRED) continue;
     try {
-      p.then(enriched[i]!);
+      p.then(event);
     } catch (error) {
       s.failure = failureOf(error);
     }

@@ -7,4 +7,11 @@ export interface Settled {
   /** Set when processing threw: the envelope becomes a dead letter and its records are not written. */
   failure: string | null;
   letter: Omit<DeadLetter, "reason">;
+  /** How many times the envelope was deferred before this digest. */
+  deferrals: number;
+  /**
+   * Set when an event of the envelope is still being enriched: nothing of it is written now;
+   * the envelope is kept (digest_deferred) and digested again a little later.
+   */
+  deferred?: boolean;
 }

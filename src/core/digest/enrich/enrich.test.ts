@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { browserEvent, nodeHttpEvent } from "../../normalize/sdk-events.fixture";
 import type { NormalizedEvent } from "../../normalize/types";
-import { digest, envelope, tally } from "../stages/test-support";
+import { defaultProjectOptions, digest, envelope, tally } from "../stages/test-support";
+import { DEFAULT_ENVELOPE_LIMITS } from "../../envelope/index";
+import { MAX_DEFERRALS, runStages } from "../run";
 import { BoundedCache } from "./cache";
 import type { Enricher } from "./enricher";
 
@@ -89,6 +91,59 @@ describe("enrichment before grouping", () => {
     });
     expect(store.stored.events[0]?.event.exception?.values).toHaveLength(1);
     expect(store.stored.events[0]?.event.level).toBe("error");
+  });
+});
+
+describe("deferring an event whose enrichment is still running", () => {
+  /** Answers after `ms` for project 1, the way a source map decoding in its thread does, at once for others. */
+  const slow = (ms: number): Enricher => ({
+    name: "slow",
+    enrich: async (event, { projectId }) => {
+      if (projectId === 1) await new Promise((r) => setTimeout(r, ms));
+      return { ...event, level: "fatal" };
+    },
+  });
+  const budget = { perEventMs: 2000, perBatchMs: 5000, deferAfterMs: 20 };
+
+  it("sets its envelope aside whole, counts nothing of it, and stores the rest of the batch", async () => {
+    const waiting = envelope([
+      { type: "event", payload: nodeHttpEvent() },
+      { type: "client_report", payload: { timestamp: 1, discarded_events: [{ reason: "sample_rate", category: "error", quantity: 3 }] } },
+    ]);
+    const d = await digest([waiting, envelope([{ type: "event", payload: browserEvent() }])], { enrichers: [slow(300)], budget }, [1, 2]);
+    expect(d.settled.map((s) => s.deferred ?? false)).toEqual([true, false]);
+    // Nothing of the waiting envelope is stored or counted (its client report neither) until it comes back.
+    expect(d.store.stored.events.map((e) => [e.projectId, e.event.level])).toEqual([[2, "fatal"]]);
+    expect(tally(d.outcomes)).toEqual({ "error/accepted/": 1 });
+  });
+
+  it("waits as long as the event's budget allows once the envelope was deferred MAX_DEFERRALS times", async () => {
+    const inputs = [0, MAX_DEFERRALS].map((deferrals) => ({
+      projectId: 1,
+      keyId: 1,
+      receivedAt: Date.now(),
+      body: envelope([{ type: "event", payload: nodeHttpEvent() }]),
+      options: defaultProjectOptions(),
+      rules: [],
+      deferrals,
+    }));
+    const settled = await runStages(inputs, {
+      limits: DEFAULT_ENVELOPE_LIMITS,
+      enrichers: [slow(100)],
+      budget,
+      cache: new BoundedCache(100),
+    });
+    expect(settled.map((s) => s.deferred ?? false)).toEqual([true, false]);
+    expect(settled[1]!.records.events[0]?.event.level).toBe("fatal");
+  });
+
+  it("never defers without deferAfterMs: the event waits for its budget", async () => {
+    const d = await digest([envelope([{ type: "event", payload: nodeHttpEvent() }])], {
+      enrichers: [slow(60)],
+      budget: { perEventMs: 2000, perBatchMs: 5000 },
+    });
+    expect(d.settled[0]?.deferred).toBeUndefined();
+    expect(d.store.stored.events[0]?.event.level).toBe("fatal");
   });
 });
 

@@ -2,17 +2,27 @@ import type { NormalizedEvent, ProcessingError } from "../../normalize/types";
 import type { BoundedCache } from "./cache";
 import type { Enricher } from "./enricher";
 
-/** How long enrichment may take: per event (all its enrichers together) and per digest batch. */
+/**
+ * How long enrichment may take: per event (all its enrichers together) and per digest batch;
+ * and how long a batch waits for an event that may be deferred (see `enrichAll`).
+ */
 export interface EnrichmentBudget {
   perEventMs: number;
   perBatchMs: number;
+  /** Absent: never defer. */
+  deferAfterMs?: number;
 }
 
 /**
  * Two seconds per event, ten per batch: an unreachable source-map host costs a batch at most
- * ten seconds, after which its remaining events are grouped as they came.
+ * ten seconds, after which its remaining events are grouped as they came. An event still being
+ * enriched after half a second is deferred while it may be (a large map decoding in its thread):
+ * the batch — other projects' events — is stored without it.
  */
-export const DEFAULT_ENRICHMENT_BUDGET: EnrichmentBudget = { perEventMs: 2_000, perBatchMs: 10_000 };
+export const DEFAULT_ENRICHMENT_BUDGET: EnrichmentBudget = { perEventMs: 2_000, perBatchMs: 10_000, deferAfterMs: 500 };
+
+/** An event whose enrichment was still running when its batch stopped waiting; its envelope is digested again later. */
+export const DEFERRED = Symbol("deferred");
 
 /** Events enriched at once: enough to overlap the I/O of many projects, few enough to bound memory. */
 const CONCURRENCY = 16;
@@ -51,9 +61,16 @@ async function raceBudget<T>(work: Promise<T>, ms: number, controller: AbortCont
   }
 }
 
-async function enrichOne(projectId: number, event: NormalizedEvent, run: EnrichmentRun, batchDeadline: number): Promise<NormalizedEvent> {
+async function enrichOne(
+  p: { projectId: number; event: NormalizedEvent; deferrable?: boolean },
+  run: EnrichmentRun,
+  batchDeadline: number,
+): Promise<NormalizedEvent | typeof DEFERRED> {
+  const { projectId, event } = p;
   const clock = run.clock ?? performance.now.bind(performance);
-  const deadline = Math.min(clock() + run.budget.perEventMs, batchDeadline);
+  const started = clock();
+  const deadline = Math.min(started + run.budget.perEventMs, batchDeadline);
+  const deferAt = p.deferrable && run.budget.deferAfterMs !== undefined ? started + run.budget.deferAfterMs : Infinity;
   let current = event;
   for (const enricher of run.enrichers) {
     if (enricher.wants && !enricher.wants(current, projectId)) continue;
@@ -64,9 +81,12 @@ async function enrichOne(projectId: number, event: NormalizedEvent, run: Enrichm
     }
     const controller = new AbortController();
     const context = { projectId, cache: run.cache.scoped(enricher.name, projectId), signal: controller.signal };
+    const patience = Math.min(left, deferAt - clock());
     try {
       // A copy: an enricher that times out and goes on changing its event changes nothing stored.
-      const result = await raceBudget(enricher.enrich(structuredClone(current), context), left, controller);
+      const result = await raceBudget(enricher.enrich(structuredClone(current), context), patience, controller);
+      // What it was doing (decoding a map, say) goes on and is cached: the event's next try finds it done.
+      if (result === TIMED_OUT && patience < left) return DEFERRED;
       if (result === TIMED_OUT)
         current = withError(current, { type: "enrichment_timeout", name: enricher.name, value: `no answer within ${Math.round(left)} ms` });
       else if (result !== null && typeof result === "object") current = result;
@@ -81,13 +101,15 @@ async function enrichOne(projectId: number, event: NormalizedEvent, run: Enrichm
 /**
  * Enriches a batch's events, several at once, each within its budget and all within the
  * batch's. Never throws: an enricher that fails or runs late leaves its event as it came,
- * with a processing error. Returns the events in the order given.
+ * with a processing error. A `deferrable` event still being enriched after `deferAfterMs` is
+ * returned as DEFERRED instead, so one project's slow work does not hold the batch. Returns the
+ * events in the order given.
  */
 export async function enrichAll(
-  pending: readonly { projectId: number; event: NormalizedEvent }[],
+  pending: readonly { projectId: number; event: NormalizedEvent; deferrable?: boolean }[],
   run: EnrichmentRun,
-): Promise<NormalizedEvent[]> {
-  const out = pending.map((p) => p.event);
+): Promise<(NormalizedEvent | typeof DEFERRED)[]> {
+  const out: (NormalizedEvent | typeof DEFERRED)[] = pending.map((p) => p.event);
   if (run.enrichers.length === 0 || pending.length === 0) return out;
   const clock = run.clock ?? performance.now.bind(performance);
   const batchDeadline = clock() + run.budget.perBatchMs;
@@ -95,7 +117,7 @@ export async function enrichAll(
   const worker = async () => {
     for (let i = next++; i < pending.length; i = next++) {
       const p = pending[i]!;
-      out[i] = await enrichOne(p.projectId, p.event, run, batchDeadline);
+      out[i] = await enrichOne(p, run, batchDeadline);
     }
   };
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, pending.length) }, worker));

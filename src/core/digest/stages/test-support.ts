@@ -65,7 +65,7 @@ export async function digest(
     cache: new BoundedCache(1000),
     ...run,
   });
-  const records = mergeRecords(settled.filter((s) => s.failure === null).map((s) => s.records));
+  const records = mergeRecords(settled.filter((s) => s.failure === null && !s.deferred).map((s) => s.records));
   const store = new MemoryTelemetryStore();
   await store.write(records);
   return { settled, store, outcomes: records.outcomes };
