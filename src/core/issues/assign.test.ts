@@ -123,4 +123,28 @@ describe("the issue step over an in-memory IssueStore", () => {
     // A release no event named before is arriving now: newer than the one resolved in.
     expect(store.issues.get(ids.get(b)!)).toMatchObject({ status: "unresolved", substatus: "regressed" });
   });
+
+  it("resolved in a release no event has named yet: releases first seen before the resolution are older, later ones newer", async () => {
+    const store = new MemoryIssueStore();
+    const releases = new MemoryReleaseOrder();
+    releases.add(1, "a1b2c3d", NOW - 3_600_000);
+    const first = grouped("a", { release: "a1b2c3d" });
+    const id = (await assignIssues(store, [first], NOW, releases)).get(first)!;
+    const resolve = () =>
+      Object.assign(store.issues.get(id)!, {
+        status: "resolved",
+        resolved_at: NOW - 60_000,
+        resolved_in_release: "typed-by-hand",
+        resolved_next_release: 0,
+      });
+    resolve();
+    await assignIssues(store, [grouped("a", { release: "a1b2c3d", timestamp: NOW / 1000 - 1 })], NOW, releases);
+    expect(store.issues.get(id)!.status).toBe("resolved");
+    releases.add(1, "e4f5a6b", NOW - 30_000);
+    await assignIssues(store, [grouped("a", { release: "e4f5a6b", timestamp: NOW / 1000 - 1 })], NOW, releases);
+    expect(store.issues.get(id)!.status).toBe("unresolved");
+    resolve();
+    await assignIssues(store, [grouped("a", { release: "0badc0de", timestamp: NOW / 1000 - 1 })], NOW, releases);
+    expect(store.issues.get(id)!.status).toBe("unresolved");
+  });
 });
