@@ -4,13 +4,22 @@ import { mergeRecords, type DigestRecords } from "../core/digest/records";
 import type { Settled } from "../core/digest/settled";
 import { assignIssues, type GroupedEvent } from "../core/issues/assign";
 import { writeOutcomes } from "../core/outcomes/record";
+import type { ReleaseOrder } from "../core/ports/release-order";
 import type { Dialect } from "./connect";
 import type { DB } from "./schema";
 import { KyselyIssueStore } from "./issue-store";
 import { KyselyTelemetryStore } from "./telemetry";
 
+/** What every write of a batch shares. */
+interface WriteContext {
+  dialect: Dialect;
+  now: number;
+  /** Release first-seen times, reading through the batch's transaction. */
+  releaseOrder: ReleaseOrder;
+}
+
 /** Writes a batch's records: the caller's transaction makes it all or nothing. */
-async function writeRecords(trx: Kysely<DB>, dialect: Dialect, records: DigestRecords, now: number): Promise<void> {
+async function writeRecords(trx: Kysely<DB>, w: WriteContext, records: DigestRecords): Promise<void> {
   // The issue step fills in each event's issue (on the row it shares with the telemetry store).
   const grouped: GroupedEvent[] = records.events.map((r) => ({
     projectId: r.projectId,
@@ -20,7 +29,7 @@ async function writeRecords(trx: Kysely<DB>, dialect: Dialect, records: DigestRe
     config: r.config,
     issue: r.issue,
   }));
-  const issueOf = await assignIssues(new KyselyIssueStore(trx), grouped, now, dialect === "postgres");
+  const issueOf = await assignIssues(new KyselyIssueStore(trx), grouped, w.now, w.releaseOrder, w.dialect === "postgres");
   for (const [i, g] of grouped.entries()) records.events[i]!.issueId = issueOf.get(g) ?? null;
   await new KyselyTelemetryStore(trx).write(records);
   await writeOutcomes(trx, records.outcomes);
@@ -60,23 +69,17 @@ async function inSavepoint(trx: Kysely<DB>, write: () => Promise<void>): Promise
  * each half again the same way, down to single envelopes, which are set aside. A batch with
  * no bad envelope costs one write, as before; one bad envelope among n costs about 2·log2(n).
  */
-async function writeOrBisect(
-  trx: Kysely<DB>,
-  dialect: Dialect,
-  group: readonly Settled[],
-  now: number,
-  setAside: DeadLetter[],
-): Promise<void> {
+async function writeOrBisect(trx: Kysely<DB>, w: WriteContext, group: readonly Settled[], setAside: DeadLetter[]): Promise<void> {
   if (group.length === 0) return;
   try {
-    await inSavepoint(trx, () => writeRecords(trx, dialect, mergeRecords(group.map((g) => g.records)), now));
+    await inSavepoint(trx, () => writeRecords(trx, w, mergeRecords(group.map((g) => g.records))));
   } catch (error) {
     if (!isRowFault(error)) throw error;
     const [only] = group;
     if (group.length === 1 && only) return void setAside.push({ ...only.letter, reason: `write_failed: ${messageOf(error)}` });
     const half = Math.ceil(group.length / 2);
-    await writeOrBisect(trx, dialect, group.slice(0, half), now, setAside);
-    await writeOrBisect(trx, dialect, group.slice(half), now, setAside);
+    await writeOrBisect(trx, w, group.slice(0, half), setAside);
+    await writeOrBisect(trx, w, group.slice(half), setAside);
   }
 }
 
@@ -104,14 +107,20 @@ async function deferEnvelopes(trx: Kysely<DB>, deferred: readonly Settled[], now
 /**
  * Writes a batch of settled envelopes in the caller's transaction: the rows of every envelope
  * that can be stored, and a dead letter for each one that cannot. Returns how many were set aside.
+ * `releaseOrder` must read through `trx` (see KyselyReleaseOrder.within).
  */
-export async function writeSettled(trx: Kysely<DB>, dialect: Dialect, settled: readonly Settled[], now: number): Promise<number> {
+export async function writeSettled(
+  trx: Kysely<DB>,
+  dialect: Dialect,
+  settled: readonly Settled[],
+  now: number,
+  releaseOrder: ReleaseOrder,
+): Promise<number> {
   const setAside: DeadLetter[] = settled.flatMap((s) => (s.failure === null || s.deferred ? [] : [{ ...s.letter, reason: s.failure }]));
   await writeOrBisect(
     trx,
-    dialect,
+    { dialect, now, releaseOrder },
     settled.filter((s) => s.failure === null && !s.deferred),
-    now,
     setAside,
   );
   await deferEnvelopes(

@@ -11,6 +11,7 @@ import { KyselyTelemetryReader } from "../../src/db/telemetry-read";
 import { KyselyDirectory } from "../../src/db/directory";
 import { KyselyArtifactStore } from "../../src/db/artifact-store";
 import { KyselyReleaseStore } from "../../src/db/release-store";
+import { KyselyReleaseOrder } from "../../src/db/release-order";
 import type { Ctx } from "../../src/core/context";
 
 /** Every storage test runs on both databases. */
@@ -77,6 +78,7 @@ export function testCtx(store: Store, overrides: Partial<Ctx> = {}): Ctx {
     publicUrl: "http://telltale.test:8000",
     accounts: new KyselyAccountStore(store.db, store.dialect),
     releases: new KyselyReleaseStore(store.db),
+    releaseOrder: new KyselyReleaseOrder(store.db),
     artifacts: new KyselyArtifactStore(store.db),
     mailer: null,
     now: Date.now,

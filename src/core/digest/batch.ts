@@ -176,7 +176,7 @@ async function digestOneBatch(ctx: Ctx, options: DigestOptions): Promise<number>
     await ctx.db.transaction().execute(async (trx) => {
       const main: Kysely<DB> = trx;
       if ((await digestedUpTo(main)) >= first) throw new BatchTakenError();
-      setAside = await writeSettled(trx, ctx.dialect, settled, ctx.now());
+      setAside = await writeSettled(trx, ctx.dialect, settled, ctx.now(), ctx.releaseOrder.within(trx));
       options.onReleases?.(releasesIn(settled));
       await trx
         .insertInto("digest_progress")
@@ -220,7 +220,7 @@ async function digestDeferred(ctx: Ctx, options: DigestOptions): Promise<number>
       const ids = due.map((d) => d.id);
       const gone = await trx.deleteFrom("digest_deferred").where("id", "in", ids).executeTakeFirst();
       if (Number(gone.numDeletedRows) !== ids.length) throw new BatchTakenError();
-      setAside = await writeSettled(trx, ctx.dialect, settled, ctx.now());
+      setAside = await writeSettled(trx, ctx.dialect, settled, ctx.now(), ctx.releaseOrder.within(trx));
       options.onReleases?.(releasesIn(settled));
     });
   } catch (error) {
@@ -243,7 +243,7 @@ async function digestInOneTransaction(ctx: Ctx, options: DigestOptions): Promise
     const queued = await nextBatch(queue, options, 0, ctx.dialect === "postgres");
     if (queued.length === 0) return 0;
     const settled = await digestQueued({ ...ctx, db: trx }, queued, options);
-    setAside = await writeSettled(trx, ctx.dialect, settled, ctx.now());
+    setAside = await writeSettled(trx, ctx.dialect, settled, ctx.now(), ctx.releaseOrder.within(trx));
     options.onReleases?.(releasesIn(settled));
     await dequeue(
       queue,

@@ -1,8 +1,10 @@
 import type { NormalizedEvent } from "../normalize/types";
 import type { IssueFields } from "../grouping/index";
 import type { IssueHash, IssueStore, IssueUpdate, StoredIssueState } from "../ports/issues";
+import { releaseKey, type ReleaseOrder, type ReleaseRef } from "../ports/release-order";
 import { eventTags, userKey } from "./event-tags";
-import { onArrivals, type StateChange } from "./state";
+import { ARRIVING, releaseOrder, type FirstSeen } from "./releases";
+import { onArrivals, type ReleaseComparator, type StateChange } from "./state";
 import type { WindowSample } from "./window-counts";
 import type { NewIssueChange } from "../outbox/changes";
 
@@ -38,7 +40,8 @@ const HOUR = 3_600_000;
  * Runs inside the digest transaction.
  */
 /**
- * `lockRows` (PostgreSQL): each issue row is read FOR UPDATE before its counts are added,
+ * `order` gives the first-seen times of the releases resolved issues compare (asked once per
+ * batch). `lockRows` (PostgreSQL): each issue row is read FOR UPDATE before its counts are added,
  * in issue id order, so that digesters in other processes add to it one after another
  * instead of overwriting each other's counts. SQLite's write transaction excludes them anyway.
  */
@@ -46,6 +49,7 @@ export async function assignIssues(
   store: IssueStore,
   grouped: readonly GroupedEvent[],
   now: number,
+  order: ReleaseOrder,
   lockRows = false,
 ): Promise<Map<GroupedEvent, number>> {
   if (grouped.length === 0) return new Map();
@@ -84,7 +88,7 @@ export async function assignIssues(
   }
 
   await applyDeltas(
-    store,
+    { issues: store, order },
     [...deltas.values()].sort((a, b) => a.issueId - b.issueId),
     now,
     lockRows,
@@ -105,7 +109,7 @@ const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
  * order, so that two digesters on PostgreSQL take their locks in the same order.
  */
 async function applyDeltas(
-  store: IssueStore,
+  { issues: store, order }: { issues: IssueStore; order: ReleaseOrder },
   deltas: readonly IssueDelta[],
   now: number,
   lockRows: boolean,
@@ -118,10 +122,12 @@ async function applyDeltas(
     deltas.map((d) => d.issueId),
     lockRows,
   );
+  const compared = releasesCompared(deltas, before);
+  const times = compared.length > 0 ? await order.firstSeen(compared) : new Map<string, FirstSeen>();
   for (const d of deltas) {
     const row = before.get(d.issueId);
     if (!row) throw new Error(`issue ${d.issueId} vanished during the digest`);
-    const { update, change } = issueUpdate(row, d, newUsers.get(d.issueId) ?? 0, now);
+    const { update, change } = issueUpdate(row, d, newUsers.get(d.issueId) ?? 0, now, comparatorFor(d.last.projectId, row, times));
     await store.updateIssue(d.issueId, update);
     if (change) changes.push({ projectId: d.last.projectId, issueId: d.issueId, ...change, userId: null, at: now });
   }
@@ -185,12 +191,39 @@ async function resolveIssues(store: IssueStore, grouped: readonly GroupedEvent[]
   return out;
 }
 
+/** The releases the state machine may compare: a resolved issue's release and the release of its batch's newest event. */
+function releasesCompared(deltas: readonly IssueDelta[], before: ReadonlyMap<number, StoredIssueState>): ReleaseRef[] {
+  const refs: ReleaseRef[] = [];
+  for (const d of deltas) {
+    const row = before.get(d.issueId);
+    const release = d.last.event.release;
+    if (row?.status !== "resolved" || !row.resolved_in_release || !release) continue;
+    refs.push({ projectId: d.last.projectId, version: row.resolved_in_release }, { projectId: d.last.projectId, version: release });
+  }
+  return refs;
+}
+
+/**
+ * Release order for one issue: versions, else first-seen times. A release not created yet is
+ * arriving now (ARRIVING), except the one the issue was resolved in, which may never arrive (a
+ * name typed by hand): it counts as first seen when the issue was resolved, so releases seen
+ * before the resolution are older and releases created after it newer.
+ */
+function comparatorFor(projectId: number, issue: StoredIssueState, times: ReadonlyMap<string, FirstSeen>): ReleaseComparator {
+  return releaseOrder(
+    (version) =>
+      times.get(releaseKey(projectId, version)) ??
+      (version === issue.resolved_in_release && issue.resolved_at !== null ? { at: issue.resolved_at, id: Infinity } : ARRIVING),
+  );
+}
+
 /** What a delta changes in its issue: its counts and newest event's fields, and the state machine's transition. */
 function issueUpdate(
   before: StoredIssueState,
   d: IssueDelta,
   newUsers: number,
   now: number,
+  order: ReleaseComparator,
 ): { update: IssueUpdate; change: StateChange | null } {
   const last = d.last.event;
   const update: IssueUpdate = {
@@ -216,6 +249,6 @@ function issueUpdate(
     release: last.release ?? null,
     eventId: last.event_id,
   };
-  const { set, change } = onArrivals(before, arrivals, now, before.times_seen === 0);
+  const { set, change } = onArrivals(before, arrivals, now, before.times_seen === 0, order);
   return { update: { ...update, ...set }, change };
 }

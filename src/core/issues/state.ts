@@ -5,7 +5,6 @@
  * own transactions and write the change to the outbox with them, so both agree on every rule.
  */
 import type { IssueChangeKind } from "../outbox/changes";
-import { compareReleases } from "./releases";
 
 export type IssueStatus = "unresolved" | "resolved" | "ignored";
 
@@ -37,6 +36,13 @@ export interface StateChange {
 }
 
 /** The columns to set (nothing when the state stays) and the change to report (null for none). */
+/**
+ * Orders an event's release against the release an issue was resolved in: negative when older,
+ * zero when the same, positive when newer, null when nothing orders them. The digest builds it
+ * from versions and first-seen times (releases.ts `releaseOrder`); the state machine only asks.
+ */
+export type ReleaseComparator = (a: string, b: string) => number | null;
+
 export interface Transition {
   set: Partial<IssueState>;
   change: StateChange | null;
@@ -69,13 +75,14 @@ export interface Arrivals {
  * New events for an issue (Sentry's rules): a resolved issue regresses unless the events come
  * from a release it was resolved for; an ignored issue comes back when its time has run out
  * (`unignored`) or its count of events or users is reached (`escalating`); a new issue's second
- * batch makes it `ongoing`. `isNew` is true for the batch that created the issue.
+ * batch makes it `ongoing`. `isNew` is true for the batch that created the issue; `order` says
+ * whether the events' release is older than the one the issue was resolved in.
  */
-export function onArrivals(before: IssueState, arrivals: Arrivals, now: number, isNew: boolean): Transition {
+export function onArrivals(before: IssueState, arrivals: Arrivals, now: number, isNew: boolean, order: ReleaseComparator): Transition {
   if (isNew) return { set: {}, change: { kind: "created", data: {} } };
   const set: Partial<IssueState> = {};
   if (before.substatus === "new") set.substatus = "ongoing";
-  if (before.status === "resolved" && arrivals.lastSeen > (before.resolved_at ?? 0) && regresses(before, arrivals.release)) {
+  if (before.status === "resolved" && arrivals.lastSeen > (before.resolved_at ?? 0) && regresses(before, arrivals.release, order)) {
     return {
       set: { ...set, status: "unresolved", substatus: "regressed", ...CLEAR_RESOLUTION },
       change: { kind: "regressed", data: { release: arrivals.release, event_id: arrivals.eventId } },
@@ -95,12 +102,12 @@ export function onArrivals(before: IssueState, arrivals: Arrivals, now: number, 
 /**
  * A resolved issue regresses on a new event, except one from a release older than the
  * release it was resolved in (and, when resolved "in the next release", from that release
- * itself or older).
+ * itself or older), in release order.
  */
-function regresses(issue: IssueState, release: string | null): boolean {
+function regresses(issue: IssueState, release: string | null, compare: ReleaseComparator): boolean {
   if (!issue.resolved_in_release || !release) return true;
-  const order = compareReleases(release, issue.resolved_in_release);
-  // Releases that cannot be ordered (different packages, commit hashes): nothing says the event is older.
+  const order = compare(release, issue.resolved_in_release);
+  // Releases nothing orders: nothing says the event is older.
   if (order === null) return true;
   return issue.resolved_next_release ? order > 0 : order >= 0;
 }
@@ -115,7 +122,8 @@ function ignoreEnded(issue: IssueState, arrivals: Arrivals, now: number): "unign
 /** What a person does to an issue (triage), validated. */
 export type TriageAction =
   | { action: "resolve" }
-  | { action: "resolveInNextRelease" }
+  /** `current`: the release held back (triage looks it up); the release last seen when not given. */
+  | { action: "resolveInNextRelease"; current?: string | null }
   | { action: "resolveInRelease"; release: string }
   | { action: "unresolve" }
   | { action: "ignore"; forever: true }
@@ -139,11 +147,13 @@ export function onTriage(before: IssueState, action: TriageAction, now: number):
         set: { ...resolved, resolved_in_release: null, resolved_next_release: 0 },
         change: { kind: "resolved", data: { mode: "now" } },
       };
-    case "resolveInNextRelease":
+    case "resolveInNextRelease": {
+      const current = action.current === undefined ? before.last_release : action.current;
       return {
-        set: { ...resolved, resolved_in_release: before.last_release, resolved_next_release: 1 },
-        change: { kind: "resolved", data: { mode: "next_release", current_release: before.last_release } },
+        set: { ...resolved, resolved_in_release: current, resolved_next_release: 1 },
+        change: { kind: "resolved", data: { mode: "next_release", current_release: current } },
       };
+    }
     case "resolveInRelease":
       return {
         set: { ...resolved, resolved_in_release: action.release, resolved_next_release: 0 },

@@ -7,7 +7,9 @@ import { shortId } from "./queries";
 import { validate } from "../validate";
 import { mergeWindowCounts } from "./window-counts";
 import { writeIssueChanges } from "../outbox/changes";
-import { onTriage, type StateChange } from "./state";
+import { onTriage, type StateChange, type TriageAction } from "./state";
+import { isVersion, releaseToHoldBack } from "./releases";
+import type { ReleaseOrder } from "../ports/release-order";
 import { driveInProcessConsumers } from "../outbox/in-process";
 
 export type Issue = Selectable<DB["issues"]>;
@@ -55,14 +57,25 @@ export async function changeIssues({
       .execute();
     if (issues.length !== new Set(input.issueIds).size) throw notFound("some of these issues do not exist");
     const now = ctx.now();
-    for (const issue of issues) await applyChange(trx, issue, input.user, change, now);
+    const order = ctx.releaseOrder.within(trx);
+    for (const issue of issues) await applyChange(trx, order, issue, input.user, change, now);
     return trx.selectFrom("issues").selectAll().where("id", "in", input.issueIds).execute();
   });
   await afterCommit(ctx);
   return updated;
 }
 
-async function applyChange(db: Kysely<DB>, issue: Issue, user: User, change: z.output<typeof IssueChange>, now: number): Promise<void> {
+/** How many of a project's newest releases "resolve in the next release" looks through for a greater version. */
+const RELEASES_CONSULTED = 1000;
+
+async function applyChange(
+  db: Kysely<DB>,
+  order: ReleaseOrder,
+  issue: Issue,
+  user: User,
+  change: z.output<typeof IssueChange>,
+  now: number,
+): Promise<void> {
   if (change.action === "bookmark") {
     // Personal, not a change of the issue: no outbox entry, no activity.
     if (change.on)
@@ -96,7 +109,12 @@ async function applyChange(db: Kysely<DB>, issue: Issue, user: User, change: z.o
     if (!team) throw invalidInput("assign the issue to a team of its organization");
     teamSlug = team.slug;
   }
-  const { set, change: made } = onTriage(issue, change, now);
+  let action: TriageAction = change;
+  if (change.action === "resolveInNextRelease" && issue.last_release !== null && isVersion(issue.last_release)) {
+    const versions = await order.versions(issue.project_id, RELEASES_CONSULTED);
+    action = { ...change, current: releaseToHoldBack(issue.last_release, versions) };
+  }
+  const { set, change: made } = onTriage(issue, action, now);
   // The activity log names the team as it was called then (a renamed or deleted team stays readable).
   if (made && teamSlug !== null) made.data.team_slug = teamSlug;
   if (Object.keys(set).length > 0) await db.updateTable("issues").set(set).where("id", "=", issue.id).execute();
