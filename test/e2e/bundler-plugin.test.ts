@@ -33,17 +33,20 @@ const PREFIX_RELEASE = "shop@4.0.0";
  */
 const ORIGINAL_FILE = /^(\.?\/)?src\/checkout\.js$/;
 
-/** Builds test/fixtures/bundler-app with webpack 5 into `outDir`; `env` with SENTRY_URL adds @sentry/webpack-plugin. Returns the bundle's name. */
-async function webpackBuild(outDir: string, env: Record<string, string> = {}): Promise<string> {
+/**
+ * Builds test/fixtures/bundler-app with webpack 5 into `outDir`; `env` with SENTRY_URL adds
+ * @sentry/webpack-plugin. Returns the bundle's file name and the origins the build called.
+ */
+async function webpackBuild(outDir: string, env: Record<string, string> = {}): Promise<{ js: string; origins: string[] }> {
   // cwd is the app, as in a real project: the plugin makes the maps' sources relative to it.
   const built = await run(process.execPath, [join(APP, "build.mjs"), outDir], {
     cwd: APP,
     env: { ...process.env, ...env },
     timeout: 60_000,
   });
-  const files = (JSON.parse(built.stdout.trim().split("\n").at(-1)!) as { files: string[] }).files;
+  const { files, origins } = JSON.parse(built.stdout.trim().split("\n").at(-1)!) as { files: string[]; origins: string[] };
   expect(files).toHaveLength(2);
-  return files.find((f) => f.endsWith(".js"))!;
+  return { js: files.find((f) => f.endsWith(".js"))!, origins };
 }
 
 /**
@@ -67,6 +70,7 @@ describe.each(DIALECTS)("webpack builds symbolicated in Chromium on %s", (dialec
   let orgId = 0;
   let projectId = 0;
   const bundles = { plugin: "", prefix: "" };
+  let pluginOrigins: string[] = [];
 
   beforeAll(async () => {
     store = await openTestStore(dialect);
@@ -81,7 +85,7 @@ describe.each(DIALECTS)("webpack builds symbolicated in Chromium on %s", (dialec
     dsn = buildDsn(server.url, key.public_key, project.id);
     work = mkdtempSync(join(tmpdir(), "telltale-e2e-webpack-"));
 
-    bundles.plugin = await webpackBuild(join(work, "plugin", "static"), {
+    const pluginBuild = await webpackBuild(join(work, "plugin", "static"), {
       SENTRY_URL: server.url,
       SENTRY_ORG: "shop",
       SENTRY_PROJECT: "web",
@@ -90,8 +94,13 @@ describe.each(DIALECTS)("webpack builds symbolicated in Chromium on %s", (dialec
       // The plugin's CLI remembers each organization's URL in $SENTRY_CONFIG_DIR/cli.db: a fresh
       // one per run, or a later run for `shop` on another port would call this one's.
       SENTRY_CONFIG_DIR: join(work, "sentry-config"),
+      // `telemetry: false` stops the plugin's own reports; this stops those of the CLI inside it,
+      // which otherwise go to sentry.io whatever `url` says.
+      SENTRY_CLI_NO_TELEMETRY: "1",
     });
-    bundles.prefix = await webpackBuild(join(work, "static"));
+    bundles.plugin = pluginBuild.js;
+    pluginOrigins = pluginBuild.origins;
+    bundles.prefix = (await webpackBuild(join(work, "static"))).js;
     const uploaded = await sentryCli(server.url, token, [
       ...["sourcemaps", "upload", "--org", "shop", "--project", "web"],
       ...["--release", PREFIX_RELEASE, "--url-prefix", "~/static", join(work, "static")],
@@ -165,6 +174,8 @@ describe.each(DIALECTS)("webpack builds symbolicated in Chromium on %s", (dialec
     expect(found.minified?.type).toBe("minified_source");
     expect(found.sourceMap?.type).toBe("source_map");
     expect((await ctx.artifacts.bundles(orgId)).find((b) => b.release === PLUGIN_RELEASE)?.projectIds).toEqual([projectId]);
+    // …and nothing else: the build sent no request anywhere but Telltale.
+    expect(pluginOrigins).toEqual([server.url]);
 
     // No release in Sentry.init: the one the plugin injected into the bundle names the event.
     const event = await payAndReadEvent("/plugin/", undefined, PLUGIN_RELEASE);
