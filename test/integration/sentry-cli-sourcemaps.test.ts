@@ -78,7 +78,7 @@ describe.each(DIALECTS)("sentry-cli sourcemaps upload on %s", (dialect) => {
     const res = await fetch(`${api.base}/api/0/organizations/acme/chunk-upload/`, { headers: { authorization: `Bearer ${token}` } });
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({
-      url: "/api/0/organizations/acme/chunk-upload/",
+      url: `${api.base}/api/0/organizations/acme/chunk-upload/`,
       chunkSize: ARTIFACT_LIMITS.chunkSize,
       hashAlgorithm: "sha1",
       compression: ["gzip"],

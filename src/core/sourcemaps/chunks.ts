@@ -49,13 +49,15 @@ export async function storeChunks({ ctx, input }: { ctx: Ctx; input: { organizat
 /**
  * What `GET /organizations/{org}/chunk-upload/` answers (sentry-cli
  * https://github.com/getsentry/sentry-cli/blob/fb79c59a35d79135d9eb84f4845572ce4548c455/src/api/data_types/chunking/upload/options.rs).
+ * `baseUrl` is where the client reached the API (src/server/api/request-origin.ts).
  */
-export function chunkUploadOptions(orgSlug: string) {
+export function chunkUploadOptions(orgSlug: string, baseUrl: string) {
   return {
-    // Relative: sentry-cli joins it to the URL it was given (`get_api_endpoint` in
-    // https://github.com/getsentry/sentry-cli/blob/fb79c59a35d79135d9eb84f4845572ce4548c455/src/config.rs),
-    // so uploads work behind a proxy whatever TELLTALE_URL says.
-    url: `/api/0/organizations/${encodeURIComponent(orgSlug)}/chunk-upload/`,
+    // Absolute, as Sentry answers: the Rust sentry-cli joins a relative URL to its own, but the
+    // JavaScript CLI the bundler plugins use (npm `sentry`) fetches this URL as it is and refuses a
+    // host other than the one it was given. Built from the request, so uploads through a proxy
+    // still come back the way they went, whatever TELLTALE_URL says.
+    url: `${baseUrl}/api/0/organizations/${encodeURIComponent(orgSlug)}/chunk-upload/`,
     chunkSize: ARTIFACT_LIMITS.chunkSize,
     chunksPerRequest: ARTIFACT_LIMITS.chunksPerRequest,
     maxRequestSize: ARTIFACT_LIMITS.maxRequestSize,

@@ -3,11 +3,14 @@ import { listProjects } from "../../core/projects/queries";
 import { assembleBundle } from "../../core/sourcemaps/assemble";
 import { chunkUploadOptions, storeChunks } from "../../core/sourcemaps/chunks";
 import { readChunkParts } from "./chunk-multipart";
+import { requestBaseUrl } from "./request-origin";
 import { route, streamRoute, type ApiRoute } from "./route";
 
 /** What `sentry-cli sourcemaps upload` calls (issue 13): chunk-upload options and chunks, then artifact-bundle assemble. */
 export const SOURCEMAP_ROUTES: ApiRoute[] = [
-  route("GET", "/organizations/{}/chunk-upload", "release:read", async ({ access }) => chunkUploadOptions(access.org.slug)),
+  route("GET", "/organizations/{}/chunk-upload", "release:read", async ({ ctx, access, req }) =>
+    chunkUploadOptions(access.org.slug, req ? requestBaseUrl(req, ctx.publicUrl) : ctx.publicUrl),
+  ),
   streamRoute("POST", "/organizations/{}/chunk-upload", "release:write", async ({ ctx, access, req }) => {
     if (!req) throw invalidInput("no request body");
     await storeChunks({ ctx, input: { organizationId: access.org.id, chunks: await readChunkParts(req) } });
