@@ -15,7 +15,7 @@ import { displayPath, sourceMapEnricher } from "./symbolicate";
  * no name token of its own in the minified file.
  */
 const FIXTURES = join(import.meta.dirname, "..", "..", "..", "test", "fixtures", "sourcemaps", "turbopack");
-const minified = readFileSync(join(FIXTURES, "thrower.js"), "utf8");
+const minified = readFileSync(join(FIXTURES, "thrower.js.txt"), "utf8");
 const map = readFileSync(join(FIXTURES, "thrower.js.map"), "utf8");
 const DEBUG_ID = "55277597-76ae-5275-b557-decdb3912bde";
 const URL_JS = "http://localhost:8000/_next/static/chunks/20mn_py74gkpw.js";
