@@ -26,6 +26,7 @@ describe("nextBuild", () => {
     writeFileSync(join(chunks, "plain.js.map"), "{}");
     writeFileSync(join(chunks, "lost.js"), injected("c()", "lost.js.map", ID_C));
     writeFileSync(join(chunks, "escape.js"), injected("d()", "../../../secret.map", ID_C));
+    writeFileSync(join(chunks, "garbled.js"), injected("e()", "%E0%A4%A.map", ID_C));
     writeFileSync(join(dir, "secret.map"), "{}");
     writeFileSync(join(dir, ".next", "static", "Bx1", "_buildManifest.js"), injected("self.__BUILD_MANIFEST={}", null, ID_C));
   });

@@ -52,8 +52,8 @@ export async function nextBuild(dir: string): Promise<OwnBuild | null> {
         const debugId = normalizeDebugId(DEBUG_ID_COMMENT.exec(tailText)?.[1]);
         const mapRef = MAP_COMMENT.exec(tailText)?.[1];
         if (!debugId || !mapRef || mapRef.startsWith("data:")) continue;
-        const mapPath = resolve(dirname(js), decodeURIComponent(mapRef.split("?")[0] ?? ""));
-        if (!mapPath.startsWith(staticDir + sep)) continue;
+        const mapPath = mapPathOf(js, mapRef);
+        if (mapPath === null || !mapPath.startsWith(staticDir + sep)) continue;
         const mapSize = await stat(mapPath).then(
           (s) => s.size,
           () => null,
@@ -70,6 +70,15 @@ export async function nextBuild(dir: string): Promise<OwnBuild | null> {
       return { files, bytes };
     },
   };
+}
+
+/** The file a chunk's `sourceMappingURL` names, beside it; null when the reference does not decode. */
+function mapPathOf(js: string, ref: string): string | null {
+  try {
+    return resolve(dirname(js), decodeURIComponent(ref.split("?")[0] ?? ""));
+  } catch {
+    return null;
+  }
 }
 
 async function readTail(path: string, size: number): Promise<string> {
