@@ -11,6 +11,8 @@ const config: NextConfig = {
   // `npm run typecheck` checks the whole tree (app and core) with one configuration.
   typescript: { ignoreBuildErrors: true },
   poweredByHeader: false,
+  // Maps of the browser chunks, for symbolicating Telltale's own browser errors (docs/decisions/0015-own-source-maps.md).
+  productionBrowserSourceMaps: true,
 };
 
 // Offline builds: no telemetry (https://nextjs.org/telemetry), no source-map upload (@sentry/nextjs build options).

@@ -76,9 +76,9 @@ const FORWARDED = ["SIGINT", "SIGTERM", "SIGHUP"];
  * the child too, and a child killed by a signal takes this process with it: `kill` on a first
  * `npm start` (a build of a minute or more) must not leave `next build` running on its own.
  */
-function runForwardingSignals(args, env) {
+function runForwardingSignals(args, env, stdio = "inherit") {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, args, { cwd: root, stdio: "inherit", env });
+    const child = spawn(process.execPath, args, { cwd: root, stdio, env });
     let received = null;
     const forward = (signal) => {
       received = signal;
@@ -96,14 +96,54 @@ function runForwardingSignals(args, env) {
   });
 }
 
+/**
+ * sentry-cli's launcher (@sentry/cli, a devDependency), or null when it is not installed
+ * (`npm ci --omit=dev`): the build then goes on without debug ids and says so
+ * (docs/decisions/0015-own-source-maps.md).
+ */
+function sentryCli() {
+  const path = join(root, "node_modules/@sentry/cli/bin/sentry-cli");
+  return existsSync(path) ? path : null;
+}
+
+/**
+ * Gives every browser chunk and its map one debug id (`sentry-cli sourcemaps inject`): the SDK
+ * reports it with each frame, and the server finds the map by it when it registers the build's
+ * maps for the internal project (src/server/own-maps.ts). Offline: it only rewrites local files.
+ * Next 16 builds with Turbopack, where @sentry/nextjs's build-time upload does nothing.
+ */
+async function injectDebugIds(cli) {
+  const env = { ...process.env };
+  // Nothing here talks to a server; a configured one must not be asked either.
+  for (const name of ["SENTRY_URL", "SENTRY_AUTH_TOKEN", "SENTRY_ORG", "SENTRY_PROJECT", "SENTRY_DSN"]) delete env[name];
+  // Its list of every file it changed goes nowhere; its errors still show.
+  const status = await runForwardingSignals([cli, "sourcemaps", "inject", join(root, ".next", "static")], env, [
+    "ignore",
+    "ignore",
+    "inherit",
+  ]);
+  if (status !== 0) throw new Error(`sentry-cli sourcemaps inject failed (exit ${status})`);
+  const chunks = files(join(".next", "static")).filter((f) => f.endsWith(".js"));
+  const tails = chunks.map((f) => readFileSync(join(root, f), "utf8").slice(-300));
+  const mapped = tails.filter((t) => /\/\/# sourceMappingURL=\S+\s+\/\/# debugId=[0-9a-f-]+\s*$/.test(t)).length;
+  console.log(`sentry-cli sourcemaps inject: ${mapped} of ${chunks.length} browser scripts and their maps carry a debug id`);
+}
+
 export async function buildApp({ force = false } = {}) {
-  const value = stamp(APP_INPUTS);
+  const cli = sentryCli();
+  // Whether the chunks carry debug ids is part of what was built: installing sentry-cli later rebuilds.
+  const value = `${stamp(APP_INPUTS)}:${cli ? "debug-ids" : "no-debug-ids"}`;
   if (!force && upToDate(APP_STAMP, value)) return false;
   const status = await runForwardingSignals([join(root, "node_modules/next/dist/bin/next"), "build"], {
     ...process.env,
     NEXT_TELEMETRY_DISABLED: "1",
   });
   if (status !== 0) throw new Error(`next build failed (exit ${status})`);
+  if (cli) await injectDebugIds(cli);
+  else
+    console.log(
+      "sentry-cli is not installed (npm ci --omit=dev?): the browser chunks get no debug ids, so Telltale's own browser errors stay minified",
+    );
   writeFileSync(APP_STAMP, value);
   return true;
 }

@@ -197,6 +197,11 @@ export class KyselyArtifactStore implements ArtifactStore {
     );
   }
 
+  async deleteBundle(organizationId: number, id: number): Promise<void> {
+    // The links, file index and contents go with it (ON DELETE CASCADE, migration 0019).
+    await this.db.deleteFrom("artifact_bundles").where("organization_id", "=", organizationId).where("id", "=", id).execute();
+  }
+
   async files(bundleId: number): Promise<ArtifactFile[]> {
     const rows = await this.db.selectFrom("artifact_files").selectAll().where("bundle_id", "=", bundleId).orderBy("url").execute();
     return rows.map(fileRecord);

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { ClientTimeouts } from "../config/settings";
 import type { IngestRuntime } from "../core/ingest/accept";
+import { isBuildSourceMap } from "./build-maps-route";
 import { applyClientTimeouts, serverOptions, trackResponse, watchBodyRate } from "./client-timeouts";
 import { handleIngest } from "./ingest/handler";
 import { sendJson } from "./http";
@@ -37,6 +38,11 @@ export function createFront(options: FrontOptions): Server {
       : path === TUNNEL_PATH || path === TUNNEL_PATH.slice(0, -1)
         ? handleTunnel(options.tunnel, req, res)
         : null;
+    if (!work && isBuildSourceMap(path)) {
+      res.writeHead(404, { "content-type": "text/plain; charset=utf-8" });
+      res.end("Not found");
+      return;
+    }
     if (!work) return options.pages(req, res);
     work.catch((error: unknown) => {
       log("error", "request failed", { path: path.slice(0, 200), error: error instanceof Error ? error.message : String(error) });

@@ -11,6 +11,7 @@ import { sendJson } from "./http";
 import { log, setLogLevel } from "./log";
 import { createMailer } from "./mailer";
 import { getRuntime, setRuntime } from "./app-handoff";
+import { registerBuildMaps } from "./own-maps";
 import { TUNNEL_PATH } from "./tunnel";
 
 /**
@@ -52,9 +53,12 @@ try {
 } catch {
   // no stale socket
 }
-server.listen(input.socketPath, () =>
-  parentPort?.postMessage({ type: "ready", selfMonitoring: selfMonitoring?.internal ? "self" : selfMonitoring ? "dsn" : "off" }),
-);
+server.listen(input.socketPath, () => {
+  parentPort?.postMessage({ type: "ready", selfMonitoring: selfMonitoring?.internal ? "self" : selfMonitoring ? "dsn" : "off" });
+  // The browser errors this build reports to the internal project resolve through its own maps
+  // (docs/decisions/0015-own-source-maps.md); done once the UI answers, so it delays nothing.
+  if (selfMonitoring?.internal) void registerBuildMaps(ctx, input.dir);
+});
 
 parentPort?.on("message", (message: unknown) => {
   if (message === "shutdown") {

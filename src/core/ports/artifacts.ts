@@ -80,6 +80,8 @@ export interface ArtifactStore {
   /** Stores a bundle, its project links and its files in one transaction. */
   saveBundle(bundle: NewArtifactBundle, now: number): Promise<ArtifactBundle>;
   bundles(organizationId: number): Promise<ArtifactBundle[]>;
+  /** Drops a bundle with its project links and files (a build's maps replaced by the next build's). */
+  deleteBundle(organizationId: number, id: number): Promise<void>;
   files(bundleId: number): Promise<ArtifactFile[]>;
 
   /** The newest bundle of the project holding files with this debug id. */

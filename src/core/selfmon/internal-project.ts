@@ -6,12 +6,16 @@ import type { Ctx } from "../context";
  * created it (the internal organization's `telltale` project); undefined if it was removed.
  */
 export async function findInternalProjectId(ctx: Ctx): Promise<number | undefined> {
-  const row = await ctx.db
+  return (await findInternalProject(ctx))?.id;
+}
+
+/** The internal project with its organization's id; undefined if it was removed. */
+export async function findInternalProject(ctx: Ctx): Promise<{ id: number; organizationId: number } | undefined> {
+  return ctx.db
     .selectFrom("projects")
     .innerJoin("organizations", "organizations.id", "projects.organization_id")
-    .select("projects.id")
+    .select(["projects.id", "projects.organization_id as organizationId"])
     .where("organizations.slug", "=", INTERNAL_ORG_SLUG)
     .where("projects.slug", "=", INTERNAL_PROJECT_SLUG)
     .executeTakeFirst();
-  return row?.id;
 }

@@ -1,0 +1,100 @@
+import { createHash } from "node:crypto";
+import type { Ctx } from "../context";
+import type { BundleFile } from "../sourcemaps/bundle";
+import { ARTIFACT_LIMITS } from "../sourcemaps/limits";
+import { findInternalProject } from "./internal-project";
+
+/**
+ * Telltale's own browser bundle, symbolicated out of the box (issue 13, item 5): the build gives
+ * every browser chunk and its map one debug id (`sentry-cli sourcemaps inject`, scripts/build.mjs),
+ * and each start registers that build's chunks and maps as an artifact bundle of the internal
+ * project, so its events resolve by debug id like any uploaded build's
+ * (docs/decisions/0015-own-source-maps.md).
+ */
+export const OWN_MAPS_LIMITS: Readonly<OwnMapsLimits> = {
+  /**
+   * Chunks and maps of one build, uncompressed. Next 16.4's build of Telltale is about 6 MB; a
+   * build far past this is not what it should be, and is not read at every start.
+   */
+  maxBytes: 32 * 1024 * 1024,
+  maxFiles: ARTIFACT_LIMITS.maxBundleFiles,
+};
+
+/** Marks the bundles this registers (`telltale-build:<BUILD_ID>`): uploads' checksums are SHA-1 hex, never this. */
+export const OWN_BUILD_CHECKSUM_PREFIX = "telltale-build:";
+
+export type OwnBuildFiles = { files: BundleFile[]; bytes: number } | { over: "bytes" | "files"; bytes: number; files: number };
+
+export interface OwnMapsLimits {
+  maxBytes: number;
+  maxFiles: number;
+}
+
+/** A built app: its id (Next's BUILD_ID) and a reader of its chunks and maps, stopping at the limits. */
+export interface OwnBuild {
+  id: string;
+  read(limits: OwnMapsLimits): Promise<OwnBuildFiles>;
+}
+
+export type OwnMapsOutcome =
+  | { status: "no-internal-project" }
+  | { status: "unchanged" }
+  | { status: "no-debug-ids" }
+  | { status: "too-large"; over: "bytes" | "files"; bytes: number; files: number }
+  | { status: "registered"; files: number; bytes: number; replaced: number };
+
+/** A stable bundle id for a build: the SHA-1 of its checksum in UUID form. */
+function bundleIdOf(checksum: string): string {
+  const hex = createHash("sha1").update(checksum).digest("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+}
+
+/**
+ * Registers the build's maps for the internal project once per build: a start with a build
+ * already registered reads no file; a new build's bundle replaces the previous builds', so
+ * storage holds one build whatever the number of deploys. Two processes starting together
+ * (PostgreSQL, several app processes) store it once: the second's insert meets the unique checksum.
+ */
+export async function registerOwnMaps({ ctx, input }: { ctx: Ctx; input: { build: OwnBuild } }): Promise<OwnMapsOutcome> {
+  const internal = await findInternalProject(ctx);
+  if (!internal) return { status: "no-internal-project" };
+  const checksum = `${OWN_BUILD_CHECKSUM_PREFIX}${input.build.id}`;
+  const ownBundles = async () =>
+    (await ctx.artifacts.bundles(internal.organizationId)).filter((b) => b.checksum.startsWith(OWN_BUILD_CHECKSUM_PREFIX));
+  const dropOthers = async () => {
+    const others = (await ownBundles()).filter((b) => b.checksum !== checksum);
+    for (const b of others) await ctx.artifacts.deleteBundle(internal.organizationId, b.id);
+    return others.length;
+  };
+
+  if ((await ownBundles()).some((b) => b.checksum === checksum)) {
+    // The internal project may have been made again since; the bundle must serve the one there is now.
+    await ctx.artifacts.linkProjects(internal.organizationId, checksum, [internal.id]);
+    await dropOthers();
+    return { status: "unchanged" };
+  }
+  const read = await input.build.read(OWN_MAPS_LIMITS);
+  if ("over" in read) return { status: "too-large", over: read.over, bytes: read.bytes, files: read.files };
+  if (!read.files.some((f) => f.type === "source_map" && f.debugId !== null)) return { status: "no-debug-ids" };
+  try {
+    await ctx.artifacts.saveBundle(
+      {
+        organizationId: internal.organizationId,
+        bundleId: bundleIdOf(checksum),
+        checksum,
+        release: null,
+        dist: null,
+        size: read.bytes,
+        projectIds: [internal.id],
+        files: read.files,
+      },
+      ctx.now(),
+    );
+  } catch (error) {
+    // Another process registered this build first: its bundle is the one wanted.
+    if ((await ownBundles()).some((b) => b.checksum === checksum)) return { status: "unchanged" };
+    throw error;
+  }
+  const replaced = await dropOthers();
+  return { status: "registered", files: read.files.length, bytes: read.bytes, replaced };
+}
