@@ -28,10 +28,10 @@ const APP = join(import.meta.dirname, "..", "fixtures", "bundler-app");
 const PLUGIN_RELEASE = "shop@3.0.0";
 const PREFIX_RELEASE = "shop@4.0.0";
 /**
- * The thrower's file as the map names it: webpack writes `webpack:///./src/checkout.js`, which
- * Telltale shows as `./src/checkout.js`; the plugin uploads it rewritten as `/./src/checkout.js`.
+ * The thrower's file as a person reads it: webpack writes `webpack:///./src/checkout.js`, shown
+ * as esbuild's `src/checkout.js`; the plugin uploads it rewritten from the project root, `/src/checkout.js`.
  */
-const ORIGINAL_FILE = /^(\.?\/)?src\/checkout\.js$/;
+const ORIGINAL_FILE = /^\/?src\/checkout\.js$/;
 
 /**
  * Builds test/fixtures/bundler-app with webpack 5 into `outDir`; `env` with SENTRY_URL adds
@@ -182,7 +182,7 @@ describe.each(DIALECTS)("webpack builds symbolicated in Chromium on %s", (dialec
     expect(event.errors ?? []).toEqual([]);
     const frame = topInApp(event);
     expect(frame).toMatchObject({ lineno: 3, function: "assertCardNumber" });
-    expect(frame.filename).toMatch(ORIGINAL_FILE);
+    expect(frame.filename, frame.abs_path).toMatch(ORIGINAL_FILE);
     expect(frame.context_line?.trim()).toBe('throw new Error("payment declined");');
     const raw = event.exception!.values[0]!.raw_stacktrace!.frames.at(-1)!;
     expect(raw.abs_path).toBe(`${appUrl}/plugin/static/${bundles.plugin}`);
@@ -196,7 +196,7 @@ describe.each(DIALECTS)("webpack builds symbolicated in Chromium on %s", (dialec
     expect(event.errors ?? []).toEqual([]);
     const frame = topInApp(event);
     expect(frame).toMatchObject({ lineno: 3, function: "assertCardNumber" });
-    expect(frame.filename).toMatch(ORIGINAL_FILE);
+    expect(frame.filename, frame.abs_path).toMatch(ORIGINAL_FILE);
     expect(frame.context_line?.trim()).toBe('throw new Error("payment declined");');
   });
 });
