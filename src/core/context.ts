@@ -8,6 +8,7 @@ import type { IssueSearch } from "./ports/issue-search";
 import type { TelemetryReader } from "./ports/telemetry-read";
 import type { ArtifactStore } from "./ports/artifacts";
 import type { ReleaseStore } from "./ports/releases";
+import type { ReleaseHealthStore } from "./ports/release-health";
 
 /** What every core action receives besides its input: storage, the public URL and named limits. */
 export interface Ctx {
@@ -26,6 +27,8 @@ export interface Ctx {
   accounts: AccountStore;
   /** Releases, deploys, repositories and commits (src/core/ports/releases.ts). */
   releases: ReleaseStore;
+  /** Sessions per release: counts, users and errored sessions (src/core/ports/release-health.ts). */
+  releaseHealth: ReleaseHealthStore;
   /** Uploaded chunks and artifact bundles for source maps (src/core/ports/artifacts.ts). */
   artifacts: ArtifactStore;
   /** Outgoing email (src/core/email/mailer.ts); null when no SMTP server is configured. */

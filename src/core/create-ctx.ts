@@ -5,6 +5,7 @@ import { KyselyIssueSearch } from "../db/issue-search";
 import { KyselyTelemetryReader } from "../db/telemetry-read";
 import { KyselyDirectory } from "../db/directory";
 import { KyselyArtifactStore } from "../db/artifact-store";
+import { KyselyReleaseHealthStore } from "../db/release-health-store";
 import { KyselyReleaseStore } from "../db/release-store";
 import type { Ctx } from "./context";
 import type { Mailer } from "./email/mailer";
@@ -24,6 +25,7 @@ export function createCtx(settings: Settings, store: Store, mailer: Mailer | nul
     publicUrl: settings.publicUrl,
     accounts: new KyselyAccountStore(store.db, store.dialect),
     releases: new KyselyReleaseStore(store.db),
+    releaseHealth: new KyselyReleaseHealthStore(store.db),
     artifacts: new KyselyArtifactStore(store.db),
     mailer,
     now: Date.now,
