@@ -178,4 +178,21 @@ export class KyselyReleaseHealthStore implements ReleaseHealthStore {
     }
     return out;
   }
+
+  async newIssuesIn(projectId: number, version: string, environment: string, limit: number) {
+    const rows = await this.db
+      .selectFrom("issues")
+      .select(["id", "short_number", "title", "times_seen", "last_seen"])
+      .where("project_id", "=", projectId)
+      .where("first_release", "=", version)
+      .where("merged_into_id", "is", null)
+      .where("id", "in", (eb) =>
+        eb.selectFrom("issue_tags").select("issue_id").where("key", "=", "environment").where("value", "=", environment),
+      )
+      .orderBy("times_seen", "desc")
+      .orderBy("id")
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({ id: r.id, shortNumber: r.short_number, title: r.title, timesSeen: r.times_seen, lastSeen: r.last_seen }));
+  }
 }

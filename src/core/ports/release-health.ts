@@ -45,4 +45,11 @@ export interface ReleaseHealthStore {
    * last seen, and the issues each introduced that were seen in that environment.
    */
   statsIn(projectId: number, versions: readonly string[], environment: string): Promise<Map<string, ReleaseStats>>;
+  /** The issues a release introduced that were seen in one environment, most seen first. */
+  newIssuesIn(
+    projectId: number,
+    version: string,
+    environment: string,
+    limit: number,
+  ): Promise<{ id: number; shortNumber: number; title: string; timesSeen: number; lastSeen: number }[]>;
 }

@@ -17,10 +17,11 @@ export async function releaseHealth(
   ctx: Pick<Ctx, "releaseHealth" | "now">,
   projectId: number,
   versions: readonly string[],
+  /** `environment`: one environment; null, undefined or "" for all of them. */
   options: { environment?: string | null; since: number },
 ): Promise<Map<string, ReleaseHealth>> {
   const now = ctx.now();
-  const window = { environment: options.environment ?? null, since: options.since };
+  const window = { environment: options.environment || null, since: options.since };
   const lastDay = { environment: window.environment, since: now - DAY };
   const [counts, errored, users, started] = await Promise.all([
     ctx.releaseHealth.sessionCounts(projectId, versions, window),
