@@ -1,4 +1,4 @@
-import type { Kysely } from "kysely";
+import type { ExpressionBuilder, Kysely } from "kysely";
 import type { HealthWindow, ReleaseHealthStore, SessionCountRow, WorstCountRow } from "../core/ports/release-health";
 import type { ReleaseStats } from "../core/ports/releases";
 import type { DB } from "./schema";
@@ -6,6 +6,14 @@ import type { DB } from "./schema";
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
 const n = (v: number | string | bigint | null | undefined) => Number(v ?? 0);
+
+/** The issue (of the outer query on `issues`) was seen in the environment: one lookup by its tag's key. */
+const seenIn = (selectFrom: ExpressionBuilder<DB, "issues">["selectFrom"], environment: string) =>
+  selectFrom("issue_tags")
+    .select("issue_tags.issue_id")
+    .whereRef("issue_tags.issue_id", "=", "issues.id")
+    .where("issue_tags.key", "=", "environment")
+    .where("issue_tags.value", "=", environment);
 
 /** Release health over the main database, for SQLite and PostgreSQL alike (src/core/ports/release-health.ts). */
 export class KyselyReleaseHealthStore implements ReleaseHealthStore {
@@ -167,9 +175,7 @@ export class KyselyReleaseHealthStore implements ReleaseHealthStore {
       .where("project_id", "=", projectId)
       .where("first_release", "in", versions)
       .where("merged_into_id", "is", null)
-      .where("id", "in", (eb) =>
-        eb.selectFrom("issue_tags").select("issue_id").where("key", "=", "environment").where("value", "=", environment),
-      )
+      .where(({ exists, selectFrom }) => exists(seenIn(selectFrom, environment)))
       .groupBy("first_release")
       .execute();
     for (const row of introduced) {
@@ -186,9 +192,7 @@ export class KyselyReleaseHealthStore implements ReleaseHealthStore {
       .where("project_id", "=", projectId)
       .where("first_release", "=", version)
       .where("merged_into_id", "is", null)
-      .where("id", "in", (eb) =>
-        eb.selectFrom("issue_tags").select("issue_id").where("key", "=", "environment").where("value", "=", environment),
-      )
+      .where(({ exists, selectFrom }) => exists(seenIn(selectFrom, environment)))
       .orderBy("times_seen", "desc")
       .orderBy("id")
       .limit(limit)

@@ -83,6 +83,22 @@ describe.each(DIALECTS)("release health from @sentry/node sessions on %s", (dial
     expect([...(await bench.ctx.releaseHealth.versionsIn(bench.projectId, "staging"))]).toEqual(["shop@3.0.0"]);
   });
 
+  it("tells a release's events and new issues per environment", async () => {
+    const store = bench.ctx.releaseHealth;
+    const production = (await store.statsIn(bench.projectId, ["shop@3.0.0"], "production")).get("shop@3.0.0");
+    expect(production).toMatchObject({ events: 2, newIssues: 2 });
+    expect(production?.firstSeen).toBeGreaterThan(Date.now() - 5 * 60_000);
+    expect((await store.statsIn(bench.projectId, ["shop@3.0.0"], "staging")).get("shop@3.0.0")).toEqual({
+      events: 0,
+      firstSeen: null,
+      lastSeen: null,
+      newIssues: 0,
+    });
+    const titles = (await store.newIssuesIn(bench.projectId, "shop@3.0.0", "production", 10)).map((i) => i.title).sort();
+    expect(titles).toEqual(["Error: checkout crashed at start", "Error: payment provider refused"]);
+    expect(await store.newIssuesIn(bench.projectId, "shop@3.0.0", "staging", 10)).toEqual([]);
+  });
+
   it("stores users and session ids only as hashes, with their worst status", async () => {
     const rows = await bench.store.db.selectFrom("session_distinct").select(["kind", "member", "worst"]).execute();
     expect(rows.map((r) => r.member).join(" ")).not.toMatch(/ada|bob|carl|dora/);
