@@ -8,8 +8,16 @@ export interface ChartSeries {
   values: number[];
 }
 
-const WIDTH = 900;
-const HEIGHT = 220;
+/** A rate drawn over the bars on its own 0–100 % scale (right axis); null where there is none. */
+export interface ChartLine {
+  name: string;
+  color: string;
+  values: (number | null)[];
+  format: (rate: number) => string;
+}
+
+const DEFAULT_WIDTH = 900;
+const DEFAULT_HEIGHT = 220;
 const PAD_LEFT = 48;
 const PAD_BOTTOM = 24;
 
@@ -20,7 +28,25 @@ function niceMax(n: number): number {
   return 10 * magnitude;
 }
 
-export function OutcomeChart({ buckets, series, label }: { buckets: number[]; series: ChartSeries[]; label: (t: number) => string }) {
+export function OutcomeChart({
+  buckets,
+  series,
+  label,
+  line,
+  ariaLabel = "Outcomes per hour",
+  testId = "outcome-chart",
+  size = { width: DEFAULT_WIDTH, height: DEFAULT_HEIGHT },
+}: {
+  buckets: number[];
+  series: ChartSeries[];
+  label: (t: number) => string;
+  line?: ChartLine;
+  ariaLabel?: string;
+  testId?: string;
+  /** The drawing's own units: a narrower one keeps its labels readable on a phone. */
+  size?: { width: number; height: number };
+}) {
+  const { width: WIDTH, height: HEIGHT } = size;
   const totals = buckets.map((_, i) => series.reduce((sum, s) => sum + (s.values[i] ?? 0), 0));
   const max = niceMax(Math.max(0, ...totals));
   const plotW = WIDTH - PAD_LEFT - 8;
@@ -28,9 +54,13 @@ export function OutcomeChart({ buckets, series, label }: { buckets: number[]; se
   const barW = plotW / Math.max(1, buckets.length);
   const y = (v: number) => 8 + plotH - (v / max) * plotH;
   const labelEvery = Math.max(1, Math.ceil(buckets.length / 8));
+  const rateY = (r: number) => 8 + plotH - r * plotH;
+  const points = line
+    ? line.values.flatMap((v, i) => (v === null ? [] : [{ x: PAD_LEFT + i * barW + barW / 2, y: rateY(v), v, t: buckets[i] ?? 0 }]))
+    : [];
   return (
     <figure style={{ margin: 0 }}>
-      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} width="100%" role="img" aria-label="Outcomes per hour" data-testid="outcome-chart">
+      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} width="100%" role="img" aria-label={ariaLabel} data-testid={testId}>
         {[0, 0.5, 1].map((f) => (
           <g key={f}>
             <line x1={PAD_LEFT} x2={WIDTH - 8} y1={y(max * f)} y2={y(max * f)} className="chart-grid" />
@@ -70,6 +100,19 @@ export function OutcomeChart({ buckets, series, label }: { buckets: number[]; se
             </g>
           );
         })}
+        {line && points.length > 0 && (
+          <g data-testid={`${testId}-line`}>
+            <text x={WIDTH - 10} y={rateY(1) + 4} textAnchor="end" className="chart-label">
+              {line.format(1)}
+            </text>
+            <polyline points={points.map((p) => `${p.x},${p.y}`).join(" ")} fill="none" stroke={line.color} strokeWidth={2} />
+            {points.map((p) => (
+              <circle key={p.t} cx={p.x} cy={p.y} r={3} fill={line.color}>
+                <title>{`${label(p.t)}: ${line.name} ${line.format(p.v)}`}</title>
+              </circle>
+            ))}
+          </g>
+        )}
       </svg>
       <figcaption className="row" style={{ gap: "1rem" }}>
         {series.map((s) => (
@@ -78,6 +121,12 @@ export function OutcomeChart({ buckets, series, label }: { buckets: number[]; se
             {s.name}
           </span>
         ))}
+        {line && (
+          <span>
+            <span className="legend-swatch" style={{ background: line.color, height: 3, verticalAlign: "middle" }} />
+            {line.name}
+          </span>
+        )}
       </figcaption>
     </figure>
   );

@@ -9,6 +9,7 @@ import type { TelemetryReader } from "./ports/telemetry-read";
 import type { ArtifactStore } from "./ports/artifacts";
 import type { ReleaseStore } from "./ports/releases";
 import type { ReleaseOrder } from "./ports/release-order";
+import type { ReleaseHealthStore } from "./ports/release-health";
 
 /** What every core action receives besides its input: storage, the public URL and named limits. */
 export interface Ctx {
@@ -32,6 +33,8 @@ export interface Ctx {
    * batches; `within` reads through a transaction the caller holds, with the same cache.
    */
   releaseOrder: ReleaseOrder & { within(trx: Kysely<DB>): ReleaseOrder };
+  /** Sessions per release: counts, users and errored sessions (src/core/ports/release-health.ts). */
+  releaseHealth: ReleaseHealthStore;
   /** Uploaded chunks and artifact bundles for source maps (src/core/ports/artifacts.ts). */
   artifacts: ArtifactStore;
   /** Outgoing email (src/core/email/mailer.ts); null when no SMTP server is configured. */

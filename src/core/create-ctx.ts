@@ -5,6 +5,7 @@ import { KyselyIssueSearch } from "../db/issue-search";
 import { KyselyTelemetryReader } from "../db/telemetry-read";
 import { KyselyDirectory } from "../db/directory";
 import { KyselyArtifactStore } from "../db/artifact-store";
+import { KyselyReleaseHealthStore } from "../db/release-health-store";
 import { KyselyReleaseStore } from "../db/release-store";
 import { KyselyReleaseOrder } from "../db/release-order";
 import type { Ctx } from "./context";
@@ -26,6 +27,7 @@ export function createCtx(settings: Settings, store: Store, mailer: Mailer | nul
     accounts: new KyselyAccountStore(store.db, store.dialect),
     releases: new KyselyReleaseStore(store.db),
     releaseOrder: new KyselyReleaseOrder(store.db),
+    releaseHealth: new KyselyReleaseHealthStore(store.db),
     artifacts: new KyselyArtifactStore(store.db),
     mailer,
     now: Date.now,

@@ -20,6 +20,7 @@ import { m0016 } from "./migrations/0016_token_scopes";
 import { m0017 } from "./migrations/0017_teams";
 import { m0018 } from "./migrations/0018_accounts";
 import { m0019 } from "./migrations/0019_releases";
+import { m0020 } from "./migrations/0020_release_health";
 import { m0022 } from "./migrations/0022_digest_deferred";
 import { adoptQueue } from "./queue";
 import type { AnyDb, Migration } from "./migrations/helpers";
@@ -45,6 +46,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0017_teams": m0017,
   "0018_accounts": m0018,
   "0019_releases": m0019,
+  "0020_release_health": m0020,
   "0022_digest_deferred": m0022,
 };
 

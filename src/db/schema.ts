@@ -266,6 +266,21 @@ export interface SessionCountsTable {
   quantity: number;
 }
 
+/**
+ * Members of a release-health bucket (migration 0020): a user (`kind` 'user', per UTC day) or an
+ * unhealthy session (`kind` 'session', per started hour), by hash, with its worst status
+ * (0 ok, 1 errored, 2 unhandled, 3 abnormal, 4 crashed).
+ */
+export interface SessionDistinctTable {
+  project_id: number;
+  kind: string;
+  bucket: number;
+  release: string;
+  environment: string;
+  member: string;
+  worst: number;
+}
+
 export interface FeedbackTable {
   id: Generated<number>;
   project_id: number;
@@ -489,6 +504,7 @@ export interface DB extends ReleasesSchema {
   spans: SpansTable;
   logs: LogsTable;
   session_counts: SessionCountsTable;
+  session_distinct: SessionDistinctTable;
   feedback: FeedbackTable;
   check_ins: CheckInsTable;
   attachments: AttachmentsTable;

@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Kysely } from "kysely";
-import type { DigestRecords, EventRecord, SessionCountRecord } from "../core/digest/records";
+import type { DigestRecords, EventRecord, SessionCountRecord, SessionMemberRecord } from "../core/digest/records";
+import { admitMembers, mergeMembers, overflowCounts } from "../core/releases/health-members";
 import { storableRow } from "../core/digest/storable";
 import { encodePayload } from "../core/storage/payload";
 import type { TelemetryStore } from "../core/ports/telemetry";
@@ -75,6 +76,63 @@ async function addSessions(trx: Kysely<DB>, records: readonly SessionCountRecord
       )
       .execute();
   }
+}
+
+/**
+ * Stores release-health members (users, errored sessions) once per bucket with their worst
+ * status, at most MAX_BUCKET_MEMBERS per bucket (src/core/releases/health-members.ts); what
+ * overflows is returned as session counts.
+ */
+async function addSessionMembers(trx: Kysely<DB>, records: readonly SessionMemberRecord[]): Promise<SessionCountRecord[]> {
+  const overflowing: SessionCountRecord[] = [];
+  for (const members of mergeMembers(records).values()) {
+    const first = members[0]!;
+    const inBucket = trx
+      .selectFrom("session_distinct")
+      .where("project_id", "=", first.projectId)
+      .where("kind", "=", first.kind)
+      .where("bucket", "=", first.bucket)
+      .where("release", "=", first.release)
+      .where("environment", "=", first.environment);
+    const stored = await inBucket.select((eb) => eb.fn.countAll<number | string>().as("n")).executeTakeFirst();
+    const known = new Set<string>();
+    for (let i = 0; i < members.length; i += INSERT_CHUNK) {
+      const rows = await inBucket
+        .select("member")
+        .where(
+          "member",
+          "in",
+          members.slice(i, i + INSERT_CHUNK).map((m) => m.member),
+        )
+        .execute();
+      for (const r of rows) known.add(r.member);
+    }
+    const { admitted, overflow } = admitMembers(members, known, Number(stored?.n ?? 0));
+    overflowing.push(...overflowCounts(overflow));
+    const rows = admitted.map((m) =>
+      storableRow({
+        project_id: m.projectId,
+        kind: m.kind,
+        bucket: m.bucket,
+        release: m.release,
+        environment: m.environment,
+        member: m.member,
+        worst: m.worst,
+      }),
+    );
+    for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+      await trx
+        .insertInto("session_distinct")
+        .values(rows.slice(i, i + INSERT_CHUNK))
+        .onConflict((oc) =>
+          oc.columns(["project_id", "kind", "bucket", "release", "environment", "member"]).doUpdateSet({
+            worst: sql`case when excluded.worst > session_distinct.worst then excluded.worst else session_distinct.worst end`,
+          }),
+        )
+        .execute();
+    }
+  }
+  return overflowing;
 }
 
 /**
@@ -155,6 +213,7 @@ export class KyselyTelemetryStore implements TelemetryStore {
       payload: Buffer.from(r.payload.buffer, r.payload.byteOffset, r.payload.byteLength),
     }));
     await insertChunks(trx, "raw_items", raw);
-    await addSessions(trx, batch.sessions);
+    const overflow = await addSessionMembers(trx, batch.sessionMembers);
+    await addSessions(trx, [...batch.sessions, ...overflow]);
   }
 }

@@ -10,6 +10,7 @@ import { KyselyIssueSearch } from "../../src/db/issue-search";
 import { KyselyTelemetryReader } from "../../src/db/telemetry-read";
 import { KyselyDirectory } from "../../src/db/directory";
 import { KyselyArtifactStore } from "../../src/db/artifact-store";
+import { KyselyReleaseHealthStore } from "../../src/db/release-health-store";
 import { KyselyReleaseStore } from "../../src/db/release-store";
 import { KyselyReleaseOrder } from "../../src/db/release-order";
 import type { Ctx } from "../../src/core/context";
@@ -79,6 +80,7 @@ export function testCtx(store: Store, overrides: Partial<Ctx> = {}): Ctx {
     accounts: new KyselyAccountStore(store.db, store.dialect),
     releases: new KyselyReleaseStore(store.db),
     releaseOrder: new KyselyReleaseOrder(store.db),
+    releaseHealth: new KyselyReleaseHealthStore(store.db),
     artifacts: new KyselyArtifactStore(store.db),
     mailer: null,
     now: Date.now,

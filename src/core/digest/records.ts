@@ -75,6 +75,36 @@ export interface SessionCountRecord {
   quantity: number;
 }
 
+/**
+ * A member of a release-health bucket: a user (a hash of the session's `did`, per UTC day) or a
+ * session that reported errors (a hash of its `sid`, per started hour), with the worst status
+ * this update gives it (HEALTH_RANK). Stored once per bucket, keeping the worst status seen, so
+ * that a user or session is counted once however many updates name it.
+ */
+export interface SessionMemberRecord {
+  projectId: number;
+  kind: "user" | "session";
+  /** Start of the bucket (ms): the UTC day for users, the started hour for sessions. */
+  bucket: number;
+  release: string;
+  environment: string;
+  member: string;
+  worst: number;
+}
+
+/**
+ * Worst statuses, in order: a member keeps the highest it had. `unhandled` is what browser SDKs
+ * (11+) send for an error that reached the global handler: not a crash, worse than a handled one.
+ */
+export const HEALTH_RANK = { ok: 0, errored: 1, unhandled: 2, abnormal: 3, crashed: 4 } as const;
+
+/**
+ * Members kept per bucket (project, kind, day or hour, release, environment). Past it a new
+ * member is not stored: it is counted in the bucket's session counts as `untracked_user` or,
+ * for a session, straight as `errored` (it may then be counted twice if it errs again).
+ */
+export const MAX_BUCKET_MEMBERS = 20_000;
+
 export interface FeedbackRecord {
   projectId: number;
   eventId: string | null;
@@ -123,6 +153,7 @@ export interface DigestRecords {
   spans: SpanRecord[];
   logs: LogRecord[];
   sessions: SessionCountRecord[];
+  sessionMembers: SessionMemberRecord[];
   feedback: FeedbackRecord[];
   checkIns: CheckInRecord[];
   rawItems: RawItemRecord[];
@@ -135,6 +166,7 @@ export const emptyRecords = (): DigestRecords => ({
   spans: [],
   logs: [],
   sessions: [],
+  sessionMembers: [],
   feedback: [],
   checkIns: [],
   rawItems: [],

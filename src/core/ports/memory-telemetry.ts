@@ -1,17 +1,22 @@
-import type { DigestRecords, SessionCountRecord } from "../digest/records";
+import { MAX_BUCKET_MEMBERS, type DigestRecords, type SessionCountRecord } from "../digest/records";
+import { admitMembers, bucketKey, mergeMembers, overflowCounts } from "../releases/health-members";
 import type { TelemetryStore } from "./telemetry";
 
 /**
  * A TelemetryStore in memory, for core's own tests: the same rules as the database's (an
- * event or transaction id stored once per project, session counts added), nothing else.
+ * event or transaction id stored once per project, session counts added, session members kept
+ * once per bucket with their worst status and at most `memberCap` per bucket), nothing else.
  */
 export class MemoryTelemetryStore implements TelemetryStore {
+  constructor(private readonly memberCap = MAX_BUCKET_MEMBERS) {}
+
   readonly stored: Omit<DigestRecords, "outcomes"> = {
     events: [],
     transactions: [],
     spans: [],
     logs: [],
     sessions: [],
+    sessionMembers: [],
     feedback: [],
     checkIns: [],
     rawItems: [],
@@ -39,6 +44,17 @@ export class MemoryTelemetryStore implements TelemetryStore {
     s.checkIns.push(...batch.checkIns);
     s.rawItems.push(...batch.rawItems);
     for (const count of batch.sessions) addSession(s.sessions, count);
+    for (const [key, members] of mergeMembers(batch.sessionMembers)) {
+      const stored = s.sessionMembers.filter((m) => bucketKey(m) === key);
+      const byMember = new Map(stored.map((m) => [m.member, m]));
+      const { admitted, overflow } = admitMembers(members, new Set(byMember.keys()), stored.length, this.memberCap);
+      for (const m of admitted) {
+        const prev = byMember.get(m.member);
+        if (!prev) s.sessionMembers.push({ ...m });
+        else prev.worst = Math.max(prev.worst, m.worst);
+      }
+      for (const count of overflowCounts(overflow)) addSession(s.sessions, count);
+    }
   }
 }
 

@@ -99,6 +99,9 @@ async function deleteOlderThan(
   let outcomes = ctx.db.deleteFrom("outcomes").where("hour", "<", cutoffMs);
   let hourly = ctx.db.deleteFrom("issue_hourly").where("hour", "<", cutoffMs);
   let hourUsers = ctx.db.deleteFrom("issue_hour_users").where("hour", "<", cutoffMs);
+  // Release health: session counts per hour, and their users and errored sessions per day or hour.
+  let sessionCounts = ctx.db.deleteFrom("session_counts").where("hour", "<", cutoffMs);
+  let sessionMembers = ctx.db.deleteFrom("session_distinct").where("bucket", "<", cutoffMs);
   // Issue changes go once every consumer has taken them (the outbox keeps what one still owes).
   const taken = await ctx.db
     .selectFrom("outbox_positions")
@@ -108,12 +111,16 @@ async function deleteOlderThan(
   if (taken?.seq !== null && taken?.seq !== undefined) changes = changes.where("seq", "<=", Number(taken.seq));
   if (scope) {
     outcomes = outcomes.where("project_id", scope.op, scope.projectId);
+    sessionCounts = sessionCounts.where("project_id", scope.op, scope.projectId);
+    sessionMembers = sessionMembers.where("project_id", scope.op, scope.projectId);
     const projectIssues = ctx.db.selectFrom("issues").select("id").where("project_id", "=", scope.projectId);
     hourly = hourly.where("issue_id", scope.op === "=" ? "in" : "not in", projectIssues);
     hourUsers = hourUsers.where("issue_id", scope.op === "=" ? "in" : "not in", projectIssues);
     changes = changes.where("project_id", scope.op, scope.projectId);
   }
   await outcomes.execute();
+  deleted.session_counts = (deleted.session_counts ?? 0) + Number((await sessionCounts.executeTakeFirst()).numDeletedRows);
+  deleted.session_distinct = (deleted.session_distinct ?? 0) + Number((await sessionMembers.executeTakeFirst()).numDeletedRows);
   await hourly.execute();
   await hourUsers.execute();
   await changes.execute();

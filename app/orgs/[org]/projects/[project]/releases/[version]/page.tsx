@@ -1,19 +1,33 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { shortId } from "@/src/core/issues/queries";
+import { healthPeriod, HEALTH_PERIODS, releaseHealth, type HealthPeriod } from "@/src/core/releases/health";
 import { PageCrumbs } from "../../../../../../components/shell/page-crumbs";
 import { When } from "../../../../../../components/when";
 import { ctx } from "../../../../../../lib/app-runtime";
 import { loadProject } from "../../../../../../lib/loaders";
 import { latestPerEnvironment } from "../deploys";
+import { EnvironmentFilter, environmentParam, filterQuery, HealthPanel } from "../health";
 
 export async function generateMetadata({ params }: { params: Promise<{ version: string }> }) {
   return { title: `Release ${decodeURIComponent((await params).version)}` };
 }
 
-/** One release of a project (issue 13): what its events say, the issues it introduced, its deploys and commits. */
-export default async function ReleasePage({ params }: { params: Promise<{ org: string; project: string; version: string }> }) {
+/**
+ * One release of a project (issue 13): its health, what its events say, the issues it
+ * introduced, its deploys and commits; `?environment=` filters them to one environment.
+ */
+export default async function ReleasePage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ org: string; project: string; version: string }>;
+  searchParams: Promise<{ environment?: string | string[]; period?: string | string[] }>;
+}) {
   const { org: orgSlug, project: projectSlug, version: encoded } = await params;
+  const sp = await searchParams;
+  const environment = environmentParam(sp.environment);
+  const period = healthPeriod(typeof sp.period === "string" ? sp.period : undefined);
   const version = decodeURIComponent(encoded);
   const { org, project } = await loadProject(
     "release:read",
@@ -24,26 +38,34 @@ export default async function ReleasePage({ params }: { params: Promise<{ org: s
   const c = ctx();
   const release = await c.releases.release(org.id, version);
   if (!release || !release.projects.some((p) => p.id === project.id)) notFound();
-  const [stats, issues, deploys, commits] = await Promise.all([
-    c.releases.releaseStats(project.id, [version]).then((m) => m.get(version)),
-    c.releases.newIssues(project.id, version, 25),
+  const [stats, issues, deploys, commits, health, environments] = await Promise.all([
+    (environment ? c.releaseHealth.statsIn(project.id, [version], environment) : c.releases.releaseStats(project.id, [version])).then((m) =>
+      m.get(version),
+    ),
+    environment ? c.releaseHealth.newIssuesIn(project.id, version, environment, 25) : c.releases.newIssues(project.id, version, 25),
     c.releases.deploys(release.id),
     c.releases.commits(release.id),
+    releaseHealth(c, project.id, [version], { environment, since: c.now() - HEALTH_PERIODS[period] }).then((m) => m.get(version)),
+    c.releaseHealth.environments(project.id),
   ]);
-  const latest = latestPerEnvironment(deploys);
+  const latest = latestPerEnvironment(deploys.filter((d) => !environment || d.environment === environment));
+  const base = `/orgs/${org.slug}/projects/${project.slug}/releases`;
+  const periodHref = (p: HealthPeriod) => `${base}/${encoded}${filterQuery({ environment, period: p })}`;
   return (
     <main>
       <PageCrumbs
         items={[
           { label: org.name, href: `/orgs/${org.slug}` },
           { label: project.name },
-          { label: "Releases", href: `/orgs/${org.slug}/projects/${project.slug}/releases` },
+          { label: "Releases", href: `${base}${filterQuery({ environment })}` },
           { label: version },
         ]}
       />
       <h1 className="release-title" data-testid="release-version">
         {version}
       </h1>
+      <EnvironmentFilter action={`${base}/${encoded}`} environments={environments} environment={environment} period={period} />
+      {health && <HealthPanel health={health} period={period} periodHref={periodHref} environment={environment} />}
       <section className="panel">
         <dl className="facts" data-testid="release-facts">
           <div>
@@ -82,7 +104,7 @@ export default async function ReleasePage({ params }: { params: Promise<{ org: s
       <section className="panel">
         <h2 className="panel-title">New issues in this release</h2>
         {issues.length === 0 ? (
-          <p className="muted">No issue was first seen in this release.</p>
+          <p className="muted">No issue was first seen in this release{environment ? ` in ${environment}` : ""}.</p>
         ) : (
           <ul className="plain-list" data-testid="release-issues">
             {issues.map((i) => (
@@ -100,7 +122,10 @@ export default async function ReleasePage({ params }: { params: Promise<{ org: s
       <section className="panel">
         <h2 className="panel-title">Deploys</h2>
         {latest.length === 0 ? (
-          <p className="muted">Not deployed (sentry-cli deploys new --release {version} -e production).</p>
+          <p className="muted">
+            Not deployed{environment ? ` to ${environment}` : ""} (sentry-cli deploys new --release {version} -e{" "}
+            {environment || "production"}).
+          </p>
         ) : (
           <ul className="plain-list" data-testid="release-deploys">
             {latest.map((d) => (

@@ -1,0 +1,202 @@
+import type { ExpressionBuilder, Kysely } from "kysely";
+import type { HealthWindow, ReleaseHealthStore, SessionCountRow, WorstCountRow } from "../core/ports/release-health";
+import type { ReleaseStats } from "../core/ports/releases";
+import type { DB } from "./schema";
+
+const HOUR = 3_600_000;
+const DAY = 86_400_000;
+const n = (v: number | string | bigint | null | undefined) => Number(v ?? 0);
+
+/** The issue (of the outer query on `issues`) was seen in the environment: one lookup by its tag's key. */
+const seenIn = (selectFrom: ExpressionBuilder<DB, "issues">["selectFrom"], environment: string) =>
+  selectFrom("issue_tags")
+    .select("issue_tags.issue_id")
+    .whereRef("issue_tags.issue_id", "=", "issues.id")
+    .where("issue_tags.key", "=", "environment")
+    .where("issue_tags.value", "=", environment);
+
+/** Release health over the main database, for SQLite and PostgreSQL alike (src/core/ports/release-health.ts). */
+export class KyselyReleaseHealthStore implements ReleaseHealthStore {
+  constructor(private readonly db: Kysely<DB>) {}
+
+  private counts(projectId: number, window: HealthWindow) {
+    let q = this.db
+      .selectFrom("session_counts")
+      .where("project_id", "=", projectId)
+      .where("hour", ">=", Math.floor(window.since / HOUR) * HOUR);
+    if (window.environment !== null) q = q.where("environment", "=", window.environment);
+    return q;
+  }
+
+  async sessionCounts(projectId: number, releases: readonly string[], window: HealthWindow): Promise<SessionCountRow[]> {
+    if (releases.length === 0) return [];
+    const rows = await this.counts(projectId, window)
+      .select((eb) => ["release", "hour", "status", eb.fn.sum<number | string>("quantity").as("quantity")])
+      .where("release", "in", releases)
+      .groupBy(["release", "hour", "status"])
+      .execute();
+    return rows.map((r) => ({ release: r.release, hour: n(r.hour), status: r.status, quantity: n(r.quantity) }));
+  }
+
+  async startedByRelease(projectId: number, window: HealthWindow): Promise<Map<string, number>> {
+    const rows = await this.counts(projectId, window)
+      .select((eb) => ["release", eb.fn.sum<number | string>("quantity").as("quantity")])
+      .where("status", "=", "started")
+      .groupBy("release")
+      .execute();
+    return new Map(rows.map((r) => [r.release, n(r.quantity)]));
+  }
+
+  private members(projectId: number, kind: "user" | "session", releases: readonly string[], window: HealthWindow) {
+    const size = kind === "user" ? DAY : HOUR;
+    let q = this.db
+      .selectFrom("session_distinct")
+      .where("project_id", "=", projectId)
+      .where("kind", "=", kind)
+      .where("bucket", ">=", Math.floor(window.since / size) * size)
+      .where("release", "in", releases);
+    if (window.environment !== null) q = q.where("environment", "=", window.environment);
+    return q;
+  }
+
+  async usersByWorst(projectId: number, releases: readonly string[], window: HealthWindow): Promise<WorstCountRow[]> {
+    if (releases.length === 0) return [];
+    // A user seen on several days (or in several environments) counts once, with their worst status.
+    const perUser = this.members(projectId, "user", releases, window)
+      .select((eb) => ["release", "member", eb.fn.max<number>("worst").as("w")])
+      .groupBy(["release", "member"]);
+    const rows = await this.db
+      .selectFrom(perUser.as("u"))
+      .select((eb) => ["u.release", "u.w", eb.fn.countAll<number | string>().as("n")])
+      .groupBy(["u.release", "u.w"])
+      .execute();
+    return rows.map((r) => ({ release: r.release, worst: n(r.w), n: n(r.n) }));
+  }
+
+  async erroredSessions(
+    projectId: number,
+    releases: readonly string[],
+    window: HealthWindow,
+  ): Promise<(WorstCountRow & { hour: number })[]> {
+    if (releases.length === 0) return [];
+    const rows = await this.members(projectId, "session", releases, window)
+      .select((eb) => ["release", "bucket", "worst", eb.fn.countAll<number | string>().as("n")])
+      .groupBy(["release", "bucket", "worst"])
+      .execute();
+    return rows.map((r) => ({ release: r.release, hour: n(r.bucket), worst: n(r.worst), n: n(r.n) }));
+  }
+
+  async environments(projectId: number): Promise<string[]> {
+    const sessions = await this.db
+      .selectFrom("session_counts")
+      .select("environment")
+      .distinct()
+      .where("project_id", "=", projectId)
+      .execute();
+    const events = await this.db
+      .selectFrom("issue_tags")
+      .innerJoin("issues", "issues.id", "issue_tags.issue_id")
+      .select("issue_tags.value")
+      .distinct()
+      .where("issues.project_id", "=", projectId)
+      .where("issue_tags.key", "=", "environment")
+      .execute();
+    const deploys = await this.db
+      .selectFrom("deploys")
+      .innerJoin("release_projects", "release_projects.release_id", "deploys.release_id")
+      .select("deploys.environment")
+      .distinct()
+      .where("release_projects.project_id", "=", projectId)
+      .execute();
+    const all = new Set([...sessions.map((r) => r.environment), ...events.map((r) => r.value), ...deploys.map((r) => r.environment)]);
+    return [...all].filter((e) => e !== "").sort();
+  }
+
+  async versionsIn(projectId: number, environment: string): Promise<Set<string>> {
+    const sessions = await this.db
+      .selectFrom("session_counts")
+      .select("release")
+      .distinct()
+      .where("project_id", "=", projectId)
+      .where("environment", "=", environment)
+      .execute();
+    const events = await this.db
+      .selectFrom("events")
+      .select("release")
+      .distinct()
+      .where("project_id", "=", projectId)
+      .where("environment", "=", environment)
+      .where("release", "is not", null)
+      .execute();
+    const deploys = await this.db
+      .selectFrom("deploys")
+      .innerJoin("release_projects", "release_projects.release_id", "deploys.release_id")
+      .innerJoin("releases", "releases.id", "deploys.release_id")
+      .select("releases.version")
+      .distinct()
+      .where("release_projects.project_id", "=", projectId)
+      .where("deploys.environment", "=", environment)
+      .execute();
+    const out = new Set<string>();
+    for (const r of sessions) out.add(r.release);
+    for (const r of events) if (r.release !== null) out.add(r.release);
+    for (const r of deploys) out.add(r.version);
+    return out;
+  }
+
+  async statsIn(projectId: number, versions: readonly string[], environment: string): Promise<Map<string, ReleaseStats>> {
+    const out = new Map<string, ReleaseStats>(versions.map((v) => [v, { events: 0, firstSeen: null, lastSeen: null, newIssues: 0 }]));
+    if (versions.length === 0) return out;
+    const seen = await this.db
+      .selectFrom("events")
+      .select((eb) => [
+        "release",
+        eb.fn.countAll<number | string>().as("events"),
+        eb.fn.min<number>("timestamp").as("first"),
+        eb.fn.max<number>("timestamp").as("last"),
+      ])
+      .where("project_id", "=", projectId)
+      .where("environment", "=", environment)
+      .where("release", "in", versions)
+      .groupBy("release")
+      .execute();
+    for (const row of seen) {
+      const stats = row.release === null ? undefined : out.get(row.release);
+      if (stats)
+        Object.assign(stats, {
+          events: n(row.events),
+          firstSeen: Math.round(n(row.first) * 1000),
+          lastSeen: Math.round(n(row.last) * 1000),
+        });
+    }
+    const introduced = await this.db
+      .selectFrom("issues")
+      .select((eb) => ["first_release", eb.fn.countAll<number | string>().as("n")])
+      .where("project_id", "=", projectId)
+      .where("first_release", "in", versions)
+      .where("merged_into_id", "is", null)
+      .where(({ exists, selectFrom }) => exists(seenIn(selectFrom, environment)))
+      .groupBy("first_release")
+      .execute();
+    for (const row of introduced) {
+      const stats = row.first_release === null ? undefined : out.get(row.first_release);
+      if (stats) stats.newIssues = n(row.n);
+    }
+    return out;
+  }
+
+  async newIssuesIn(projectId: number, version: string, environment: string, limit: number) {
+    const rows = await this.db
+      .selectFrom("issues")
+      .select(["id", "short_number", "title", "times_seen", "last_seen"])
+      .where("project_id", "=", projectId)
+      .where("first_release", "=", version)
+      .where("merged_into_id", "is", null)
+      .where(({ exists, selectFrom }) => exists(seenIn(selectFrom, environment)))
+      .orderBy("times_seen", "desc")
+      .orderBy("id")
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({ id: r.id, shortNumber: r.short_number, title: r.title, timesSeen: r.times_seen, lastSeen: r.last_seen }));
+  }
+}
