@@ -15,12 +15,14 @@ export async function measure(input: { minified: string; map: string; frames: Fr
       data: Buffer.from(input.map),
     },
   ];
-  const enricher = sourceMapEnricher({
-    byDebugId: async () => ({ minified: null, sourceMap: null }),
-    byUrl: async (_p, _r, _d, urls) => files.find((f) => urls.includes(f.file.url))?.file ?? null,
-    content: async (id) => files.find((f) => f.file.id === id)?.data ?? null,
-    projectHasBundles: async () => true,
-  });
+  // A new enricher has a new map resolver: nothing decoded yet.
+  const newEnricher = () =>
+    sourceMapEnricher({
+      byDebugId: async () => ({ minified: null, sourceMap: null }),
+      byUrl: async (_p, _r, _d, urls) => files.find((f) => urls.includes(f.file.url))?.file ?? null,
+      content: async (id) => files.find((f) => f.file.id === id)?.data ?? null,
+      projectHasBundles: async () => true,
+    });
   const event = (): NormalizedEvent =>
     ({
       event_id: "0".repeat(32),
@@ -34,6 +36,7 @@ export async function measure(input: { minified: string; map: string; frames: Fr
   let resolved = 0;
   for (let i = 0; i < input.runs; i++) {
     const cache = new BoundedCache(256 * 1024 * 1024).scoped("sourcemaps", 1);
+    const enricher = newEnricher();
     let t = performance.now();
     const out = await enricher.enrich(event(), { projectId: 1, cache, signal });
     cold.push(performance.now() - t);

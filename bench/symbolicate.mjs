@@ -10,7 +10,8 @@ import vm from "node:vm";
 import { build as esbuild } from "esbuild";
 import { CACHE, ROOT } from "./util.mjs";
 
-const runs = Number(process.argv[process.argv.indexOf("--runs") + 1] || 10);
+const at = process.argv.indexOf("--runs");
+const runs = at === -1 ? 10 : Number(process.argv[at + 1]);
 const dir = join(CACHE, "symbolicate");
 mkdirSync(join(dir, "src"), { recursive: true });
 const fns = Array.from({ length: 30 }, (_, i) =>
