@@ -11,6 +11,8 @@ import { waitFor } from "../support/wait";
 const SHOTS = join(import.meta.dirname, "..", "..", "test-results");
 const ROOT = "root@example.com";
 const MEMBER = "bob@example.com";
+/** Belongs to no organization yet (created by an administrator, not yet invited anywhere). */
+const LONER = "dana@example.com";
 const PASSWORD = "password-123";
 const IPHONE =
   "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1";
@@ -33,6 +35,28 @@ describe.each(DIALECTS)("account and user pages in Chromium on %s", (dialect) =>
     await p.setViewportSize({ width: 1280, height: 900 });
     await p.screenshot({ path: join(SHOTS, `${name}-${dialect}-1280.png`), fullPage: true });
   };
+  /** The page at 390 px with the sidebar's drawer opened by its Menu toggle, then closed again. */
+  const shootDrawer = async (p: Page, name: string) => {
+    await p.setViewportSize({ width: 390, height: 844 });
+    const sidebar = p.locator("[data-testid=sidebar]");
+    expect(await sidebar.isVisible()).toBe(false);
+    await p.click("[data-testid=sidebar-toggle]");
+    expect(await sidebar.isVisible()).toBe(true);
+    await p.screenshot({ path: join(SHOTS, `${name}-${dialect}-390-menu.png`) });
+    // Tapping beside the drawer (on its backdrop) closes it.
+    await p.mouse.click(370, 400);
+    expect(await sidebar.isVisible()).toBe(false);
+    await p.setViewportSize({ width: 1280, height: 900 });
+    expect(await sidebar.isVisible()).toBe(true);
+  };
+  /** Every link of the sidebar answers 200 to this browser's session: there are no dead links. */
+  const sidebarLinksAnswer = async (p: Page) => {
+    const hrefs = await p.locator("[data-testid=sidebar] a").evaluateAll((links) => links.map((a) => a.getAttribute("href") ?? ""));
+    for (const href of hrefs) expect((await p.request.get(`${server.url}${href}`)).status(), href).toBe(200);
+    return hrefs;
+  };
+  const orgName = (p: Page) => p.locator("[data-testid=org-switcher] .switcher-name").textContent();
+  const currentEntry = (p: Page) => p.locator("[data-testid=account-sections] a[aria-current=page]").allTextContents();
   const rows = (p: Page) => p.locator("[data-testid=session-row]");
   const userRow = (email: string) => page.locator(`[data-testid=user-row][data-email="${email}"]`);
 
@@ -41,6 +65,7 @@ describe.each(DIALECTS)("account and user pages in Chromium on %s", (dialect) =>
     const ctx = testCtx(store);
     await createUser({ ctx, input: { email: ROOT, password: PASSWORD, name: "Root", superuser: true } });
     await createUser({ ctx, input: { email: MEMBER, password: PASSWORD, name: "Bob" } });
+    await createUser({ ctx, input: { email: LONER, password: PASSWORD } });
     await createOrganization({ ctx, input: { slug: "acme", name: "Acme", owner: ROOT } });
     await createOrganization({ ctx, input: { slug: "bobs", name: "Bob's shop", owner: MEMBER } });
     server = await startServer({ ...store.env, TELLTALE_SELF_DSN: "off" });
@@ -71,6 +96,23 @@ describe.each(DIALECTS)("account and user pages in Chromium on %s", (dialect) =>
     expect(other).toMatch(/\d+s ago/);
     expect(await page.locator("main").textContent()).not.toMatch(/\d{4}-\d\d-\d\dT/);
     await shoot(page, "account");
+  });
+
+  it("keeps the sidebar on /account, about the organization last opened, and its links lead to pages", async () => {
+    await page.goto(`${server.url}/orgs/bobs`);
+    await waitFor(() => page.evaluate(() => document.cookie.includes("telltale_org=bobs")), 10_000, "bobs remembered");
+    await page.goto(`${server.url}/account`);
+    expect(await page.locator("[data-testid=sidebar]").isVisible()).toBe(true);
+    expect(await orgName(page)).toBe("Bob's shop");
+    expect(await currentEntry(page)).toEqual(["Account"]);
+    expect(await page.locator("[data-testid=account-sections] .sections-group").allTextContents()).toEqual(["Admin"]);
+    const hrefs = await sidebarLinksAnswer(page);
+    expect(hrefs).toEqual(expect.arrayContaining(["/orgs/bobs/issues", "/orgs/acme", "/orgs", "/account", "/admin/users"]));
+    await page.click("[data-testid=sections] a:text-is('Members')");
+    await page.waitForURL(/\/orgs\/bobs\/members$/);
+    expect(await page.textContent("h1")).toContain("Members");
+    await page.goto(`${server.url}/account`);
+    await shootDrawer(page, "account");
   });
 
   it("signs out the other session, which is then sent to sign in", async () => {
@@ -130,6 +172,19 @@ describe.each(DIALECTS)("account and user pages in Chromium on %s", (dialect) =>
     await shoot(page, "admin-users");
   });
 
+  it("keeps the sidebar on /admin/users, Users marked under Admin, its links leading to pages", async () => {
+    await page.goto(`${server.url}/admin/users`);
+    expect(await orgName(page)).toBe("Acme");
+    expect(await currentEntry(page)).toEqual(["Users"]);
+    await sidebarLinksAnswer(page);
+    await shootDrawer(page, "admin-users");
+    await page.click("[data-testid=account-sections] a:text-is('Account')");
+    await page.waitForURL(/\/account$/);
+    await page.click("[data-testid=account-sections] a:text-is('Users')");
+    await page.waitForURL(/\/admin\/users$/);
+    await userRow(ROOT).waitFor();
+  });
+
   it("refuses to delete the last owner of an organization, and deletes another user", async () => {
     page.on("dialog", (dialog) => void dialog.accept());
     await userRow(MEMBER).locator("button:text-is('Delete')").click();
@@ -146,11 +201,40 @@ describe.each(DIALECTS)("account and user pages in Chromium on %s", (dialect) =>
       await signIn(member, server.url, MEMBER, /\/orgs\/bobs$/);
       await member.locator("[data-testid=account-sections] a").first().waitFor();
       expect(await member.locator("[data-testid=account-sections] a").allTextContents()).toEqual(["Account"]);
+      // Outside the organization the same sidebar, still without the Admin entry, and every link answers.
+      for (const path of ["/account", "/orgs"]) {
+        await member.goto(`${server.url}${path}`);
+        expect(await orgName(member), path).toBe("Bob's shop");
+        expect(await member.locator("[data-testid=account-sections] a").allTextContents(), path).toEqual(["Account"]);
+        expect(await member.locator("[data-testid=account-sections] .sections-group").count(), path).toBe(0);
+        expect(await sidebarLinksAnswer(member), path).not.toContain("/admin/users");
+      }
+      await member.click("[data-testid=sections] a:text-is('Teams')");
+      await member.waitForURL(/\/orgs\/bobs\/teams$/);
       const response = await member.goto(`${server.url}/admin/users`);
       expect(response?.status()).toBe(404);
       expect(await member.locator("[data-testid=users]").count()).toBe(0);
     } finally {
       await member.close();
+    }
+  });
+
+  it("gives someone in no organization a sidebar of their own entries only, no switchers", async () => {
+    const loner = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    try {
+      await signIn(loner, server.url, LONER, /\/orgs$/);
+      for (const path of ["/orgs", "/account"]) {
+        await loner.goto(`${server.url}${path}`);
+        expect(await loner.locator("[data-testid=sidebar]").isVisible(), path).toBe(true);
+        expect(
+          await loner.locator("[data-testid=org-switcher], [data-testid=project-switcher], [data-testid=sections]").count(),
+          path,
+        ).toBe(0);
+        expect(await sidebarLinksAnswer(loner), path).toEqual(["/account"]);
+      }
+      expect(await currentEntry(loner)).toEqual(["Account"]);
+    } finally {
+      await loner.close();
     }
   });
 

@@ -230,6 +230,21 @@ describe("the application shell in Chromium", () => {
     }
   });
 
+  it("keeps the sidebar on the organizations list, about the organization last opened, fitting 390 px", async () => {
+    const page = await signedIn(390);
+    await page.goto(`${server.url}/orgs/zoo`);
+    await waitFor(() => page.evaluate(() => document.cookie.includes("telltale_org=zoo")), 10_000, "zoo remembered");
+    await page.goto(`${server.url}/orgs`);
+    await shot(page, "organizations-390");
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await page.click("[data-testid=sidebar-toggle]");
+    expect(await page.locator("[data-testid=org-switcher] .switcher-name").textContent()).toBe("Zoo");
+    await shot(page, "organizations-390-menu");
+    await page.click("[data-testid=sections] a:text-is('Members')");
+    await page.waitForURL(/\/orgs\/zoo\/members$/);
+    await page.close();
+  });
+
   it("shows the sign-in page without the shell, fitting 390 px, in both themes", async () => {
     for (const scheme of ["light", "dark"] as const) {
       for (const width of [390, 1280]) {

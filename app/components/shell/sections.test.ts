@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { accountSections, projectInUrl, shownSections, switchProjectHref } from "./sections";
+import { accountSections, personAllows, projectInUrl, shownSections, switchProjectHref } from "./sections";
 
 describe("sidebar sections", () => {
   it("shows the project sections only once a project is chosen", () => {
@@ -69,5 +69,17 @@ describe("sidebar sections", () => {
         .filter((s) => s.current)
         .map((s) => s.id),
     ).toEqual(["users"]);
+  });
+
+  it("lists Users under an Admin heading, and lets the permission table's audience decide who sees an entry", () => {
+    expect(accountSections(true, "/account").map((s) => [s.id, s.group ?? null, s.current])).toEqual([
+      ["account", null, true],
+      ["users", "Admin", false],
+    ]);
+    expect(personAllows(false, "account:write")).toBe(true);
+    expect(personAllows(false, "user:admin")).toBe(false);
+    expect(personAllows(true, "user:admin")).toBe(true);
+    // An organization's row needs a role, which an entry outside the organization does not have.
+    expect(personAllows(true, "org:read")).toBe(false);
   });
 });

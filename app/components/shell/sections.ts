@@ -1,4 +1,4 @@
-import { roleAllows } from "@/src/core/permissions/table";
+import { permissionRow, roleAllows, type Permission } from "@/src/core/permissions/table";
 import type { Role } from "@/src/db/schema";
 
 /** What a sidebar entry may depend on: the organization, the chosen project (if any) and the role. */
@@ -65,16 +65,44 @@ export function shownSections(scope: ShellScope, pathname: string): ShownSection
   });
 }
 
+export interface AccountEntry {
+  id: string;
+  label: string;
+  href: string;
+  /** The row the page behind the entry is guarded by; the entry shows only to whom the row admits. */
+  permission: Permission;
+  /** A heading the entry is listed under (server administration), or none. */
+  group?: string;
+}
+
 /**
  * The signed-in user's own entries, below the organization's (issue 12, item 3): their account
  * for everyone, the server's users for superusers (the pages answer not-found to anyone else).
  */
-export function accountSections(superuser: boolean, pathname: string): ShownSection[] {
-  const entries = [
-    { id: "account", label: "Account", href: "/account" },
-    ...(superuser ? [{ id: "users", label: "Users", href: "/admin/users" }] : []),
-  ];
-  return entries.map((e) => ({ ...e, current: pathname === e.href || pathname.startsWith(`${e.href}/`) }));
+export const ACCOUNT_ENTRIES: readonly AccountEntry[] = [
+  { id: "account", label: "Account", href: "/account", permission: "account:write" },
+  { id: "users", label: "Users", href: "/admin/users", permission: "user:admin", group: "Admin" },
+];
+
+/**
+ * Whether a signed-in person may open a page guarded by a row that needs no organization: the
+ * table's audience decides (signed-in rows admit everyone, superuser rows the flag), as
+ * `roleAllows` decides for the organization's entries. Organization rows need a role, so no.
+ */
+export function personAllows(superuser: boolean, permission: Permission): boolean {
+  const { audience } = permissionRow(permission);
+  return audience === "public" || audience === "signed-in" || (audience === "superuser" && superuser);
+}
+
+export interface ShownAccountEntry extends ShownSection {
+  group?: string;
+}
+
+export function accountSections(superuser: boolean, pathname: string): ShownAccountEntry[] {
+  return ACCOUNT_ENTRIES.filter((e) => personAllows(superuser, e.permission)).map(({ permission: _, ...e }) => ({
+    ...e,
+    current: pathname === e.href || pathname.startsWith(`${e.href}/`),
+  }));
 }
 
 /** The project a URL is about: a /projects/<slug>/ path or the issue stream's ?project=. */

@@ -2,15 +2,16 @@
 
 import Link from "next/link";
 import { usePathname, useSearchParams } from "next/navigation";
-import { useEffect } from "react";
+import { Fragment, useEffect } from "react";
 import type { Role } from "@/src/db/schema";
 import { PaletteButton } from "../palette/palette";
 import { useCurrentProject } from "./current-project";
 import { accountSections, projectInUrl, shownSections, switchProjectHref } from "./sections";
 
 export interface SidebarProps {
-  org: { slug: string; name: string };
-  role: Role;
+  /** The organization shown; null for someone who belongs to none (then only their own entries). */
+  org: { slug: string; name: string } | null;
+  role: Role | null;
   orgs: { slug: string; name: string }[];
   projects: { slug: string; name: string }[];
   /** The id of the checkbox (in the layout) that opens the drawer on narrow screens. */
@@ -30,7 +31,8 @@ export function Sidebar({ org, role, orgs, projects, toggleId, superuser = false
   const named = useCurrentProject();
   const projectSlug = projectInUrl(pathname, search.get("project")) ?? named;
   const project = projects.find((p) => p.slug === projectSlug) ?? null;
-  const sections = shownSections({ org: org.slug, project: project?.slug ?? null, role }, pathname);
+  const sections = org && role ? shownSections({ org: org.slug, project: project?.slug ?? null, role }, pathname) : [];
+  const own = accountSections(superuser, pathname);
 
   // The drawer closes once a link in it has been followed (the checkbox otherwise survives navigation).
   useEffect(() => {
@@ -40,62 +42,69 @@ export function Sidebar({ org, role, orgs, projects, toggleId, superuser = false
 
   return (
     <aside className="shell-sidebar" aria-label="Navigation" data-testid="sidebar">
-      <PaletteButton drawerToggleId={toggleId} />
-      <details className="switcher" data-testid="org-switcher">
-        <summary>
-          <span className="switcher-kind">Organization</span>
-          <span className="switcher-name">{org.name}</span>
-        </summary>
-        <ul>
-          {orgs.map((o) => (
-            <li key={o.slug}>
-              <Link href={`/orgs/${o.slug}`} aria-current={o.slug === org.slug ? "true" : undefined}>
-                {o.name}
-              </Link>
-            </li>
-          ))}
-          <li>
-            <Link href="/orgs">All organizations</Link>
-          </li>
-        </ul>
-      </details>
-      <details className="switcher" data-testid="project-switcher">
-        <summary>
-          <span className="switcher-kind">Project</span>
-          <span className="switcher-name">{project?.name ?? "All projects"}</span>
-        </summary>
-        <ul>
-          <li>
-            <Link href={switchProjectHref(org.slug, pathname, null)}>All projects</Link>
-          </li>
-          {projects.map((p) => (
-            <li key={p.slug}>
-              <Link href={switchProjectHref(org.slug, pathname, p.slug)} aria-current={p.slug === project?.slug ? "true" : undefined}>
-                {p.name}
-              </Link>
-            </li>
-          ))}
-        </ul>
-      </details>
-      <nav aria-label="Sections">
-        <ul className="sections" data-testid="sections">
-          {sections.map((s) => (
-            <li key={s.id}>
-              <Link href={s.href} aria-current={s.current ? "page" : undefined} data-section={s.id}>
-                {s.label}
-              </Link>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      {org && (
+        <>
+          <PaletteButton drawerToggleId={toggleId} />
+          <details className="switcher" data-testid="org-switcher">
+            <summary>
+              <span className="switcher-kind">Organization</span>
+              <span className="switcher-name">{org.name}</span>
+            </summary>
+            <ul>
+              {orgs.map((o) => (
+                <li key={o.slug}>
+                  <Link href={`/orgs/${o.slug}`} aria-current={o.slug === org.slug ? "true" : undefined}>
+                    {o.name}
+                  </Link>
+                </li>
+              ))}
+              <li>
+                <Link href="/orgs">All organizations</Link>
+              </li>
+            </ul>
+          </details>
+          <details className="switcher" data-testid="project-switcher">
+            <summary>
+              <span className="switcher-kind">Project</span>
+              <span className="switcher-name">{project?.name ?? "All projects"}</span>
+            </summary>
+            <ul>
+              <li>
+                <Link href={switchProjectHref(org.slug, pathname, null)}>All projects</Link>
+              </li>
+              {projects.map((p) => (
+                <li key={p.slug}>
+                  <Link href={switchProjectHref(org.slug, pathname, p.slug)} aria-current={p.slug === project?.slug ? "true" : undefined}>
+                    {p.name}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </details>
+          <nav aria-label="Sections">
+            <ul className="sections" data-testid="sections">
+              {sections.map((s) => (
+                <li key={s.id}>
+                  <Link href={s.href} aria-current={s.current ? "page" : undefined} data-section={s.id}>
+                    {s.label}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        </>
+      )}
       <nav aria-label="Account" className="account-nav">
         <ul className="sections" data-testid="account-sections">
-          {accountSections(superuser, pathname).map((s) => (
-            <li key={s.id}>
-              <Link href={s.href} aria-current={s.current ? "page" : undefined} data-section={s.id}>
-                {s.label}
-              </Link>
-            </li>
+          {own.map((s, i) => (
+            <Fragment key={s.id}>
+              {s.group && s.group !== own[i - 1]?.group && <li className="sections-group">{s.group}</li>}
+              <li>
+                <Link href={s.href} aria-current={s.current ? "page" : undefined} data-section={s.id}>
+                  {s.label}
+                </Link>
+              </li>
+            </Fragment>
           ))}
         </ul>
       </nav>
