@@ -6,6 +6,9 @@ const alias = { "@": fileURLToPath(new URL(".", import.meta.url)) };
 
 export default defineConfig({
   test: {
+    // Two at a time on two cores (vitest's default leaves one core idle): a unit or integration
+    // file beside another, or beside the one end-to-end file that may run at a time.
+    maxWorkers: 2,
     projects: [
       {
         resolve: { alias },

@@ -16,10 +16,10 @@ const CONTEXT_LINES = 5;
 /** A context line longer than this is cut (minified one-liners would otherwise fill the page). */
 const MAX_LINE = 300;
 /**
- * Minified files longer than this (UTF-16 units) are not parsed for function names: the syntax
- * tree of a 12 MB bundle takes ~700 MB and 3 s. Their frames are named by the map's names.
+ * Minified files longer than this (UTF-16 units) are not indexed for function names (their
+ * frames are named by the map's names); past 2 MiB they are indexed from tokens (scopes.ts).
  */
-export const MAX_SCOPE_SOURCE = 8 * 1024 * 1024;
+export const MAX_SCOPE_SOURCE = 32 * 1024 * 1024;
 
 /** A file known by a stable key (its artifact id); its text travels only when asked for. */
 export interface FileRef {

@@ -1,4 +1,5 @@
 import { parse, type Node } from "acorn";
+import { scanScopes } from "./scope-scan";
 
 /**
  * The functions of a minified file, for naming a frame by the function that encloses it rather
@@ -52,8 +53,24 @@ function nameTokenOf(fn: AnyNode, parent: AnyNode | null): number | null {
   }
 }
 
-/** The file's function scopes; null when it does not parse as JavaScript (then the mapping's names are used). */
+/**
+ * Sources longer than this (UTF-16 units) are indexed from their tokens (scope-scan.ts) rather
+ * than from a syntax tree: the tree of a 12 MB bundle takes ~700 MB, the token scan ~90 MB.
+ */
+export const SYNTAX_TREE_LIMIT = 2 * 1024 * 1024;
+
+/**
+ * The file's function scopes and line starts; null when it does not parse as JavaScript (then
+ * the mapping's names are used).
+ */
 export function indexScopes(source: string): ScopeIndex | null {
+  if (source.length <= SYNTAX_TREE_LIMIT) return astScopes(source);
+  const scopes = scanScopes(source);
+  return scopes ? { scopes, lineStarts: lineStartsOf(source) } : null;
+}
+
+/** The function scopes of a syntax tree: exact, and the heavier way (see SYNTAX_TREE_LIMIT). */
+export function astScopes(source: string): ScopeIndex | null {
   let ast: Node;
   try {
     ast = parse(source, { ecmaVersion: "latest", sourceType: "module", allowHashBang: true, allowReturnOutsideFunction: true });
@@ -78,13 +95,17 @@ export function indexScopes(source: string): ScopeIndex | null {
     }
   }
   scopes.sort((a, b) => a.start - b.start);
+  return { scopes, lineStarts: lineStartsOf(source) };
+}
+
+function lineStartsOf(source: string): number[] {
   const lineStarts = [0];
   for (let i = 0; i < source.length; i++) {
     const c = source.charCodeAt(i);
     if (c === 10) lineStarts.push(i + 1);
     else if (c === 13 && source.charCodeAt(i + 1) !== 10) lineStarts.push(i + 1);
   }
-  return { scopes, lineStarts };
+  return lineStarts;
 }
 
 /** 1-based line, 0-based column → offset; null outside the file. */
