@@ -138,7 +138,7 @@ export function describeFilter(f: Filter): string {
 }
 
 export function describeAction(a: Action): string {
-  if (a.targetType === "IssueOwners") return "Send an email to the project's members (issue owners are not supported yet)";
+  if (a.targetType === "IssueOwners") return "Send an email to the issue's owners: for now, the project's members";
   return a.targetType === "Team"
     ? `Send an email to the members of team ${a.targetIdentifier}`
     : `Send an email to member ${a.targetIdentifier}`;
