@@ -156,8 +156,14 @@ describe.each(DIALECTS)("the issue alert rules web API on %s", (dialect) => {
     const toMel = () => mailbox.sent.filter((m) => m.to === "mel@example.com");
     await emit("payment failed");
     const issue = await store.db.selectFrom("issues").select("id").where("project_id", "=", projectId).executeTakeFirstOrThrow();
-    const resolve = () =>
-      changeIssues({ ctx, input: { projectIds: [projectId], issueIds: [issue.id], user: users.olive!, change: { action: "resolve" } } });
+    // An event regresses an issue when it is newer than the resolution: a few ms apart, as in life.
+    const resolve = async () => {
+      await changeIssues({
+        ctx,
+        input: { projectIds: [projectId], issueIds: [issue.id], user: users.olive!, change: { action: "resolve" } },
+      });
+      await new Promise((r) => setTimeout(r, 20));
+    };
     await sendDueNotifications(ctx);
     // The default rule told the project's members (the owner) about the new issue; Mel's rule is for regressions.
     expect(mailbox.sent.map((m) => [m.to, m.subject])).toEqual([["olive@example.com", "[api] New issue: payment failed"]]);
