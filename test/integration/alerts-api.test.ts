@@ -34,6 +34,7 @@ describe.each(DIALECTS)("the issue alert rules web API on %s", (dialect) => {
   const tokens: Record<string, string> = {};
   let projectId = 0;
   let ruleId = "";
+  let otherOrgId = 0;
 
   async function call(who: string, method: string, path: string, body?: unknown) {
     const res = await fetch(`${api.base}/api/0${path}`, {
@@ -56,7 +57,7 @@ describe.each(DIALECTS)("the issue alert rules web API on %s", (dialect) => {
     }
     tokens.readonly = (await createToken({ ctx, input: { user: "olive@example.com", scopes: ["alerts:read"] } })).token;
     const org = await createOrganization({ ctx, input: { slug: "acme", owner: "olive@example.com" } });
-    await createOrganization({ ctx, input: { slug: "other", owner: "out@example.com" } });
+    otherOrgId = (await createOrganization({ ctx, input: { slug: "other", owner: "out@example.com" } })).id;
     await ctx.directory.addMember(org.id, users.mel!.id, "member", [], Date.now());
     projectId = (await createProject({ ctx, input: { org: "acme", slug: "api" } })).project.id;
     api = await startApiServer(ctx);
@@ -127,6 +128,15 @@ describe.each(DIALECTS)("the issue alert rules web API on %s", (dialect) => {
       400,
       `actions.0.targetIdentifier: user ${users.out!.id} is not a member of this organization`,
     ]);
+    const otherTeam = (await ctx.directory.teams(otherOrgId))[0]!.team.id;
+    const team = await call("olive", "POST", "/projects/acme/api/rules/", {
+      ...base,
+      actions: [{ id: EMAIL, targetType: "Team", targetIdentifier: otherTeam }],
+    });
+    expect([team.status, String(team.json.detail)]).toEqual([
+      400,
+      `actions.0.targetIdentifier: team ${otherTeam} is not a team of this organization`,
+    ]);
     expect((await call("olive", "POST", "/projects/acme/api/rules/", { ...base, actions: [] })).status).toBe(400);
     expect((await call("olive", "GET", "/projects/acme/api/rules/")).json).toHaveLength(2);
   });
@@ -186,6 +196,32 @@ describe.each(DIALECTS)("the issue alert rules web API on %s", (dialect) => {
     await emit("payment failed");
     await sendDueNotifications(ctx);
     expect(toMel()).toHaveLength(2);
+  });
+
+  it("emails the members of a team a rule names", async () => {
+    const acme = (await store.db.selectFrom("organizations").select("id").where("slug", "=", "acme").executeTakeFirstOrThrow()).id;
+    const ops = await ctx.directory.insertTeam(acme, { slug: "ops", name: "Ops" }, users.mel!.id, Date.now());
+    const res = await call("olive", "POST", "/projects/acme/api/rules/", {
+      name: "New issues to Ops",
+      conditions: [{ id: "sentry.rules.conditions.first_seen_event.FirstSeenEventCondition" }],
+      actions: [{ id: EMAIL, targetType: "Team", targetIdentifier: ops!.id }],
+    });
+    expect(res.status).toBe(201);
+    await store.queue
+      .insertInto("ingest_queue")
+      .values({
+        project_id: projectId,
+        key_id: 0,
+        endpoint: "envelope",
+        received_at: Date.now(),
+        body: errorEnvelope(newEventId(), "ops pager down"),
+      })
+      .execute();
+    while ((await digestBatch(ctx, DIGEST_OPTIONS)) > 0);
+    await sendDueNotifications(ctx);
+    const about = mailbox.sent.filter((m) => m.subject === "[api] New issue: ops pager down").map((m) => m.to);
+    expect(about.sort()).toEqual(["mel@example.com", "olive@example.com"]);
+    expect((await call("olive", "DELETE", `/projects/acme/api/rules/${String(res.json.id)}/`)).status).toBe(204);
   });
 
   it("changes a rule with a partial PUT, switches the default rule off, and deletes a rule", async () => {
