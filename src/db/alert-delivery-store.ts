@@ -1,5 +1,12 @@
 import type { Kysely, Selectable } from "kysely";
-import type { AlertEmailFacts, AttemptRecord, NewNotification, NotificationRecord, NotificationStatus } from "../core/ports/alerts";
+import type {
+  AlertEmailFacts,
+  AttemptRecord,
+  NewNotification,
+  NotificationEntry,
+  NotificationRecord,
+  NotificationStatus,
+} from "../core/ports/alerts";
 import type { Dialect } from "./connect";
 import type { DB } from "./schema";
 import type { AlertNotificationsTable } from "./schema-alerts";
@@ -160,12 +167,16 @@ export class KyselyAlertDelivery {
     };
   }
 
-  async notifications(filter: { projectId?: number; issueId?: number }): Promise<NotificationRecord[]> {
-    let query = this.db.selectFrom("alert_notifications").selectAll();
-    if (filter.projectId !== undefined) query = query.where("project_id", "=", filter.projectId);
-    if (filter.issueId !== undefined) query = query.where("issue_id", "=", filter.issueId);
-    const rows = await query.orderBy("created_at", "desc").orderBy("id").limit(500).execute();
-    return rows.map(notificationRecord);
+  async notifications(filter: { projectId?: number; issueId?: number }): Promise<NotificationEntry[]> {
+    let query = this.db
+      .selectFrom("alert_notifications")
+      .leftJoin("issues", "issues.id", "alert_notifications.issue_id")
+      .selectAll("alert_notifications")
+      .select("issues.title as issue_title");
+    if (filter.projectId !== undefined) query = query.where("alert_notifications.project_id", "=", filter.projectId);
+    if (filter.issueId !== undefined) query = query.where("alert_notifications.issue_id", "=", filter.issueId);
+    const rows = await query.orderBy("alert_notifications.created_at", "desc").orderBy("alert_notifications.id").limit(500).execute();
+    return rows.map(({ issue_title, ...n }) => ({ ...notificationRecord(n), issueTitle: issue_title }));
   }
 
   async attempts(notificationId: string): Promise<AttemptRecord[]> {

@@ -74,7 +74,14 @@ describe.each(DIALECTS)("issue alert email from the running server on %s", (dial
 
   it("lists the rule and the notification on the project's Alerts page and switches the rule off", async () => {
     const url = `${server.url}/orgs/acme/projects/node-app/alerts`;
-    await page.goto(url);
+    // The project's settings link to it.
+    await page.goto(`${server.url}/orgs/acme/projects/node-app/settings`);
+    for (const width of [390, 1280]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.screenshot({ path: join(SHOTS, `alerts-settings-link-${dialect}-${width}.png`), fullPage: true });
+    }
+    await page.click("nav.tabs a:text-is('Alerts')");
+    await page.waitForURL(url);
     const rules = page.locator("[data-testid=rule]");
     await expect(rules.count()).resolves.toBe(1);
     await expect(rules.first().textContent()).resolves.toMatch(

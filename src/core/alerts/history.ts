@@ -1,10 +1,10 @@
 /** What the rules page shows of a project's alert notifications: the newest first, at most 50. */
 import type { Ctx } from "../context";
-import type { NotificationRecord } from "../ports/alerts";
+import type { NotificationEntry } from "../ports/alerts";
 
 export const HISTORY_SIZE = 50;
 
-export async function recentNotifications(ctx: Ctx, projectId: number): Promise<NotificationRecord[]> {
+export async function recentNotifications(ctx: Ctx, projectId: number): Promise<NotificationEntry[]> {
   return (await ctx.alerts.notifications({ projectId })).slice(0, HISTORY_SIZE);
 }
 

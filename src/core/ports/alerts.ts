@@ -42,6 +42,11 @@ export interface NotificationRecord extends NewNotification {
   sentAt: number | null;
 }
 
+/** A notification as the Alerts page lists it, with its issue's title (null once the issue is gone). */
+export interface NotificationEntry extends NotificationRecord {
+  issueTitle: string | null;
+}
+
 export interface AttemptRecord {
   notificationId: string;
   attempt: number;
@@ -100,6 +105,7 @@ export interface AlertStore {
     next: { status: NotificationStatus; nextAttemptAt: number; messageId: string | null; sentAt: number | null },
   ): Promise<void>;
   emailFacts(notification: NotificationRecord): Promise<AlertEmailFacts | null>;
-  notifications(filter: { projectId?: number; issueId?: number }): Promise<NotificationRecord[]>;
+  /** Newest first, at most 500. */
+  notifications(filter: { projectId?: number; issueId?: number }): Promise<NotificationEntry[]>;
   attempts(notificationId: string): Promise<AttemptRecord[]>;
 }

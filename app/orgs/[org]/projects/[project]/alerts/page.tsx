@@ -104,11 +104,16 @@ export default async function AlertsPage({ params }: { params: Promise<{ org: st
               <tbody>
                 {notifications.map((n) => (
                   <tr key={n.id}>
-                    <td>
+                    <td style={{ whiteSpace: "nowrap" }}>
                       <When ms={n.createdAt} />
                     </td>
                     <td>
-                      <Link href={`/orgs/${org.slug}/issues/${n.issueId}`}>{KINDS[n.changeKind] ?? n.changeKind}</Link>
+                      <div className="muted-small">{KINDS[n.changeKind] ?? n.changeKind}</div>
+                      {n.issueTitle === null ? (
+                        <span className="muted">deleted</span>
+                      ) : (
+                        <Link href={`/orgs/${org.slug}/issues/${n.issueId}`}>{n.issueTitle}</Link>
+                      )}
                     </td>
                     <td>{n.email}</td>
                     <td>
