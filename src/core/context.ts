@@ -10,6 +10,7 @@ import type { ArtifactStore } from "./ports/artifacts";
 import type { ReleaseStore } from "./ports/releases";
 import type { ReleaseOrder } from "./ports/release-order";
 import type { ReleaseHealthStore } from "./ports/release-health";
+import type { AlertStore } from "./ports/alerts";
 
 /** What every core action receives besides its input: storage, the public URL and named limits. */
 export interface Ctx {
@@ -37,6 +38,8 @@ export interface Ctx {
   releaseHealth: ReleaseHealthStore;
   /** Uploaded chunks and artifact bundles for source maps (src/core/ports/artifacts.ts). */
   artifacts: ArtifactStore;
+  /** Issue alert rules and notifications (src/core/ports/alerts.ts); `within` binds it to the outbox consumer's transaction. */
+  alerts: AlertStore & { within(trx: Kysely<DB>): AlertStore };
   /** Outgoing email (src/core/email/mailer.ts); null when no SMTP server is configured. */
   mailer: Mailer | null;
   now: () => number;

@@ -8,6 +8,7 @@ import { KyselyArtifactStore } from "../db/artifact-store";
 import { KyselyReleaseHealthStore } from "../db/release-health-store";
 import { KyselyReleaseStore } from "../db/release-store";
 import { KyselyReleaseOrder } from "../db/release-order";
+import { KyselyAlertStore } from "../db/alerts-store";
 import type { Ctx } from "./context";
 import type { Mailer } from "./email/mailer";
 
@@ -29,6 +30,7 @@ export function createCtx(settings: Settings, store: Store, mailer: Mailer | nul
     releaseOrder: new KyselyReleaseOrder(store.db),
     releaseHealth: new KyselyReleaseHealthStore(store.db),
     artifacts: new KyselyArtifactStore(store.db),
+    alerts: new KyselyAlertStore(store.db, store.dialect),
     mailer,
     now: Date.now,
     limits: {

@@ -22,6 +22,8 @@ import { m0018 } from "./migrations/0018_accounts";
 import { m0019 } from "./migrations/0019_releases";
 import { m0020 } from "./migrations/0020_release_health";
 import { m0022 } from "./migrations/0022_digest_deferred";
+import { m0023 } from "./migrations/0023_alert_rules";
+import { m0024 } from "./migrations/0024_alert_notifications";
 import { adoptQueue } from "./queue";
 import type { AnyDb, Migration } from "./migrations/helpers";
 
@@ -48,6 +50,8 @@ const MIGRATIONS: Record<string, Migration> = {
   "0019_releases": m0019,
   "0020_release_health": m0020,
   "0022_digest_deferred": m0022,
+  "0023_alert_rules": m0023,
+  "0024_alert_notifications": m0024,
 };
 
 export interface MigrateResult {

@@ -1,5 +1,6 @@
 import type { ColumnType, Generated, Insertable, Selectable } from "kysely";
 import type { ReleasesSchema } from "./schema-releases";
+import type { AlertsSchema } from "./schema-alerts";
 import type { Role, TeamRole } from "../core/orgs/roles";
 
 /**
@@ -480,7 +481,7 @@ export interface ProjectGroupingTable {
   next_short_number: number;
 }
 
-export interface DB extends ReleasesSchema {
+export interface DB extends ReleasesSchema, AlertsSchema {
   users: UsersTable;
   sessions: SessionsTable;
   login_attempts: LoginAttemptsTable;

@@ -43,7 +43,7 @@ export function createMailer(settings: Settings): Mailer | null {
   const server = smtpHostForLogs(smtpUrl);
   return {
     async send(email) {
-      const messageId = messageIdFor(email, settings.publicUrl);
+      const messageId = email.messageId ?? messageIdFor(email, settings.publicUrl);
       try {
         await transport.sendMail({ from, to: email.to, subject: email.subject, text: email.text, html: email.html, messageId });
       } catch (error) {

@@ -10,6 +10,7 @@ import { handleApi } from "./api/router";
 import { sendJson } from "./http";
 import { log, setLogLevel } from "./log";
 import { createMailer } from "./mailer";
+import { startAlertLoop } from "./alert-loop";
 import { getRuntime, setRuntime } from "./app-handoff";
 import { registerBuildMaps } from "./own-maps";
 import { TUNNEL_PATH } from "./tunnel";
@@ -59,10 +60,16 @@ server.listen(input.socketPath, () => {
   // (docs/decisions/0015-own-source-maps.md); done once the UI answers, so it delays nothing.
   if (selfMonitoring?.internal) void registerBuildMaps(ctx, input.dir);
 });
+// Alert emails leave from here, on a timer (decision 0017).
+const alertLoop = startAlertLoop(ctx);
 
 parentPort?.on("message", (message: unknown) => {
   if (message === "shutdown") {
     server.close();
-    void (getRuntime()?.monitor?.flush(2000) ?? Promise.resolve(true)).then(() => store.close()).finally(() => process.exit(0));
+    void alertLoop
+      .stop()
+      .then(() => getRuntime()?.monitor?.flush(2000) ?? Promise.resolve(true))
+      .then(() => store.close())
+      .finally(() => process.exit(0));
   }
 });

@@ -20,9 +20,10 @@ const recipients = (mail: ParsedMail) => [mail.to].flat().flatMap((a) => a?.valu
 /**
  * A real SMTP server on loopback (smtp-server, the receiving side of nodemailer's project), with
  * plain-text AUTH, parsing what it receives with mailparser. STARTTLS is off: a test has no
- * certificate for it, and loopback needs none.
+ * certificate for it, and loopback needs none. `refuseFirst` refuses that many messages first (451).
  */
-export async function startSmtp(): Promise<TestSmtp> {
+export async function startSmtp(options: { refuseFirst?: number } = {}): Promise<TestSmtp> {
+  let refusals = options.refuseFirst ?? 0;
   const password = "smtp-secret-" + Math.random().toString(36).slice(2);
   const messages: ParsedMail[] = [];
   const server = new SMTPServer({
@@ -34,6 +35,13 @@ export async function startSmtp(): Promise<TestSmtp> {
       else callback(new Error("invalid credentials"));
     },
     onData(stream, _session, callback) {
+      if (refusals > 0) {
+        // A temporary refusal (451), after reading the message, as a busy server answers.
+        refusals--;
+        stream.resume();
+        stream.on("end", () => callback(Object.assign(new Error("try again later"), { responseCode: 451 })));
+        return;
+      }
       simpleParser(stream).then(
         (mail) => {
           messages.push(mail);

@@ -8,6 +8,8 @@ export interface OutgoingEmail {
   subject: string;
   text: string;
   html: string;
+  /** A stable `Message-ID` (with its angle brackets) for a message that may be sent again; otherwise one from the content. */
+  messageId?: string;
 }
 
 export interface Mailer {

@@ -18,7 +18,8 @@ import type { IssueChangeKind, IssueChangeRecord } from "./changes";
 export interface InDatabaseConsumer {
   name: string;
   inDatabase: true;
-  handle(trx: Kysely<DB>, changes: readonly IssueChangeRecord[]): Promise<void>;
+  /** `ctx` for ports that bind to `trx` (`ctx.alerts.within(trx)`); every write goes through `trx`. */
+  handle(trx: Kysely<DB>, changes: readonly IssueChangeRecord[], ctx: Ctx): Promise<void>;
 }
 
 export interface OutsideConsumer {
@@ -64,7 +65,7 @@ export async function consumeOnce(ctx: Ctx, consumer: OutboxConsumer, batch = DE
       userId: r.user_id,
       at: Number(r.created_at),
     }));
-    if (consumer.inDatabase) await consumer.handle(trx, changes);
+    if (consumer.inDatabase) await consumer.handle(trx, changes, ctx);
     else await consumer.deliver(changes);
     await trx
       .updateTable("outbox_positions")

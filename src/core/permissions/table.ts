@@ -240,6 +240,21 @@ export const PERMISSIONS = [
     scope: "org:write",
     description: "register repositories whose commits releases name",
   },
+  // alerts (issue 14)
+  {
+    permission: "alert:read",
+    audience: "organization",
+    roles: EVERY_ROLE,
+    scope: "alerts:read",
+    description: "see a project's issue alert rules and the notifications they sent",
+  },
+  {
+    permission: "alert:write",
+    audience: "organization",
+    roles: MANAGERS,
+    scope: "alerts:write",
+    description: "create, change, switch off and delete a project's issue alert rules",
+  },
 ] as const satisfies readonly PermissionRow[];
 
 type Row = (typeof PERMISSIONS)[number];

@@ -5,6 +5,8 @@ import type { Ctx } from "../context";
 import { conflict, notFound } from "../errors";
 import { generateKeyPair } from "../keys/generate";
 import { defaultTeamId } from "../../db/directory";
+import { insertRuleRow } from "../../db/alerts-store";
+import { DEFAULT_RULE } from "../alerts/rule-schema";
 import { validate } from "../validate";
 import { PLATFORM_IDS } from "./platforms";
 
@@ -19,7 +21,11 @@ export const NewProject = z.object({
 });
 export type NewProject = z.input<typeof NewProject>;
 
-/** Creates a project in an organization with its first (default) DSN key. */
+/**
+ * Creates a project in an organization with its first (default) DSN key and Sentry's default
+ * alert rule (email the project's members about a new issue; it can be switched off). The
+ * internal project is made by a migration, not here, and so has no rule.
+ */
 export async function createProject({ ctx, input }: { ctx: Ctx; input: NewProject }): Promise<{ project: Project; key: ProjectKey }> {
   const data = validate(NewProject, input);
   return ctx.db.transaction().execute(async (trx) => {
@@ -50,6 +56,7 @@ export async function createProject({ ctx, input }: { ctx: Ctx; input: NewProjec
       .values({ project_id: project.id, label: "Default", public_key: publicKey, secret_key: secretKey, is_active: 1, created_at: now })
       .returningAll()
       .executeTakeFirstOrThrow();
+    await insertRuleRow(trx, project.id, DEFAULT_RULE, { isDefault: true, createdBy: null, now });
     return { project, key };
   });
 }

@@ -25,6 +25,7 @@ import { MEMBER_ROUTES } from "./member-routes";
 import { TEAM_ROUTES } from "./team-routes";
 import { RELEASE_ROUTES } from "./release-routes";
 import { SOURCEMAP_ROUTES } from "./sourcemap-routes";
+import { ALERT_ROUTES } from "./alert-routes";
 import { accountRoute, route, type AccountRoute, type ApiRoute } from "./route";
 import { Created, JsonWithHeaders, NoContent, RawResponse } from "./raw";
 
@@ -49,6 +50,7 @@ export const ROUTES: ApiRoute[] = [
   ...TEAM_ROUTES,
   ...RELEASE_ROUTES,
   ...SOURCEMAP_ROUTES,
+  ...ALERT_ROUTES,
 ];
 
 /**

@@ -77,6 +77,7 @@ export default async function ProjectSettingsPage({ params }: { params: Params }
             {s.title}
           </Link>
         ))}
+        <Link href={`/orgs/${org.slug}/projects/${project.slug}/alerts`}>Alerts</Link>
         <Link href={`/orgs/${org.slug}/projects/${project.slug}/setup/${setupPath}`}>Set up the SDK</Link>
       </nav>
 

@@ -1,0 +1,136 @@
+import Link from "next/link";
+import { joinByMatch, recentNotifications } from "@/src/core/alerts/history";
+import { listRules } from "@/src/core/alerts/manage-rules";
+import { describeAction, describeCondition, describeFilter } from "@/src/core/alerts/rule-schema";
+import { roleAllows } from "@/src/core/permissions/table";
+import { PageCrumbs } from "../../../../../components/shell/page-crumbs";
+import { When } from "../../../../../components/when";
+import { ctx } from "../../../../../lib/app-runtime";
+import { exactUtc } from "../../../../../lib/dates";
+import { loadProject } from "../../../../../lib/loaders";
+import { RuleStatusForm } from "./rule-status-form";
+
+export async function generateMetadata({ params }: { params: Promise<{ project: string }> }) {
+  return { title: `${(await params).project} alerts` };
+}
+
+const KINDS: Record<string, string> = { created: "New issue", regressed: "Regression", escalating: "Escalating" };
+const STATUS: Record<string, string> = { pending: "to be sent", sent: "sent", failed: "failed", not_sent: "not sent" };
+
+export default async function AlertsPage({ params }: { params: Promise<{ org: string; project: string }> }) {
+  const { org: orgSlug, project: projectSlug } = await params;
+  const { org, project, role } = await loadProject("alert:read", orgSlug, projectSlug, `/orgs/${orgSlug}/projects/${projectSlug}/alerts`);
+  const [rules, notifications] = await Promise.all([listRules(ctx(), project), recentNotifications(ctx(), project.id)]);
+  const manage = roleAllows(role, "alert:write");
+  const smtp = ctx().mailer !== null;
+  const api = `/api/0/projects/${org.slug}/${project.slug}/rules/`;
+
+  return (
+    <main>
+      <PageCrumbs
+        items={[
+          { label: org.name, href: `/orgs/${org.slug}` },
+          { label: project.name, href: `/orgs/${org.slug}/issues?project=${project.slug}` },
+          { label: "Alerts" },
+        ]}
+      />
+      <h1>{project.name} · Alerts</h1>
+      {!smtp && (
+        <p className="notice" data-testid="no-smtp">
+          No SMTP server is configured (<code>TELLTALE_SMTP_URL</code>): notifications are listed below but not sent.
+        </p>
+      )}
+      <section className="panel">
+        <h2 style={{ marginTop: 0 }}>Issue alert rules</h2>
+        <p className="muted">
+          Rules are written in Sentry&apos;s rule shape through the web API (<a href={api}>{api}</a>). Issue owners are not supported yet: a
+          rule that emails issue owners emails the members of the project&apos;s teams.
+        </p>
+        {rules.length === 0 ? (
+          <p className="muted">This project has no alert rules.</p>
+        ) : (
+          rules.map((r) => (
+            <article key={r.id} data-testid="rule" style={{ borderTop: "1px solid var(--line)", padding: "0.75rem 0" }}>
+              <div className="row" style={{ justifyContent: "space-between" }}>
+                <strong>{r.name}</strong>
+                <div className="row">
+                  <span className={`badge ${r.status === "active" ? "on" : "off"}`}>{r.status === "active" ? "on" : "off"}</span>
+                  {manage && <RuleStatusForm org={org.slug} project={project.slug} ruleId={r.id} active={r.status === "active"} />}
+                </div>
+              </div>
+              <table style={{ marginTop: "0.5rem" }}>
+                <tbody>
+                  <tr>
+                    <th scope="row">When</th>
+                    <td>
+                      {joinByMatch(r.conditions.map(describeCondition), r.actionMatch)}
+                      {r.environment && ` (in ${r.environment})`}
+                    </td>
+                  </tr>
+                  <tr>
+                    <th scope="row">If</th>
+                    <td>{r.filters.length ? joinByMatch(r.filters.map(describeFilter), r.filterMatch) : "always"}</td>
+                  </tr>
+                  <tr>
+                    <th scope="row">Then</th>
+                    <td>{r.actions.map(describeAction).join("; ")}</td>
+                  </tr>
+                  <tr>
+                    <th scope="row">At most</th>
+                    <td>once per issue every {r.frequency} minutes</td>
+                  </tr>
+                </tbody>
+              </table>
+            </article>
+          ))
+        )}
+      </section>
+      <section className="panel">
+        <h2 style={{ marginTop: 0 }}>Recent notifications</h2>
+        {notifications.length === 0 ? (
+          <p className="muted">No rule has fired yet.</p>
+        ) : (
+          <div className="table-scroll">
+            <table data-testid="notifications">
+              <thead>
+                <tr>
+                  <th>When</th>
+                  <th>Issue</th>
+                  <th>To</th>
+                  <th>Status</th>
+                  <th>Tries</th>
+                </tr>
+              </thead>
+              <tbody>
+                {notifications.map((n) => (
+                  <tr key={n.id}>
+                    <td style={{ whiteSpace: "nowrap" }}>
+                      <When ms={n.createdAt} />
+                    </td>
+                    <td>
+                      <div className="muted-small">{KINDS[n.changeKind] ?? n.changeKind}</div>
+                      {n.issueTitle === null ? (
+                        <span className="muted">deleted</span>
+                      ) : (
+                        <Link href={`/orgs/${org.slug}/issues/${n.issueId}`}>{n.issueTitle}</Link>
+                      )}
+                    </td>
+                    <td>{n.email}</td>
+                    <td>
+                      {STATUS[n.status] ?? n.status}
+                      {n.lastError && <div className="muted-small">{n.lastError}</div>}
+                      {n.status === "pending" && n.attempts > 0 && (
+                        <div className="muted-small">next try at {exactUtc(n.nextAttemptAt)}</div>
+                      )}
+                    </td>
+                    <td>{n.attempts}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+    </main>
+  );
+}

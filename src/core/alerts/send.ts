@@ -1,0 +1,95 @@
+/**
+ * The alert sender (docs/decisions/0017-alert-delivery.md): claims due notifications (one sender
+ * each, `FOR UPDATE SKIP LOCKED` on PostgreSQL, with a lease so a sender that dies lets another
+ * take them up), sends each through the Mailer port with a `Message-ID` made from the
+ * notification's id (a resend after a crash between sending and recording is recognisably the
+ * same message), and records every attempt. A failure is tried again after 1 min · 2^(n-1), up
+ * to MAX_TRIES; without an SMTP server the notification is recorded as not sent, once.
+ */
+import type { Ctx } from "../context";
+import { issueAlertEmail } from "../email/templates";
+import { shortId } from "../issues/queries";
+import type { NotificationRecord, NotificationStatus } from "../ports/alerts";
+import { decodePayload } from "../storage/payload";
+import { stackExcerpt } from "./stack-excerpt";
+
+export const MAX_TRIES = 8;
+export const FIRST_RETRY_MS = 60_000;
+/** Longer than one SMTP exchange may take (src/server/mailer.ts, 30 s per step). */
+export const CLAIM_LEASE_MS = 5 * 60_000;
+export const SEND_BATCH = 20;
+export const NO_SMTP = "not sent: no SMTP server configured";
+
+/** When a notification that failed its `attempt`-th try is tried again. */
+export function retryAt(now: number, attempt: number): number {
+  return now + FIRST_RETRY_MS * 2 ** (attempt - 1);
+}
+
+/** The Message-ID of a notification's email, on the host of TELLTALE_URL (RFC 5322 §3.6.4). */
+export function alertMessageId(notificationId: string, publicUrl: string): string {
+  return `<alert.${notificationId}@${new URL(publicUrl).hostname}>`;
+}
+
+export interface SendResult {
+  sent: number;
+  failed: number;
+  notSent: number;
+}
+
+async function sendOne(ctx: Ctx, n: NotificationRecord, result: SendResult): Promise<void> {
+  const now = ctx.now();
+  const attempt = n.attempts + 1;
+  /** Records the attempt; `status` is the notification's state after it (`pending`: to be tried again). */
+  const record = (status: NotificationStatus, error: string | null, messageId: string | null = null) =>
+    ctx.alerts.recordAttempt(
+      { notificationId: n.id, attempt, status: status === "pending" ? "failed" : status, error, at: now },
+      { status, nextAttemptAt: status === "pending" ? retryAt(now, attempt) : now, messageId, sentAt: status === "sent" ? now : null },
+    );
+  if (!ctx.mailer) {
+    result.notSent++;
+    return record("not_sent", NO_SMTP);
+  }
+  const facts = await ctx.alerts.emailFacts(n);
+  if (!facts) {
+    result.notSent++;
+    return record("not_sent", "not sent: the issue no longer exists");
+  }
+  const latest = await ctx.telemetry.issueEventAt(n.issueId, "latest");
+  const email = issueAlertEmail({
+    kind: n.changeKind,
+    projectSlug: facts.projectSlug,
+    orgSlug: facts.orgSlug,
+    shortId: shortId({ slug: facts.projectSlug }, { short_number: facts.shortNumber }),
+    title: facts.title,
+    culprit: facts.culprit,
+    level: facts.level,
+    firstSeen: facts.firstSeen,
+    lastSeen: facts.lastSeen,
+    timesSeen: facts.timesSeen,
+    frames: stackExcerpt(latest ? decodePayload(latest.data) : null),
+    url: `${ctx.publicUrl.replace(/\/$/, "")}/orgs/${encodeURIComponent(facts.orgSlug)}/issues/${facts.issueId}/`,
+    ruleName: facts.ruleName,
+  });
+  const messageId = alertMessageId(n.id, ctx.publicUrl);
+  try {
+    await ctx.mailer.send({ ...email, to: n.email, messageId });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    result.failed++;
+    return record(attempt >= MAX_TRIES ? "failed" : "pending", message.slice(0, 1000));
+  }
+  result.sent++;
+  return record("sent", null, messageId);
+}
+
+/** Sends what is due now, batch after batch until nothing is; answers what happened. */
+export async function sendDueNotifications(ctx: Ctx, batch = SEND_BATCH): Promise<SendResult> {
+  const result: SendResult = { sent: 0, failed: 0, notSent: 0 };
+  for (;;) {
+    const now = ctx.now();
+    if (!(await ctx.alerts.anyDue(now))) return result;
+    const due = await ctx.alerts.claimDue(now, batch, CLAIM_LEASE_MS);
+    for (const n of due) await sendOne(ctx, n, result);
+    if (due.length < batch) return result;
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * Issue alerts' storage (issue 14): rules, the notifications the outbox consumer makes of them,
+ * and what the sender claims and records. Implemented over the main database by
+ * src/db/alerts-store.ts; `Ctx.alerts.within(trx)` binds it to the outbox consumer's transaction.
+ */
+import type { AlertRule, ValidRule } from "../alerts/rule-schema";
+
+export interface Recipient {
+  userId: number;
+  email: string;
+}
+
+/** What the consumer reads of an issue to evaluate rules. */
+export interface AlertIssue {
+  id: number;
+  projectId: number;
+  organizationId: number;
+  level: string;
+  environment: string | null;
+}
+
+export interface NewNotification {
+  id: string;
+  projectId: number;
+  ruleId: number;
+  issueId: number;
+  changeSeq: number;
+  changeKind: string;
+  userId: number;
+  email: string;
+  createdAt: number;
+}
+
+export type NotificationStatus = "pending" | "sent" | "failed" | "not_sent";
+
+export interface NotificationRecord extends NewNotification {
+  status: NotificationStatus;
+  attempts: number;
+  nextAttemptAt: number;
+  lastError: string | null;
+  messageId: string | null;
+  sentAt: number | null;
+}
+
+/** A notification as the Alerts page lists it, with its issue's title (null once the issue is gone). */
+export interface NotificationEntry extends NotificationRecord {
+  issueTitle: string | null;
+}
+
+export interface AttemptRecord {
+  notificationId: string;
+  attempt: number;
+  status: "sent" | "failed" | "not_sent";
+  error: string | null;
+  at: number;
+}
+
+/** What an alert email says about its issue. */
+export interface AlertEmailFacts {
+  issueId: number;
+  shortNumber: number;
+  title: string;
+  culprit: string;
+  level: string;
+  firstSeen: number;
+  lastSeen: number;
+  timesSeen: number;
+  projectSlug: string;
+  projectName: string;
+  orgSlug: string;
+  ruleName: string | null;
+}
+
+export interface AlertStore {
+  rules(projectId: number): Promise<AlertRule[]>;
+  rule(projectId: number, id: number): Promise<AlertRule | null>;
+  insertRule(projectId: number, rule: ValidRule, meta: { isDefault: boolean; createdBy: number | null; now: number }): Promise<AlertRule>;
+  updateRule(projectId: number, id: number, rule: ValidRule, now: number): Promise<AlertRule | null>;
+  deleteRule(projectId: number, id: number): Promise<boolean>;
+
+  /** The issue the change is about; null once it is gone. */
+  issue(issueId: number): Promise<AlertIssue | null>;
+  /** Members of the project's teams. */
+  projectMembers(projectId: number): Promise<Recipient[]>;
+  /** Members of a team of the organization (none when the team is elsewhere). */
+  teamMembers(organizationId: number, teamId: number): Promise<Recipient[]>;
+  /** A member of the organization (none when the user is not one). */
+  member(organizationId: number, userId: number): Promise<Recipient[]>;
+  /**
+   * Records that the rule fires for the issue because of change `seq` at `at`, unless it fired
+   * for another change less than `frequencyMs` before; answers whether it fires. The same change
+   * read again gets the same answer.
+   */
+  claimFire(ruleId: number, issueId: number, seq: number, at: number, frequencyMs: number): Promise<boolean>;
+  /** Inserts notifications; one whose id exists already is left as it is. */
+  insertNotifications(rows: readonly NewNotification[]): Promise<void>;
+
+  /** Whether any notification is due (a read, so an idle sender takes no write lock). */
+  anyDue(now: number): Promise<boolean>;
+  /** Takes up to `limit` due notifications for `leaseMs` (PostgreSQL: `FOR UPDATE SKIP LOCKED`). */
+  claimDue(now: number, limit: number, leaseMs: number): Promise<NotificationRecord[]>;
+  /** Records an attempt and the notification's state after it (the lease ends). */
+  recordAttempt(
+    attempt: AttemptRecord,
+    next: { status: NotificationStatus; nextAttemptAt: number; messageId: string | null; sentAt: number | null },
+  ): Promise<void>;
+  emailFacts(notification: NotificationRecord): Promise<AlertEmailFacts | null>;
+  /** Newest first, at most 500. */
+  notifications(filter: { projectId?: number; issueId?: number }): Promise<NotificationEntry[]>;
+  attempts(notificationId: string): Promise<AttemptRecord[]>;
+}

@@ -1,0 +1,70 @@
+import type { Generated } from "kysely";
+
+/** Tables of issue alerts (issue 14, migrations 0023 and 0024), part of `DB` in ./schema.ts. */
+export interface AlertsSchema {
+  alert_rules: AlertRulesTable;
+  alert_rule_fires: AlertRuleFiresTable;
+  alert_notifications: AlertNotificationsTable;
+  alert_attempts: AlertAttemptsTable;
+}
+
+/** A rule in Sentry's shape; `conditions`, `filters` and `actions` are JSON lists of `{ id, ...fields }`. */
+export interface AlertRulesTable {
+  id: Generated<number>;
+  project_id: number;
+  name: string;
+  action_match: string;
+  filter_match: string;
+  /** Minutes: the rule fires at most once per issue in this time. */
+  frequency: number;
+  environment: string | null;
+  conditions: string;
+  filters: string;
+  actions: string;
+  /** `active` or `disabled`. */
+  status: string;
+  is_default: Generated<number>;
+  created_by: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** When a rule last fired for an issue, and for which outbox change. */
+export interface AlertRuleFiresTable {
+  rule_id: number;
+  issue_id: number;
+  fired_at: number;
+  change_seq: number;
+}
+
+/** One email to one person for one rule and one issue change; `id` is stable (decision 0017). */
+export interface AlertNotificationsTable {
+  id: string;
+  project_id: number;
+  rule_id: number;
+  issue_id: number;
+  change_seq: number;
+  change_kind: string;
+  user_id: number;
+  email: string;
+  /** `pending`, `sent`, `failed` (out of tries) or `not_sent` (no SMTP server configured). */
+  status: string;
+  attempts: number;
+  next_attempt_at: number;
+  /** A sender holds it until then (its lease); after that another may take it again. */
+  claimed_until: number | null;
+  last_error: string | null;
+  message_id: string | null;
+  sent_at: number | null;
+  created_at: number;
+}
+
+export interface AlertAttemptsTable {
+  id: Generated<number>;
+  notification_id: string;
+  attempt: number;
+  /** `sent`, `failed` or `not_sent`. */
+  status: string;
+  error: string | null;
+  at: number;
+}

@@ -1,0 +1,40 @@
+import { alertConsumer } from "../core/alerts/consumer";
+import { sendDueNotifications } from "../core/alerts/send";
+import type { Ctx } from "../core/context";
+import { driveInProcessConsumers } from "../core/outbox/in-process";
+import { log } from "./log";
+
+/** How often the web UI thread looks for due alert notifications (two small reads when there are none). */
+export const ALERT_TICK_MS = 1000;
+
+/**
+ * The alert sender's loop (docs/decisions/0017-alert-delivery.md), in the thread that serves the
+ * web UI and API: never in the request path of ingest (the main thread) nor in the digest's loop.
+ * Each tick catches the alerts consumer up with the outbox (the digest drives it after each batch
+ * too; this covers changes another process made) and sends what is due. One tick at a time.
+ */
+export function startAlertLoop(ctx: Ctx, everyMs = ALERT_TICK_MS): { stop(): Promise<void> } {
+  let running: Promise<void> | null = null;
+  let stopped = false;
+  const tick = async () => {
+    try {
+      await driveInProcessConsumers(ctx, [alertConsumer]);
+      const { sent, failed, notSent } = await sendDueNotifications(ctx);
+      if (sent + failed + notSent > 0) log("info", "alert notifications", { sent, failed, notSent });
+    } catch (error) {
+      log("error", "alert loop failed", { error: error instanceof Error ? error.message : String(error) });
+    }
+  };
+  const timer = setInterval(() => {
+    if (running || stopped) return;
+    running = tick().finally(() => (running = null));
+  }, everyMs);
+  timer.unref();
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

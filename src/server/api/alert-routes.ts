@@ -1,0 +1,54 @@
+import { createRule, deleteRule, findRule, listRules, updateRule } from "../../core/alerts/manage-rules";
+import { describeAction, describeCondition, describeFilter, type AlertRule } from "../../core/alerts/rule-schema";
+import { projectInOrg } from "../../core/projects/queries";
+import { Created, NoContent } from "./raw";
+import { route, type ApiRoute } from "./route";
+
+/** A rule as Sentry's project rule endpoints answer it; each entry gains its `name` in words, as Sentry's do. */
+export function serializeRule(rule: AlertRule, projectSlug: string) {
+  return {
+    id: String(rule.id),
+    name: rule.name,
+    actionMatch: rule.actionMatch,
+    filterMatch: rule.filterMatch,
+    frequency: rule.frequency,
+    environment: rule.environment,
+    conditions: rule.conditions.map((c) => ({ ...c, name: describeCondition(c) })),
+    filters: rule.filters.map((f) => ({ ...f, name: describeFilter(f) })),
+    actions: rule.actions.map((a) => ({ ...a, targetIdentifier: a.targetIdentifier ?? "", name: describeAction(a) })),
+    projects: [projectSlug],
+    status: rule.status,
+    owner: null,
+    createdBy: null,
+    dateCreated: new Date(rule.createdAt).toISOString(),
+    dateModified: new Date(rule.updatedAt).toISOString(),
+  };
+}
+
+/**
+ * Issue alert rules, Sentry's paths and shape (https://docs.sentry.io/api/alerts/list-a-projects-issue-alert-rules/):
+ * `GET|POST /projects/{org}/{project}/rules/`, `GET|PUT|DELETE …/rules/{rule_id}/`.
+ */
+export const ALERT_ROUTES: ApiRoute[] = [
+  route("GET", "/projects/{}/{}/rules", "alert:read", async ({ ctx, access, params: [, slug] }) => {
+    const project = await projectInOrg(ctx, access, slug ?? "");
+    return (await listRules(ctx, project)).map((r) => serializeRule(r, project.slug));
+  }),
+  route("POST", "/projects/{}/{}/rules", "alert:write", async ({ ctx, access, user, body, params: [, slug] }) => {
+    const project = await projectInOrg(ctx, access, slug ?? "");
+    return new Created(serializeRule(await createRule({ ctx, input: { project, body, userId: user.id } }), project.slug));
+  }),
+  route("GET", "/projects/{}/{}/rules/{}", "alert:read", async ({ ctx, access, params: [, slug, id] }) => {
+    const project = await projectInOrg(ctx, access, slug ?? "");
+    return serializeRule(await findRule(ctx, project, id ?? ""), project.slug);
+  }),
+  route("PUT", "/projects/{}/{}/rules/{}", "alert:write", async ({ ctx, access, body, params: [, slug, id] }) => {
+    const project = await projectInOrg(ctx, access, slug ?? "");
+    return serializeRule(await updateRule({ ctx, input: { project, ruleId: id ?? "", body } }), project.slug);
+  }),
+  route("DELETE", "/projects/{}/{}/rules/{}", "alert:write", async ({ ctx, access, params: [, slug, id] }) => {
+    const project = await projectInOrg(ctx, access, slug ?? "");
+    await deleteRule({ ctx, input: { project, ruleId: id ?? "" } });
+    return new NoContent();
+  }),
+];
