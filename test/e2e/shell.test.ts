@@ -29,7 +29,7 @@ async function shot(page: Page, name: string) {
 const sectionNames = (page: Page) => page.locator("[data-testid=sections] a").allTextContents();
 
 /** The sidebar of an owner once a project is chosen: its project sections, then the organization's. */
-const WITH_PROJECT = ["Projects", "Issues", "Releases", "Stats", "Settings", "Members", "Teams", "API tokens", "Dead letters"];
+const WITH_PROJECT = ["Projects", "Issues", "Releases", "Alerts", "Stats", "Settings", "Members", "Teams", "API tokens", "Dead letters"];
 
 describe("the application shell in Chromium", () => {
   let store: TestStore;
@@ -196,6 +196,7 @@ describe("the application shell in Chromium", () => {
       ["trace", `/orgs/shop/traces/${traceId}`],
       ["stats", "/orgs/shop/projects/api/stats"],
       ["releases", "/orgs/shop/projects/api/releases"],
+      ["alerts", "/orgs/shop/projects/api/alerts"],
       ["settings", "/orgs/shop/projects/api/settings"],
       ["settings-keys", "/orgs/shop/projects/api/settings/keys"],
       ["org", "/orgs/shop"],

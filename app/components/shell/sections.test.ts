@@ -14,6 +14,7 @@ describe("sidebar sections", () => {
       "/orgs/o",
       "/orgs/o/issues?project=api",
       "/orgs/o/projects/api/releases",
+      "/orgs/o/projects/api/alerts",
       "/orgs/o/projects/api/stats",
       "/orgs/o/projects/api/settings",
       "/orgs/o/members",

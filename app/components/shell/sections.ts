@@ -28,6 +28,12 @@ export const SECTIONS: readonly Section[] = [
   { id: "projects", label: "Projects", href: (s) => `/orgs/${s.org}`, exact: true },
   { id: "issues", label: "Issues", href: (s) => (s.project ? `/orgs/${s.org}/issues?project=${s.project}` : `/orgs/${s.org}/issues`) },
   { id: "releases", label: "Releases", href: (s) => (s.project ? `/orgs/${s.org}/projects/${s.project}/releases` : null) },
+  {
+    id: "alerts",
+    label: "Alerts",
+    href: (s) => (s.project ? `/orgs/${s.org}/projects/${s.project}/alerts` : null),
+    visible: (s) => roleAllows(s.role, "alert:read"),
+  },
   { id: "stats", label: "Stats", href: (s) => (s.project ? `/orgs/${s.org}/projects/${s.project}/stats` : null) },
   // The chosen project's settings; without a project, the organization's (for those who may change them).
   {
