@@ -1,19 +1,10 @@
-import type { ExpressionBuilder, Kysely } from "kysely";
+import type { Kysely } from "kysely";
 import type { HealthWindow, ReleaseHealthStore, SessionCountRow, WorstCountRow } from "../core/ports/release-health";
-import type { ReleaseStats } from "../core/ports/releases";
 import type { DB } from "./schema";
 
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
 const n = (v: number | string | bigint | null | undefined) => Number(v ?? 0);
-
-/** The issue (of the outer query on `issues`) was seen in the environment: one lookup by its tag's key. */
-const seenIn = (selectFrom: ExpressionBuilder<DB, "issues">["selectFrom"], environment: string) =>
-  selectFrom("issue_tags")
-    .select("issue_tags.issue_id")
-    .whereRef("issue_tags.issue_id", "=", "issues.id")
-    .where("issue_tags.key", "=", "environment")
-    .where("issue_tags.value", "=", environment);
 
 /** Release health over the main database, for SQLite and PostgreSQL alike (src/core/ports/release-health.ts). */
 export class KyselyReleaseHealthStore implements ReleaseHealthStore {
@@ -142,61 +133,5 @@ export class KyselyReleaseHealthStore implements ReleaseHealthStore {
     for (const r of events) if (r.release !== null) out.add(r.release);
     for (const r of deploys) out.add(r.version);
     return out;
-  }
-
-  async statsIn(projectId: number, versions: readonly string[], environment: string): Promise<Map<string, ReleaseStats>> {
-    const out = new Map<string, ReleaseStats>(versions.map((v) => [v, { events: 0, firstSeen: null, lastSeen: null, newIssues: 0 }]));
-    if (versions.length === 0) return out;
-    const seen = await this.db
-      .selectFrom("events")
-      .select((eb) => [
-        "release",
-        eb.fn.countAll<number | string>().as("events"),
-        eb.fn.min<number>("timestamp").as("first"),
-        eb.fn.max<number>("timestamp").as("last"),
-      ])
-      .where("project_id", "=", projectId)
-      .where("environment", "=", environment)
-      .where("release", "in", versions)
-      .groupBy("release")
-      .execute();
-    for (const row of seen) {
-      const stats = row.release === null ? undefined : out.get(row.release);
-      if (stats)
-        Object.assign(stats, {
-          events: n(row.events),
-          firstSeen: Math.round(n(row.first) * 1000),
-          lastSeen: Math.round(n(row.last) * 1000),
-        });
-    }
-    const introduced = await this.db
-      .selectFrom("issues")
-      .select((eb) => ["first_release", eb.fn.countAll<number | string>().as("n")])
-      .where("project_id", "=", projectId)
-      .where("first_release", "in", versions)
-      .where("merged_into_id", "is", null)
-      .where(({ exists, selectFrom }) => exists(seenIn(selectFrom, environment)))
-      .groupBy("first_release")
-      .execute();
-    for (const row of introduced) {
-      const stats = row.first_release === null ? undefined : out.get(row.first_release);
-      if (stats) stats.newIssues = n(row.n);
-    }
-    return out;
-  }
-
-  async newIssuesIn(projectId: number, version: string, environment: string, limit: number) {
-    const rows = await this.db
-      .selectFrom("issues")
-      .select(["id", "short_number", "title", "times_seen", "last_seen"])
-      .where("project_id", "=", projectId)
-      .where("first_release", "=", version)
-      .where("merged_into_id", "is", null)
-      .where(({ exists, selectFrom }) => exists(seenIn(selectFrom, environment)))
-      .orderBy("times_seen", "desc")
-      .orderBy("id")
-      .limit(limit)
-      .execute();
-    return rows.map((r) => ({ id: r.id, shortNumber: r.short_number, title: r.title, timesSeen: r.times_seen, lastSeen: r.last_seen }));
   }
 }

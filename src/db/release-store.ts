@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from "kysely";
+import type { ExpressionBuilder, Kysely, Selectable } from "kysely";
 import type {
   CommitRecord,
   DeployRecord,
@@ -29,6 +29,14 @@ const repositoryRecord = (r: Selectable<RepositoriesTable>): RepositoryRecord =>
   provider: r.provider,
   dateCreated: r.date_created,
 });
+
+/** The issue (of the outer query on `issues`) was seen in the environment: one lookup by its tag's key. */
+const seenIn = (selectFrom: ExpressionBuilder<DB, "issues">["selectFrom"], environment: string) =>
+  selectFrom("issue_tags")
+    .select("issue_tags.issue_id")
+    .whereRef("issue_tags.issue_id", "=", "issues.id")
+    .where("issue_tags.key", "=", "environment")
+    .where("issue_tags.value", "=", environment);
 
 /** Releases, deploys, repositories and commits over the main database (src/core/ports/releases.ts). */
 export class KyselyReleaseStore implements ReleaseStore {
@@ -141,26 +149,52 @@ export class KyselyReleaseStore implements ReleaseStore {
     return { release, created };
   }
 
-  async releaseStats(projectId: number, versions: readonly string[]): Promise<Map<string, ReleaseStats>> {
+  async releaseStats(projectId: number, versions: readonly string[], environment?: string): Promise<Map<string, ReleaseStats>> {
     const out = new Map<string, ReleaseStats>(versions.map((v) => [v, { events: 0, firstSeen: null, lastSeen: null, newIssues: 0 }]));
     if (versions.length === 0) return out;
-    const seen = await this.db
-      .selectFrom("issue_tags")
-      .innerJoin("issues", "issues.id", "issue_tags.issue_id")
-      .select((eb) => [
-        "issue_tags.value",
-        eb.fn.sum<number>("issue_tags.times_seen").as("events"),
-        eb.fn.min<number>("issue_tags.first_seen").as("first"),
-        eb.fn.max<number>("issue_tags.last_seen").as("last"),
-      ])
-      .where("issue_tags.key", "=", "release")
-      .where("issue_tags.value", "in", versions)
-      .where("issues.project_id", "=", projectId)
-      .groupBy("issue_tags.value")
-      .execute();
-    for (const row of seen) {
-      const stats = out.get(row.value);
-      if (stats) Object.assign(stats, { events: Number(row.events), firstSeen: Number(row.first), lastSeen: Number(row.last) });
+    if (environment !== undefined) {
+      // Per environment the issues' tags do not tell (a release tag's count is over all environments): the stored events do.
+      const seen = await this.db
+        .selectFrom("events")
+        .select((eb) => [
+          "release",
+          eb.fn.countAll<number | string>().as("events"),
+          eb.fn.min<number>("timestamp").as("first"),
+          eb.fn.max<number>("timestamp").as("last"),
+        ])
+        .where("project_id", "=", projectId)
+        .where("environment", "=", environment)
+        .where("release", "in", versions)
+        .groupBy("release")
+        .execute();
+      for (const row of seen) {
+        const stats = row.release === null ? undefined : out.get(row.release);
+        if (stats)
+          Object.assign(stats, {
+            events: Number(row.events),
+            firstSeen: Math.round(Number(row.first) * 1000),
+            lastSeen: Math.round(Number(row.last) * 1000),
+          });
+      }
+    } else {
+      const seen = await this.db
+        .selectFrom("issue_tags")
+        .innerJoin("issues", "issues.id", "issue_tags.issue_id")
+        .select((eb) => [
+          "issue_tags.value",
+          eb.fn.sum<number>("issue_tags.times_seen").as("events"),
+          eb.fn.min<number>("issue_tags.first_seen").as("first"),
+          eb.fn.max<number>("issue_tags.last_seen").as("last"),
+        ])
+        .where("issue_tags.key", "=", "release")
+        .where("issue_tags.value", "in", versions)
+        .where("issues.project_id", "=", projectId)
+        .groupBy("issue_tags.value")
+        .execute();
+      for (const row of seen) {
+        const stats = out.get(row.value);
+        if (stats) Object.assign(stats, { events: Number(row.events), firstSeen: Number(row.first), lastSeen: Number(row.last) });
+      }
     }
     const introduced = await this.db
       .selectFrom("issues")
@@ -168,6 +202,7 @@ export class KyselyReleaseStore implements ReleaseStore {
       .where("project_id", "=", projectId)
       .where("first_release", "in", versions)
       .where("merged_into_id", "is", null)
+      .$if(environment !== undefined, (q) => q.where(({ exists, selectFrom }) => exists(seenIn(selectFrom, environment!))))
       .groupBy("first_release")
       .execute();
     for (const row of introduced) {
@@ -177,13 +212,14 @@ export class KyselyReleaseStore implements ReleaseStore {
     return out;
   }
 
-  async newIssues(projectId: number, version: string, limit: number) {
+  async newIssues(projectId: number, version: string, limit: number, environment?: string) {
     const rows = await this.db
       .selectFrom("issues")
       .select(["id", "short_number", "title", "times_seen", "last_seen"])
       .where("project_id", "=", projectId)
       .where("first_release", "=", version)
       .where("merged_into_id", "is", null)
+      .$if(environment !== undefined, (q) => q.where(({ exists, selectFrom }) => exists(seenIn(selectFrom, environment!))))
       .orderBy("times_seen", "desc")
       .orderBy("id")
       .limit(limit)

@@ -84,19 +84,18 @@ describe.each(DIALECTS)("release health from @sentry/node sessions on %s", (dial
   });
 
   it("tells a release's events and new issues per environment", async () => {
-    const store = bench.ctx.releaseHealth;
-    const production = (await store.statsIn(bench.projectId, ["shop@3.0.0"], "production")).get("shop@3.0.0");
+    const production = (await bench.ctx.releases.releaseStats(bench.projectId, ["shop@3.0.0"], "production")).get("shop@3.0.0");
     expect(production).toMatchObject({ events: 2, newIssues: 2 });
     expect(production?.firstSeen).toBeGreaterThan(Date.now() - 5 * 60_000);
-    expect((await store.statsIn(bench.projectId, ["shop@3.0.0"], "staging")).get("shop@3.0.0")).toEqual({
+    expect((await bench.ctx.releases.releaseStats(bench.projectId, ["shop@3.0.0"], "staging")).get("shop@3.0.0")).toEqual({
       events: 0,
       firstSeen: null,
       lastSeen: null,
       newIssues: 0,
     });
-    const titles = (await store.newIssuesIn(bench.projectId, "shop@3.0.0", "production", 10)).map((i) => i.title).sort();
+    const titles = (await bench.ctx.releases.newIssues(bench.projectId, "shop@3.0.0", 10, "production")).map((i) => i.title).sort();
     expect(titles).toEqual(["Error: checkout crashed at start", "Error: payment provider refused"]);
-    expect(await store.newIssuesIn(bench.projectId, "shop@3.0.0", "staging", 10)).toEqual([]);
+    expect(await bench.ctx.releases.newIssues(bench.projectId, "shop@3.0.0", 10, "staging")).toEqual([]);
   });
 
   it("stores users and session ids only as hashes, with their worst status", async () => {

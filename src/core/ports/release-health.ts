@@ -1,5 +1,3 @@
-import type { ReleaseStats } from "./releases";
-
 /**
  * Release health as stored (issue 13, item 4): session counts per hour and status, and the
  * distinct users and errored sessions kept by hash (migration 0020), read per project and
@@ -40,16 +38,4 @@ export interface ReleaseHealthStore {
   environments(projectId: number): Promise<string[]>;
   /** The releases of the project seen in one environment: by its sessions, its events or a deploy. */
   versionsIn(projectId: number, environment: string): Promise<Set<string>>;
-  /**
-   * What the project's stored events in one environment say of its releases: events, first and
-   * last seen, and the issues each introduced that were seen in that environment.
-   */
-  statsIn(projectId: number, versions: readonly string[], environment: string): Promise<Map<string, ReleaseStats>>;
-  /** The issues a release introduced that were seen in one environment, most seen first. */
-  newIssuesIn(
-    projectId: number,
-    version: string,
-    environment: string,
-    limit: number,
-  ): Promise<{ id: number; shortNumber: number; title: string; timesSeen: number; lastSeen: number }[]>;
 }

@@ -93,14 +93,16 @@ export interface ReleaseStore {
   release(organizationId: number, version: string): Promise<ReleaseRecord | null>;
   /**
    * What a project's events say of its releases: events (counted per issue as tagged), when the
-   * release was first and last seen, and the issues it introduced (their first release).
+   * release was first and last seen, and the issues it introduced (their first release). With an
+   * environment: its stored events in that environment, and the issues seen there.
    */
-  releaseStats(projectId: number, versions: readonly string[]): Promise<Map<string, ReleaseStats>>;
-  /** The issues a release introduced in a project, most seen first. */
+  releaseStats(projectId: number, versions: readonly string[], environment?: string): Promise<Map<string, ReleaseStats>>;
+  /** The issues a release introduced in a project (seen in `environment`, when given), most seen first. */
   newIssues(
     projectId: number,
     version: string,
     limit: number,
+    environment?: string,
   ): Promise<{ id: number; shortNumber: number; title: string; timesSeen: number; lastSeen: number }[]>;
   /** The release an event or session of the project names: created in the project's organization and linked to the project if missing. */
   noteSeen(projectId: number, version: string, now: number): Promise<void>;

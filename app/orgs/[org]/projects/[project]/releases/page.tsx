@@ -37,7 +37,7 @@ export default async function ReleasesPage({
   }
   const versions = releases.map((r) => r.version);
   const [stats, health] = await Promise.all([
-    environment ? c.releaseHealth.statsIn(project.id, versions, environment) : c.releases.releaseStats(project.id, versions),
+    c.releases.releaseStats(project.id, versions, environment || undefined),
     releaseHealth(c, project.id, versions, { environment, since: c.now() - 14 * DAY }),
   ]);
   const deploys = new Map(

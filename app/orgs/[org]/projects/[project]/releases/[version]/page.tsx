@@ -39,10 +39,8 @@ export default async function ReleasePage({
   const release = await c.releases.release(org.id, version);
   if (!release || !release.projects.some((p) => p.id === project.id)) notFound();
   const [stats, issues, deploys, commits, health, environments] = await Promise.all([
-    (environment ? c.releaseHealth.statsIn(project.id, [version], environment) : c.releases.releaseStats(project.id, [version])).then((m) =>
-      m.get(version),
-    ),
-    environment ? c.releaseHealth.newIssuesIn(project.id, version, environment, 25) : c.releases.newIssues(project.id, version, 25),
+    c.releases.releaseStats(project.id, [version], environment || undefined).then((m) => m.get(version)),
+    c.releases.newIssues(project.id, version, 25, environment || undefined),
     c.releases.deploys(release.id),
     c.releases.commits(release.id),
     releaseHealth(c, project.id, [version], { environment, since: c.now() - HEALTH_PERIODS[period] }).then((m) => m.get(version)),
