@@ -7,6 +7,7 @@ import { KyselyDirectory } from "../db/directory";
 import { KyselyArtifactStore } from "../db/artifact-store";
 import { KyselyReleaseHealthStore } from "../db/release-health-store";
 import { KyselyReleaseStore } from "../db/release-store";
+import { KyselyDigestQueue } from "../db/digest-queue";
 import { KyselyReleaseOrder } from "../db/release-order";
 import { KyselyAlertStore } from "../db/alerts-store";
 import type { Ctx } from "./context";
@@ -17,6 +18,7 @@ import type { Mailer } from "./email/mailer";
  * made outside core (src/server/mailer.ts) by the processes that send email.
  */
 export function createCtx(settings: Settings, store: Store, mailer: Mailer | null = null): Ctx {
+  const releaseOrder = new KyselyReleaseOrder(store.db);
   return {
     db: store.db,
     queue: store.queue,
@@ -27,7 +29,8 @@ export function createCtx(settings: Settings, store: Store, mailer: Mailer | nul
     publicUrl: settings.publicUrl,
     accounts: new KyselyAccountStore(store.db, store.dialect),
     releases: new KyselyReleaseStore(store.db),
-    releaseOrder: new KyselyReleaseOrder(store.db),
+    releaseOrder,
+    digestQueue: new KyselyDigestQueue(store, releaseOrder),
     releaseHealth: new KyselyReleaseHealthStore(store.db),
     artifacts: new KyselyArtifactStore(store.db),
     alerts: new KyselyAlertStore(store.db, store.dialect),

@@ -12,6 +12,7 @@ import { KyselyDirectory } from "../../src/db/directory";
 import { KyselyArtifactStore } from "../../src/db/artifact-store";
 import { KyselyReleaseHealthStore } from "../../src/db/release-health-store";
 import { KyselyReleaseStore } from "../../src/db/release-store";
+import { KyselyDigestQueue } from "../../src/db/digest-queue";
 import { KyselyReleaseOrder } from "../../src/db/release-order";
 import { KyselyAlertStore } from "../../src/db/alerts-store";
 import type { Ctx } from "../../src/core/context";
@@ -70,6 +71,7 @@ export async function openTestStore(dialect: Dialect): Promise<TestStore> {
 }
 
 export function testCtx(store: Store, overrides: Partial<Ctx> = {}): Ctx {
+  const releaseOrder = overrides.releaseOrder ?? new KyselyReleaseOrder(store.db);
   return {
     db: store.db,
     queue: store.queue,
@@ -80,7 +82,8 @@ export function testCtx(store: Store, overrides: Partial<Ctx> = {}): Ctx {
     publicUrl: "http://telltale.test:8000",
     accounts: new KyselyAccountStore(store.db, store.dialect),
     releases: new KyselyReleaseStore(store.db),
-    releaseOrder: new KyselyReleaseOrder(store.db),
+    releaseOrder,
+    digestQueue: new KyselyDigestQueue(store, releaseOrder),
     releaseHealth: new KyselyReleaseHealthStore(store.db),
     artifacts: new KyselyArtifactStore(store.db),
     alerts: new KyselyAlertStore(store.db, store.dialect),
