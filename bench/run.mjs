@@ -4,6 +4,7 @@
 //   npm run bench -- --quick        ≤ 1 minute smoke run; prints, and writes .bench/quick-results.md
 // Options: --duration S  --connections N  --read-events N  --read-issues N  --no-postgres
 //          --no-read  --profile (server under --cpu-prof; hot functions printed)  --rebuild-corpus
+//          --small (errors only, 60 % of 2–3 KB: per-request costs; never writes the doc)
 //          --no-doc (full run without touching docs/benchmarks.md)
 //          --server-root DIR (measure the build of another checkout, e.g. to compare a change)
 //          --no-build (use dist/ and .next/ as they are)
@@ -18,7 +19,7 @@ import { summarizeProfiles } from "./profile.mjs";
 import { bulkLoad, measureEndpoints } from "./read.mjs";
 import { machine, markdown, text, writeDoc } from "./report.mjs";
 import { createTarget, openDb, PG_ADMIN_URL, serverRoot, startFloor, startTelltale, storedEvents } from "./servers.mjs";
-import { build as buildRequest, idSource, MIX, prepare, schedule } from "./template.mjs";
+import { build as buildRequest, idSource, MIX, prepare, schedule, scheduleSmall, SMALL_MIX } from "./template.mjs";
 import { CACHE, log, procStats, prng, ROOT, run, sleep } from "./util.mjs";
 
 const argv = process.argv.slice(2);
@@ -42,6 +43,9 @@ const settings = {
   idleMs: QUICK ? 500 : 3_000,
 };
 const PROFILE = has("--profile");
+const SMALL = has("--small");
+/** The order templates are sent in: the default mix, or small errors (--small). */
+const orderOf = (corpus, templates, rand) => (SMALL ? scheduleSmall(corpus, rand) : schedule(templates, rand));
 if (argv.includes("--server-root")) process.env.BENCH_SERVER_ROOT = argv[argv.indexOf("--server-root") + 1];
 
 async function postgresReachable() {
@@ -98,7 +102,7 @@ async function ingestTelltale(target, corpus, results) {
     const templates = corpus.map((e) =>
       prepare(e, { host: "127.0.0.1", port: server.port, projectId: target.projectId, publicKey: target.publicKey }),
     );
-    const order = schedule(templates, prng(7).next);
+    const order = orderOf(corpus, templates, prng(7).next);
     const measured = await measureIngest(server, {
       templates,
       order,
@@ -192,15 +196,17 @@ async function main() {
       const templates = corpus.map((e) =>
         prepare(e, { host: "127.0.0.1", port: floor.port, projectId: 1, publicKey: "0123456789abcdef0123456789abcdef" }),
       );
-      const order = schedule(templates, prng(7).next);
+      const order = orderOf(corpus, templates, prng(7).next);
       const ids = idSource();
       const mix = mixStats(templates, order, ids);
       results.corpus = {
         entries: corpus.length,
         ...mix,
-        mix: Object.entries(MIX)
-          .map(([k, v]) => `${Math.round(v * 100)} % ${k.replace("_", " ")}s`)
-          .join(", "),
+        mix: SMALL
+          ? `errors only: ${Math.round(SMALL_MIX.small * 100)} % of 2–3 KB, the rest up to 30 KB`
+          : Object.entries(MIX)
+              .map(([k, v]) => `${Math.round(v * 100)} % ${k.replace("_", " ")}s`)
+              .join(", "),
       };
       results.floor = await measureIngest(floor, {
         templates,
@@ -249,9 +255,9 @@ async function main() {
     process.stdout.write(`\nhot functions (self time), telltale on ${dialect}:\n${top}\n`);
   mkdirSync(CACHE, { recursive: true });
   // Only a full run that writes the doc replaces results-full.json; the doc's figures come from it.
-  const kind = QUICK ? "quick" : has("--no-doc") ? "partial" : "full";
+  const kind = QUICK ? "quick" : has("--no-doc") || SMALL ? "partial" : "full";
   writeFileSync(join(CACHE, `results-${kind}.json`), JSON.stringify(results, null, 2));
-  if (QUICK || has("--no-doc")) {
+  if (QUICK || has("--no-doc") || SMALL) {
     writeFileSync(join(CACHE, "quick-results.md"), markdown(results));
     log(`done in ${results.seconds.toFixed(0)} s; results in .bench/ (docs/benchmarks.md untouched)`);
   } else {

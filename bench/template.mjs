@@ -237,3 +237,27 @@ export function schedule(templates, rand, length = 20_000) {
   }
   return out;
 }
+
+/**
+ * The small-event mix (`--small`): errors only, 60 % of 2–3 KB (decompressed) and the rest of
+ * the errors up to 30 KB — what per-request costs show on, which the default mix's 18 KB
+ * average hides. `corpus` is the list the templates were prepared from, in the same order.
+ */
+export const SMALL_MIX = { small: 0.6, upTo30k: 0.4 };
+
+export function scheduleSmall(corpus, rand, length = 20_000) {
+  const small = [];
+  const rest = [];
+  corpus.forEach((e, i) => {
+    if (e.kind !== "error") return;
+    if (e.bytes >= 2048 && e.bytes < 3072) small.push(i);
+    else if (e.bytes < 30 * 1024) rest.push(i);
+  });
+  if (small.length === 0 || rest.length === 0) throw new Error("the corpus has no 2–3 KB errors or none up to 30 KB");
+  const out = new Uint32Array(length);
+  for (let i = 0; i < length; i++) {
+    const list = rand() < SMALL_MIX.small ? small : rest;
+    out[i] = list[Math.floor(rand() * list.length)];
+  }
+  return out;
+}

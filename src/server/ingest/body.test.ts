@@ -130,3 +130,85 @@ describe("readIngestBody", () => {
     });
   });
 });
+
+describe("readIngestBody past the bodies it reads whole", () => {
+  const WIRE = 1024 * 1024;
+  const DECODED = 4 * 1024 * 1024;
+  let server: Server;
+  let port: number;
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      void readIngestBody(req, WIRE, DECODED).then((result) => {
+        const summary = result.ok ? { ok: true, length: result.body.length, sum: result.body.reduce((s, b) => s + b, 0) } : result;
+        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(summary));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  function post(body: Buffer, headers: Record<string, string>, chunkSize: number | null): Promise<Record<string, unknown>> {
+    return new Promise((resolve, reject) => {
+      const req = request(
+        {
+          host: "127.0.0.1",
+          port,
+          method: "POST",
+          path: "/",
+          headers: chunkSize ? headers : { ...headers, "content-length": String(body.length) },
+        },
+        (res) => {
+          const parts: Buffer[] = [];
+          res.on("data", (c: Buffer) => parts.push(c));
+          res.on("end", () => resolve(JSON.parse(Buffer.concat(parts).toString("utf8")) as Record<string, unknown>));
+        },
+      );
+      req.on("error", reject);
+      if (chunkSize) {
+        for (let i = 0; i < body.length; i += chunkSize) req.write(body.subarray(i, i + chunkSize));
+        req.end();
+      } else req.end(body);
+    });
+  }
+
+  // A body of bytes 0..250 repeated: a sum that a lost or repeated chunk would change.
+  const pattern = (n: number) => Buffer.from(Array.from({ length: n }, (_, i) => i % 251));
+  const sumOf = (b: Buffer) => b.reduce((s, x) => s + x, 0);
+
+  it("streams a chunked body longer than the whole-body read, keeping the bytes read first", async () => {
+    const body = pattern(300 * 1024);
+    expect(await post(body, {}, 7000)).toEqual({ ok: true, length: body.length, sum: sumOf(body) });
+  });
+
+  it("streams a declared body longer than the whole-body read", async () => {
+    const body = pattern(200 * 1024);
+    expect(await post(body, {}, null)).toEqual({ ok: true, length: body.length, sum: sumOf(body) });
+  });
+
+  it("decodes a small gzip body past what one call may decode as a stream, up to the reader's cap", async () => {
+    const decoded = pattern(3 * 1024 * 1024);
+    const body = gzipSync(decoded);
+    expect(body.length).toBeLessThan(64 * 1024);
+    expect(await post(body, { "content-encoding": "gzip" }, null)).toEqual({ ok: true, length: decoded.length, sum: sumOf(decoded) });
+  });
+
+  it("still refuses such a body past the reader's cap with 413", async () => {
+    const body = gzipSync(Buffer.alloc(DECODED + 1));
+    expect(await post(body, { "content-encoding": "gzip" }, null)).toEqual({
+      ok: false,
+      status: 413,
+      reason: `decompressed body exceeds the limit of ${DECODED} bytes`,
+    });
+  });
+
+  it("decodes a small deflate body and a small brotli body", async () => {
+    const decoded = pattern(5000);
+    for (const [encoding, body] of [
+      ["deflate", deflateSync(decoded)],
+      ["br", brotliCompressSync(decoded)],
+    ] as const)
+      expect(await post(body, { "content-encoding": encoding }, null)).toEqual({ ok: true, length: decoded.length, sum: sumOf(decoded) });
+  });
+});

@@ -1,20 +1,42 @@
 import type { IncomingMessage } from "node:http";
-import { PassThrough, type Readable, type Transform } from "node:stream";
-import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
+import { PassThrough, Readable, type Transform } from "node:stream";
+import { createBrotliDecompress, createGunzip, createInflate, gunzipSync, inflateSync } from "node:zlib";
 
 export type BodyRefusal = { ok: false; status: 400 | 413 | 415; reason: string };
 export type BodyResult = { ok: true; body: Buffer } | BodyRefusal;
-export type OpenedBody = { ok: true; stream: Readable } | BodyRefusal;
+/** A body to read: its decompressed bytes, and `release` once done with it (read or not). */
+export type OpenedBody = { ok: true; stream: AsyncIterable<Buffer>; release(): void } | BodyRefusal;
 
-/** The decoder for a content-encoding; identity for the empty and "UTF-8" values some SDKs send. */
-export function decoderFor(encoding: string | undefined): Transform | null | "unsupported" {
+/**
+ * Bodies that end within this many bytes on the wire are read whole and, compressed with gzip
+ * or deflate, decoded in one call: most events are a few KB, and a stream of PassThrough and
+ * zlib transforms costs them more than their bytes do (issue 11: per-request costs).
+ */
+const WHOLE_BODY_BYTES = 64 * 1024;
+/**
+ * What one call may decode a whole body to. Past it (a compression ratio few real bodies
+ * reach) the body is decoded as a stream after all, so that a small bomb never becomes a large
+ * buffer at once; the reader's own cap applies either way.
+ */
+const WHOLE_DECODED_BYTES = 1024 * 1024;
+
+type Coding = "identity" | "gzip" | "deflate" | "br";
+
+/** A content-encoding's coding; identity for the empty and "UTF-8" values some SDKs send. */
+function codingOf(encoding: string | undefined): Coding | "unsupported" {
   const value = (encoding ?? "").trim().toLowerCase();
   // sentry-ruby 5 sends an empty value, sentry-java 2.0 sends "UTF-8": both mean identity (docs/protocol.md#content-encoding).
-  if (value === "" || value === "identity" || value === "utf-8") return null;
-  if (value === "gzip" || value === "x-gzip") return createGunzip();
-  if (value === "deflate") return createInflate();
-  if (value === "br") return createBrotliDecompress();
+  if (value === "" || value === "identity" || value === "utf-8") return "identity";
+  if (value === "gzip" || value === "x-gzip") return "gzip";
+  if (value === "deflate" || value === "br") return value;
   return "unsupported";
+}
+
+/** A streaming decoder for a coding, its errors tagged as the body's before any reader sees them. */
+function decoderFor(coding: Exclude<Coding, "identity">): Transform {
+  const decode = coding === "gzip" ? createGunzip() : coding === "deflate" ? createInflate() : createBrotliDecompress();
+  decode.on("error", (e) => decodeErrors.add(e));
+  return decode;
 }
 
 /** Errors the body stream raises; `bodyRefusal` turns each into its answer. */
@@ -23,17 +45,98 @@ class ClientGoneError extends Error {}
 /** Errors the content decoder raised: a corrupt gzip, deflate or br body (brotli's codes are not `Z_*`). */
 const decodeErrors = new WeakSet<Error>();
 
+/** The first bytes of a body, up to `limit` (more when a chunk crosses it), and whether that was all. */
+function readStart(req: IncomingMessage, limit: number): Promise<{ chunks: Buffer[]; bytes: number; ended: boolean }> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let bytes = 0;
+    const cleanup = () => {
+      req.off("data", onData);
+      req.off("end", onEnd);
+      req.off("aborted", onAborted);
+      req.off("error", onError);
+    };
+    const onData = (chunk: Buffer) => {
+      chunks.push(chunk);
+      bytes += chunk.length;
+      if (bytes > limit) {
+        req.pause();
+        cleanup();
+        resolve({ chunks, bytes, ended: false });
+      }
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve({ chunks, bytes, ended: true });
+    };
+    const onAborted = () => {
+      cleanup();
+      reject(new ClientGoneError("the request was aborted"));
+    };
+    const onError = () => {
+      cleanup();
+      reject(new ClientGoneError("the request failed"));
+    };
+    req.on("data", onData);
+    req.on("end", onEnd);
+    req.on("aborted", onAborted);
+    req.on("error", onError);
+  });
+}
+
+const once = (buffer: Buffer): AsyncIterable<Buffer> => ({
+  async *[Symbol.asyncIterator]() {
+    if (buffer.length > 0) yield buffer;
+  },
+});
+
+const tooLarge = (error: unknown) =>
+  error instanceof RangeError && (error as RangeError & { code?: string }).code === "ERR_BUFFER_TOO_LARGE";
+
+/**
+ * The decompressed bytes of a body read whole: identity as it is; gzip and deflate in one call
+ * up to `cap`, past which `overCap` decides (a refusal, or null to stream-decode after all);
+ * brotli (whose ratios can be far larger) always as a stream.
+ */
+function decodeWhole(
+  raw: Buffer,
+  coding: Coding,
+  encoding: string | undefined,
+  cap: number,
+  overCap: () => BodyRefusal | null,
+): OpenedBody {
+  if (coding === "identity") return { ok: true, stream: once(raw), release: () => {} };
+  if (coding !== "br") {
+    try {
+      const decoded = coding === "deflate" ? inflateSync(raw, { maxOutputLength: cap }) : gunzipSync(raw, { maxOutputLength: cap });
+      return { ok: true, stream: once(decoded), release: () => {} };
+    } catch (error) {
+      if (!tooLarge(error))
+        return { ok: false, status: 400, reason: `invalid ${encoding} body: ${error instanceof Error ? error.message : String(error)}` };
+      const refusal = overCap();
+      if (refusal) return refusal;
+    }
+  }
+  const stream = Readable.from([raw], { objectMode: false }).pipe(decoderFor(coding));
+  stream.on("error", () => {});
+  return { ok: true, stream, release: () => stream.destroy() };
+}
+
 /**
  * The one place the wire side of an ingest body is checked: the content-encoding (415) and
  * a declared content-length over `maxWire` (413) before anything is read, then the bytes that
  * actually arrive, counted while streaming (a chunked body declares nothing). Returns the
- * decompressed stream; the decompressed bytes are capped by whoever reads it (the envelope
- * parser, or `readIngestBody`). `limitName` names the setting in the 413's reason.
+ * decompressed bytes; they are capped by whoever reads them (the envelope parser, or
+ * `readIngestBody`, which passes its cap as `maxDecoded` so that a body read whole is decoded
+ * no further). `limitName` names the setting in the 413's reason.
+ *
+ * A body that ends within WHOLE_BODY_BYTES is read whole before this answers; a longer one is
+ * streamed from where that read stopped.
  */
-export function openIngestBody(req: IncomingMessage, maxWire: number, limitName?: string): OpenedBody {
+export async function openIngestBody(req: IncomingMessage, maxWire: number, limitName?: string, maxDecoded?: number): Promise<OpenedBody> {
   const setting = limitName ? ` (${limitName})` : "";
-  const decode = decoderFor(req.headers["content-encoding"]);
-  if (decode === "unsupported") {
+  const coding = codingOf(req.headers["content-encoding"]);
+  if (coding === "unsupported") {
     req.resume();
     // RFC 9110 §15.5.16: 415 for a content coding the server does not understand.
     return { ok: false, status: 415, reason: `unsupported content-encoding '${req.headers["content-encoding"]}'` };
@@ -43,8 +146,29 @@ export function openIngestBody(req: IncomingMessage, maxWire: number, limitName?
     req.resume();
     return { ok: false, status: 413, reason: `request body of ${declared} bytes exceeds the limit of ${maxWire} bytes${setting}` };
   }
-  let wire = 0;
+  let start: Awaited<ReturnType<typeof readStart>>;
+  try {
+    start = await readStart(req, Math.min(WHOLE_BODY_BYTES, maxWire));
+  } catch {
+    req.resume();
+    return { ok: false, status: 400, reason: "the request body was cut off" };
+  }
+  if (start.bytes > maxWire) {
+    req.resume();
+    return { ok: false, status: 413, reason: `request body exceeds the limit of ${maxWire} bytes${setting}` };
+  }
+  if (start.ended) {
+    const raw = start.chunks.length === 1 ? start.chunks[0]! : Buffer.concat(start.chunks, start.bytes);
+    const cap = Math.min(maxDecoded ?? WHOLE_DECODED_BYTES, WHOLE_DECODED_BYTES);
+    const overCap = (): BodyRefusal | null =>
+      maxDecoded !== undefined && maxDecoded <= WHOLE_DECODED_BYTES
+        ? { ok: false, status: 413, reason: `decompressed body exceeds the limit of ${maxDecoded} bytes` }
+        : null;
+    return decodeWhole(raw, coding, req.headers["content-encoding"], cap, overCap);
+  }
+  let wire = start.bytes;
   const counted = new PassThrough();
+  for (const chunk of start.chunks) counted.write(chunk);
   req.on("data", (chunk: Buffer) => {
     wire += chunk.length;
     if (wire > maxWire) counted.destroy(new WireLimitError(`request body exceeds the limit of ${maxWire} bytes${setting}`));
@@ -52,14 +176,14 @@ export function openIngestBody(req: IncomingMessage, maxWire: number, limitName?
   req.on("aborted", () => counted.destroy(new ClientGoneError("the request was aborted")));
   req.on("error", () => counted.destroy(new ClientGoneError("the request failed")));
   req.pipe(counted);
-  if (decode) decode.on("error", (e) => decodeErrors.add(e)); // first listener: tagged before any reader sees it
+  const decode = coding === "identity" ? null : decoderFor(coding);
   const stream: Readable = decode ? counted.pipe(decode) : counted;
   if (decode) counted.on("error", (e) => decode.destroy(e));
-  // The reader may answer (e.g. 401) before it reads the body, or wait on the database first:
+  // The reader may answer (e.g. 401) before it reads the rest, or wait on the database first:
   // an error of the unread body (bad gzip, a client hanging up) must not be an unhandled
   // 'error' event, which would end the process. Reading the stream still sees the error.
   stream.on("error", () => {});
-  return { ok: true, stream };
+  return { ok: true, stream, release: () => releaseIngestBody(req, stream) };
 }
 
 /** The answer for an error the stream of `openIngestBody` raised, or null when the error is not the body's. */
@@ -73,7 +197,7 @@ export function bodyRefusal(error: unknown, req: IncomingMessage): BodyRefusal |
 }
 
 /** Lets go of a body whether or not it was read: the rest is drained, not buffered, so the client can read the answer. */
-export function releaseIngestBody(req: IncomingMessage, stream: Readable): void {
+function releaseIngestBody(req: IncomingMessage, stream: Readable): void {
   req.unpipe();
   req.resume();
   stream.destroy();
@@ -85,12 +209,12 @@ export function releaseIngestBody(req: IncomingMessage, stream: Readable): void 
  * so neither a large upload nor a small compression bomb can grow past its limit in memory.
  */
 export async function readIngestBody(req: IncomingMessage, maxWire: number, maxDecoded: number, limitName?: string): Promise<BodyResult> {
-  const opened = openIngestBody(req, maxWire, limitName);
+  const opened = await openIngestBody(req, maxWire, limitName, maxDecoded);
   if (!opened.ok) return opened;
   const chunks: Buffer[] = [];
   let decoded = 0;
   try {
-    for await (const chunk of opened.stream as AsyncIterable<Buffer>) {
+    for await (const chunk of opened.stream) {
       decoded += chunk.length;
       if (decoded > maxDecoded) return { ok: false, status: 413, reason: `decompressed body exceeds the limit of ${maxDecoded} bytes` };
       chunks.push(chunk);
@@ -101,6 +225,6 @@ export async function readIngestBody(req: IncomingMessage, maxWire: number, maxD
     if (refusal) return refusal;
     throw error;
   } finally {
-    releaseIngestBody(req, opened.stream);
+    opened.release();
   }
 }

@@ -4,7 +4,7 @@ import { acceptStore } from "../../core/ingest/store";
 import { formatRateLimits, retryAfterOf } from "../../core/ratelimit/quota";
 import { headerSafe, sendJson } from "../http";
 import { log } from "../log";
-import { bodyRefusal, openIngestBody, readIngestBody, releaseIngestBody } from "./body";
+import { bodyRefusal, openIngestBody, readIngestBody } from "./body";
 import { answerPreflight, INGEST_CORS } from "./cors";
 
 /** The setting a 413 for the bytes on the wire names. */
@@ -54,7 +54,7 @@ export async function handleIngest(rt: IngestRuntime, req: IncomingMessage, res:
     result = await acceptStore(rt, { projectId: route.projectId, auth, body: read.body, receivedAt, maxBytes: rt.limits.maxEventBytes });
   } else {
     // The envelope parser caps the decompressed bytes as it reads them.
-    const opened = openIngestBody(req, rt.maxRequestBytes, MAX_REQUEST_SETTING);
+    const opened = await openIngestBody(req, rt.maxRequestBytes, MAX_REQUEST_SETTING);
     if (!opened.ok) return answer(res, opened, route);
     try {
       result = await acceptEnvelope(rt, { projectId: route.projectId, auth, body: opened.stream, receivedAt });
@@ -63,7 +63,7 @@ export async function handleIngest(rt: IngestRuntime, req: IncomingMessage, res:
       if (!refusal) throw error;
       result = refusal;
     } finally {
-      releaseIngestBody(req, opened.stream);
+      opened.release();
     }
   }
   answer(res, result, route);
