@@ -11,7 +11,7 @@ import process from "node:process";
 import { build as esbuild } from "esbuild";
 import { loadCorpus } from "./corpus.mjs";
 import { summarizeProfiles } from "./profile.mjs";
-import { build, idSource, prepare, schedule } from "./template.mjs";
+import { build, idSource, prepare, schedule, scheduleSmall } from "./template.mjs";
 import { CACHE, log, prng, ROOT } from "./util.mjs";
 import { Buffer } from "node:buffer";
 
@@ -33,11 +33,13 @@ const templates = entries.map((e) => ({ ...prepare(e, target, { identity: true }
 const picks =
   kind === "mix"
     ? schedule(templates, prng(seed).next, warm + count)
-    : (() => {
-        const ofKind = templates.flatMap((t, i) => (t.kind === kind ? [i] : []));
-        const rand = prng(seed);
-        return Array.from({ length: warm + count }, () => rand.pick(ofKind));
-      })();
+    : kind === "small"
+      ? scheduleSmall(entries, prng(seed).next, warm + count)
+      : (() => {
+          const ofKind = templates.flatMap((t, i) => (t.kind === kind ? [i] : []));
+          const rand = prng(seed);
+          return Array.from({ length: warm + count }, () => rand.pick(ofKind));
+        })();
 const ids = idSource();
 const parts = [];
 let bytes = 0;
