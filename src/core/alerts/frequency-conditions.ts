@@ -24,19 +24,21 @@ const INTERVAL_WORDS: Record<Interval, string> = {
   "30d": "30 days",
 };
 
-const Count = z
-  .union([z.number(), z.string().regex(/^\d+$/, "value is a whole number").transform(Number)])
-  .pipe(
+/** A whole number, as a number or as digits (a form posts text). */
+export function wholeNumber(max: number) {
+  return z.preprocess(
+    (v) => (typeof v === "string" && /^\s*-?\d+\s*$/.test(v) ? Number(v) : v),
     z
       .number({ error: "value is a whole number" })
       .int("value is a whole number")
       .min(0, "value is 0 or more")
-      .max(1_000_000_000, "value is at most 1000000000"),
+      .max(max, `value is at most ${max}`),
   );
+}
 
 export const FrequencyCondition = z.object({
   id: z.enum(FREQUENCY_IDS),
-  value: Count,
+  value: wholeNumber(1_000_000_000),
   interval: z.enum(Object.keys(INTERVALS) as [Interval, ...Interval[]], { error: "interval is one of 1m, 5m, 15m, 1h, 1d, 1w, 30d" }),
   comparisonType: z
     .literal("count", { error: 'comparisonType is "count": Telltale does not compare with an earlier window ("percent")' })

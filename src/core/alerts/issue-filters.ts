@@ -5,6 +5,7 @@
  * say whether one holds for the facts the consumer gathered (./consumer.ts).
  */
 import { z } from "zod";
+import { wholeNumber } from "./frequency-conditions";
 
 export const TAGGED_FILTER = "sentry.rules.filters.tagged_event.TaggedEventFilter";
 export const AGE_FILTER = "sentry.rules.filters.age_comparison.AgeComparisonFilter";
@@ -48,15 +49,7 @@ export type AgeUnit = keyof typeof UNIT_MS;
 export const AgeFilter = z.object({
   id: z.literal(AGE_FILTER),
   comparison_type: z.enum(["older", "newer"], { error: "comparison_type is older or newer" }),
-  value: z
-    .union([z.number(), z.string().regex(/^\d+$/, "value is a whole number").transform(Number)])
-    .pipe(
-      z
-        .number({ error: "value is a whole number" })
-        .int("value is a whole number")
-        .min(0, "value is 0 or more")
-        .max(100_000, "value is at most 100000"),
-    ),
+  value: wholeNumber(100_000),
   time: z.enum(Object.keys(UNIT_MS) as [AgeUnit, ...AgeUnit[]], { error: "time is minute, hour, day or week" }),
 });
 export type AgeFilter = z.output<typeof AgeFilter>;
