@@ -1,16 +1,61 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { updateRule } from "@/src/core/alerts/manage-rules";
+import { addDefaultRule, createRule, deleteRule, updateRule } from "@/src/core/alerts/manage-rules";
+import { invalidInput, isTelltaleError } from "@/src/core/errors";
 import { projectInOrg } from "@/src/core/projects/queries";
 import { action } from "../lib/action";
+import { formFieldErrors, ruleBodyOf } from "../lib/alert-rule-form";
 import { field } from "../lib/forms";
+
+const alertsPath = (org: string, project: string) => `/orgs/${org}/projects/${project}/alerts`;
 
 /** Switches an issue alert rule on or off (the default rule included) from the project's Alerts page. */
 export const setAlertRuleStatusAction = action("alert:write", async ({ ctx, access, form }) => {
   const project = await projectInOrg(ctx, access, field(form, "project"));
   const on = field(form, "active") === "1";
   const rule = await updateRule({ ctx, input: { project, ruleId: field(form, "ruleId"), body: { status: on ? "active" : "disabled" } } });
-  revalidatePath(`/orgs/${access.org.slug}/projects/${project.slug}/alerts`);
+  revalidatePath(alertsPath(access.org.slug, project.slug));
   return { notice: on ? `Switched on “${rule.name}”.` : `Switched off “${rule.name}”.` };
+});
+
+/**
+ * Creates a rule, or changes the one `ruleId` names, from the rule editor (app/lib/alert-rule-form.ts):
+ * the form becomes Sentry's rule body and goes through the API's validation; its messages come
+ * back beside the fields they are about.
+ */
+export const saveAlertRuleAction = action("alert:write", async ({ ctx, access, user, form }) => {
+  const project = await projectInOrg(ctx, access, field(form, "project"));
+  const ruleId = field(form, "ruleId");
+  const { body, fieldOf } = ruleBodyOf((name) => field(form, name));
+  const posted = new Set([...form.keys()]);
+  if ((body.conditions as unknown[]).length === 0)
+    throw invalidInput("The rule was not saved: choose at least one condition.", { conditions: "choose at least one condition" });
+  try {
+    const rule = ruleId
+      ? await updateRule({ ctx, input: { project, ruleId, body } })
+      : await createRule({ ctx, input: { project, body, userId: user.id } });
+    revalidatePath(alertsPath(access.org.slug, project.slug));
+    return { notice: ruleId ? `Saved “${rule.name}”.` : `Created “${rule.name}”.` };
+  } catch (error) {
+    if (!isTelltaleError(error) || error.code !== "invalid_input") throw error;
+    const fields = error.details.fields ?? {};
+    const first = Object.values(fields)[0] ?? error.message.replace(/^[\w.]+: /, "");
+    throw invalidInput(`The rule was not saved: ${first}.`, formFieldErrors(fields, fieldOf, posted));
+  }
+});
+
+export const deleteAlertRuleAction = action("alert:write", async ({ ctx, access, form }) => {
+  const project = await projectInOrg(ctx, access, field(form, "project"));
+  await deleteRule({ ctx, input: { project, ruleId: field(form, "ruleId") } });
+  revalidatePath(alertsPath(access.org.slug, project.slug));
+  return { notice: "Rule deleted." };
+});
+
+/** Offers a project with no rules the default one (email its members about new issues). */
+export const addDefaultAlertRuleAction = action("alert:write", async ({ ctx, access, user, form }) => {
+  const project = await projectInOrg(ctx, access, field(form, "project"));
+  const rule = await addDefaultRule({ ctx, input: { project, internal: access.org.is_internal === 1, userId: user.id } });
+  revalidatePath(alertsPath(access.org.slug, project.slug));
+  return { notice: `Added “${rule.name}”.` };
 });

@@ -1,5 +1,7 @@
 import type { Kysely, Selectable } from "kysely";
 import type { AlertRule, ValidRule } from "../core/alerts/rule-schema";
+import type { WindowCount } from "../core/alerts/frequency-conditions";
+import { countsInWindowOn } from "../core/issues/window-counts";
 import type { AlertIssue, AlertStore, Recipient } from "../core/ports/alerts";
 import type { DB } from "./schema";
 import type { AlertRulesTable } from "./schema-alerts";
@@ -110,12 +112,49 @@ export class KyselyAlertStore extends KyselyAlertDelivery implements AlertStore 
     const row = await this.db
       .selectFrom("issues")
       .innerJoin("projects", "projects.id", "issues.project_id")
-      .select(["issues.id", "issues.project_id", "projects.organization_id", "issues.level", "issues.last_environment"])
+      .select([
+        "issues.id",
+        "issues.project_id",
+        "projects.organization_id",
+        "issues.level",
+        "issues.last_environment",
+        "issues.first_seen",
+        "issues.last_release",
+        "issues.assignee_id",
+        "issues.assignee_team_id",
+      ])
       .where("issues.id", "=", issueId)
       .executeTakeFirst();
     return row
-      ? { id: row.id, projectId: row.project_id, organizationId: row.organization_id, level: row.level, environment: row.last_environment }
+      ? {
+          id: row.id,
+          projectId: row.project_id,
+          organizationId: row.organization_id,
+          level: row.level,
+          environment: row.last_environment,
+          firstSeen: Number(row.first_seen),
+          lastRelease: row.last_release,
+          assigneeId: row.assignee_id,
+          assigneeTeamId: row.assignee_team_id,
+        }
       : null;
+  }
+
+  windowCounts(issueId: number, minutes: number, at: number): Promise<WindowCount> {
+    return countsInWindowOn(this.db, issueId, minutes, at);
+  }
+
+  async latestRelease(projectId: number): Promise<string | null> {
+    const row = await this.db
+      .selectFrom("releases as r")
+      .innerJoin("release_projects as rp", "rp.release_id", "r.id")
+      .select("r.version")
+      .where("rp.project_id", "=", projectId)
+      .orderBy("r.date_created", "desc")
+      .orderBy("r.id", "desc")
+      .limit(1)
+      .executeTakeFirst();
+    return row?.version ?? null;
   }
 
   async projectMembers(projectId: number): Promise<Recipient[]> {

@@ -177,6 +177,20 @@ export class KyselyIssueStore implements IssueStore {
     return addWindowCounts(this.trx, samples);
   }
 
+  async projectsCountingEvents(projectIds: readonly number[]): Promise<ReadonlySet<number>> {
+    if (projectIds.length === 0) return new Set();
+    // Conditions are stored as JSON text (src/db/alerts-store.ts); every frequency condition's id has this part.
+    const rows = await this.trx
+      .selectFrom("alert_rules")
+      .select("project_id")
+      .distinct()
+      .where("project_id", "in", projectIds)
+      .where("status", "=", "active")
+      .where("conditions", "like", "%.event_frequency.%")
+      .execute();
+    return new Set(rows.map((r) => r.project_id));
+  }
+
   writeChanges(changes: readonly NewIssueChange[]): Promise<void> {
     return writeIssueChanges(this.trx, changes);
   }

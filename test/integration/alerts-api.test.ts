@@ -112,11 +112,11 @@ describe.each(DIALECTS)("the issue alert rules web API on %s", (dialect) => {
     );
     const filter = await call("olive", "POST", "/projects/acme/api/rules/", {
       ...base,
-      filters: [{ id: "sentry.rules.filters.tagged_event.TaggedEventFilter" }],
+      filters: [{ id: "sentry.rules.filters.issue_occurrences.IssueOccurrencesFilter", value: 10 }],
     });
     expect(filter.status).toBe(400);
     expect(String(filter.json.detail)).toMatch(
-      /^filters\.0\.id: unknown filter 'sentry\.rules\.filters\.tagged_event\.TaggedEventFilter'; Telltale knows sentry\.rules\.filters\.level\.LevelFilter$/,
+      /^filters\.0\.id: unknown filter 'sentry\.rules\.filters\.issue_occurrences\.IssueOccurrencesFilter'; Telltale knows sentry\.rules\.filters\.level\.LevelFilter, sentry\.rules\.filters\.tagged_event\.TaggedEventFilter, /,
     );
     const level = await call("olive", "POST", "/projects/acme/api/rules/", { ...base, filters: [{ id: LEVEL, match: "gt", level: "40" }] });
     expect([level.status, String(level.json.detail)]).toEqual([400, "filters.0.match: match is eq, gte or lte"]);

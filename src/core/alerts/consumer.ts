@@ -9,8 +9,11 @@
 import type { Ctx } from "../context";
 import type { InDatabaseConsumer } from "../outbox/consume";
 import type { IssueChangeRecord } from "../outbox/changes";
-import type { AlertStore, NewNotification, Recipient } from "../ports/alerts";
-import { ALERTING_KINDS, ruleFires } from "./evaluate";
+import { readChangeEvent } from "../issues/change-event";
+import type { AlertIssue, AlertStore, NewNotification, Recipient } from "../ports/alerts";
+import { ALERTING_KINDS, intervalsOf, ruleFires, type IssueFacts } from "./evaluate";
+import { INTERVALS, type Interval, type WindowCount } from "./frequency-conditions";
+import { LATEST_RELEASE_FILTER } from "./issue-filters";
 import type { Action, AlertRule } from "./rule-schema";
 
 export const ALERTS_CONSUMER = "alerts";
@@ -27,13 +30,41 @@ async function recipientsOf(store: AlertStore, action: Action, projectId: number
   return store.member(organizationId, action.targetIdentifier);
 }
 
+/**
+ * What the rules read for a change: the issue as it is now, the event the change carries (its
+ * tags, release, environment), and, for a change that carries events, the issue's counts over
+ * each interval the rules name, up to the change's time (decision 0019).
+ */
+async function factsFor(store: AlertStore, change: IssueChangeRecord, issue: AlertIssue, rules: readonly AlertRule[]) {
+  const event = readChangeEvent(change.data);
+  const facts: IssueFacts = {
+    level: issue.level,
+    environment: event ? event.environment : issue.environment,
+    tags: event?.tags ?? [],
+    release: event ? event.release : issue.lastRelease,
+    latestRelease: rules.some((r) => r.filters.some((f) => f.id === LATEST_RELEASE_FILTER))
+      ? await store.latestRelease(issue.projectId)
+      : null,
+    firstSeen: issue.firstSeen,
+    assigneeId: issue.assigneeId,
+    assigneeTeamId: issue.assigneeTeamId,
+    at: change.at,
+  };
+  const counts = new Map<Interval, WindowCount>();
+  if (event)
+    for (const interval of new Set(rules.flatMap(intervalsOf)))
+      counts.set(interval, await store.windowCounts(issue.id, INTERVALS[interval], change.at));
+  return { facts, countsOf: (interval: Interval) => counts.get(interval) };
+}
+
 /** The notifications one change makes; `at` is when they become due. */
 export async function notificationsFor(store: AlertStore, change: IssueChangeRecord, rules: readonly AlertRule[], at: number) {
   const issue = await store.issue(change.issueId);
   if (!issue) return [];
+  const { facts, countsOf } = await factsFor(store, change, issue, rules);
   const out: NewNotification[] = [];
   for (const rule of rules) {
-    if (!ruleFires(rule, change.kind, issue)) continue;
+    if (!ruleFires(rule, change.kind, facts, countsOf)) continue;
     if (!(await store.claimFire(rule.id, issue.id, change.seq, change.at, rule.frequency * 60_000))) continue;
     const seen = new Set<number>();
     for (const action of rule.actions)

@@ -5,9 +5,9 @@
  * rule off), the result is validated whole.
  */
 import type { Ctx } from "../context";
-import { invalidInput, notFound } from "../errors";
+import { conflict, invalidInput, notFound } from "../errors";
 import { validate } from "../validate";
-import { RuleInput, type AlertRule, type ValidRule } from "./rule-schema";
+import { DEFAULT_RULE, RuleInput, type AlertRule, type ValidRule } from "./rule-schema";
 
 /** The project as `projectInOrg` gives it; only these fields are read. */
 interface ProjectRef {
@@ -65,4 +65,14 @@ export async function updateRule({ ctx, input }: { ctx: Ctx; input: { project: P
 export async function deleteRule({ ctx, input }: { ctx: Ctx; input: { project: ProjectRef; ruleId: string } }): Promise<void> {
   const rule = await findRule(ctx, input.project, input.ruleId);
   await ctx.alerts.deleteRule(input.project.id, rule.id);
+}
+
+/**
+ * Gives an existing project the default rule new projects get (issue 14: existing projects are
+ * offered it, not given it): only while it has no rule, and never in the internal organization.
+ */
+export async function addDefaultRule({ ctx, input }: { ctx: Ctx; input: { project: ProjectRef; internal: boolean; userId: number } }) {
+  if (input.internal) throw invalidInput("the internal project reports Telltale's own errors: it gets no default rule");
+  if ((await ctx.alerts.rules(input.project.id)).length > 0) throw conflict(`project '${input.project.slug}' has alert rules already`);
+  return ctx.alerts.insertRule(input.project.id, DEFAULT_RULE, { isDefault: true, createdBy: input.userId, now: ctx.now() });
 }

@@ -4,6 +4,16 @@
  * rule written for Sentry's API works here unchanged. Unknown ids are refused by name.
  */
 import { z } from "zod";
+import { describeFrequency, FREQUENCY_IDS, FrequencyCondition, isFrequency } from "./frequency-conditions";
+import {
+  AgeFilter,
+  AssignedFilter,
+  describeIssueFilter,
+  ISSUE_FILTER_IDS,
+  LatestReleaseFilter,
+  TaggedFilter,
+  type IssueFilter,
+} from "./issue-filters";
 
 export const FIRST_SEEN = "sentry.rules.conditions.first_seen_event.FirstSeenEventCondition";
 export const REGRESSION = "sentry.rules.conditions.regression_event.RegressionEventCondition";
@@ -27,8 +37,10 @@ export const levelName = (level: string): string => LEVEL_NAMES[level] ?? level;
 const Match = z.enum(["all", "any", "none"]);
 export type Match = z.infer<typeof Match>;
 
-const Condition = z.object({ id: z.enum([FIRST_SEEN, REGRESSION, REAPPEARED]) });
-export type Condition = z.infer<typeof Condition>;
+const StateCondition = z.object({ id: z.enum([FIRST_SEEN, REGRESSION, REAPPEARED]) });
+export type StateCondition = z.infer<typeof StateCondition>;
+const Condition = z.discriminatedUnion("id", [StateCondition, FrequencyCondition]);
+export type Condition = z.output<typeof Condition>;
 
 const Level = z
   .union([z.string(), z.number()])
@@ -41,7 +53,9 @@ const LevelFilter = z.object({
   match: z.enum(["eq", "gte", "lte"], { error: "match is eq, gte or lte" }),
   level: Level,
 });
-export type Filter = z.infer<typeof LevelFilter>;
+export type LevelFilter = z.infer<typeof LevelFilter>;
+const Filter = z.discriminatedUnion("id", [LevelFilter, TaggedFilter, AgeFilter, AssignedFilter, LatestReleaseFilter]);
+export type Filter = LevelFilter | IssueFilter;
 
 const TargetId = z.union([z.number().int().positive(), z.string().regex(/^\d+$/).transform(Number)]);
 const EmailAction = z
@@ -88,8 +102,8 @@ export const RuleInput = z.object({
   /** Minutes, as Sentry: 5 minutes to 30 days. */
   frequency: z.coerce.number().int().min(5, "frequency is 5 to 43200 minutes").max(43200, "frequency is 5 to 43200 minutes").default(30),
   environment: z.string().trim().max(64).nullable().optional(),
-  conditions: entries("condition", Object.keys(CONDITIONS), Condition),
-  filters: entries("filter", [LEVEL_FILTER], LevelFilter).default([]),
+  conditions: entries("condition", [...Object.keys(CONDITIONS), ...FREQUENCY_IDS], Condition),
+  filters: entries("filter", [LEVEL_FILTER, ...ISSUE_FILTER_IDS], Filter).default([]),
   actions: entries("action", [EMAIL_ACTION], EmailAction).refine((a) => a.length > 0, "a rule needs at least one action"),
   /** Telltale's addition: `disabled` switches a rule off without deleting it. */
   status: z.enum(["active", "disabled"]).optional(),
@@ -129,10 +143,11 @@ export const DEFAULT_RULE: ValidRule = {
 
 /** A rule's entries in words, as the rules page and the API's `name` fields show them. */
 export function describeCondition(c: Condition): string {
-  return CONDITIONS[c.id].label;
+  return isFrequency(c) ? describeFrequency(c) : CONDITIONS[c.id].label;
 }
 
 export function describeFilter(f: Filter): string {
+  if (f.id !== LEVEL_FILTER) return describeIssueFilter(f);
   const how = { eq: "equal to", gte: "greater than or equal to", lte: "less than or equal to" }[f.match];
   return `The event's level is ${how} ${levelName(f.level)}`;
 }

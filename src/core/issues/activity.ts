@@ -10,9 +10,12 @@ export const ACTIVITY_CONSUMER = "activity";
 
 /** The activity type and data the issue page shows for a change; null for changes it does not list. */
 export function activityOf(change: Pick<IssueChangeRecord, "kind" | "data">): { type: string; data: Record<string, unknown> } | null {
-  const d = change.data;
+  // The digest's changes carry their event's facts for alert filters (./change-event.ts): not activity.
+  const d = { ...change.data };
+  delete d.event;
   switch (change.kind) {
     case "created":
+    case "seen":
       return null;
     case "resolved":
       if (d.mode === "next_release") return { type: "set_resolved_in_next_release", data: { current_release: d.current_release ?? null } };

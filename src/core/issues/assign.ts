@@ -7,6 +7,7 @@ import { ARRIVING, releaseOrder, type FirstSeen } from "./releases";
 import { onArrivals, type ReleaseComparator, type StateChange } from "./state";
 import type { WindowSample } from "./window-counts";
 import type { NewIssueChange } from "../outbox/changes";
+import { changeEvent } from "./change-event";
 
 /** An event ready to be stored, with what grouping decided about it. */
 export interface GroupedEvent {
@@ -122,6 +123,8 @@ async function applyDeltas(
     deltas.map((d) => d.issueId),
     lockRows,
   );
+  // Projects with a frequency alert rule hear of every issue that received events (a `seen` change).
+  const counting = await store.projectsCountingEvents([...new Set(deltas.map((d) => d.last.projectId))]);
   const compared = releasesCompared(deltas, before);
   const times = compared.length > 0 ? await order.firstSeen(compared) : new Map<string, FirstSeen>();
   for (const d of deltas) {
@@ -129,7 +132,25 @@ async function applyDeltas(
     if (!row) throw new Error(`issue ${d.issueId} vanished during the digest`);
     const { update, change } = issueUpdate(row, d, newUsers.get(d.issueId) ?? 0, now, comparatorFor(d.last.projectId, row, times));
     await store.updateIssue(d.issueId, update);
-    if (change) changes.push({ projectId: d.last.projectId, issueId: d.issueId, ...change, userId: null, at: now });
+    const event = changeEvent(d.last.event);
+    if (change)
+      changes.push({
+        projectId: d.last.projectId,
+        issueId: d.issueId,
+        kind: change.kind,
+        data: { ...change.data, event },
+        userId: null,
+        at: now,
+      });
+    else if (counting.has(d.last.projectId))
+      changes.push({
+        projectId: d.last.projectId,
+        issueId: d.issueId,
+        kind: "seen",
+        data: { count: d.count, event },
+        userId: null,
+        at: now,
+      });
   }
   await store.addTags(
     deltas.flatMap((d) =>

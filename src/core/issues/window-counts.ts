@@ -76,18 +76,23 @@ export interface WindowCounts {
  * the window is exact to the minute (the minute `now` falls in counts whole); longer windows
  * are counted in whole hours.
  */
-export async function countsInWindow(ctx: Ctx, issueId: number, windowMinutes: number, now: number): Promise<WindowCounts> {
+export function countsInWindow(ctx: Ctx, issueId: number, windowMinutes: number, now: number): Promise<WindowCounts> {
+  return countsInWindowOn(ctx.db, issueId, windowMinutes, now);
+}
+
+/** `countsInWindow` through `db`, which may be a transaction the caller holds (the alerts consumer's). */
+export async function countsInWindowOn(db: Kysely<DB>, issueId: number, windowMinutes: number, now: number): Promise<WindowCounts> {
   if (!Number.isInteger(windowMinutes) || windowMinutes < 1) throw new Error(`a window is a whole number of minutes, not ${windowMinutes}`);
   if (windowMinutes <= MINUTE_WINDOW_LIMIT) {
     const from = Math.floor(now / MINUTE) * MINUTE - (windowMinutes - 1) * MINUTE;
-    const events = await ctx.db
+    const events = await db
       .selectFrom("issue_minutes")
       .select((eb) => eb.fn.sum<number | string | null>("count").as("n"))
       .where("issue_id", "=", issueId)
       .where("minute", ">=", from)
       .where("minute", "<=", now)
       .executeTakeFirst();
-    const users = await ctx.db
+    const users = await db
       .selectFrom("issue_minute_users")
       .select((eb) => eb.fn.count<number | string>("user_key").distinct().as("n"))
       .where("issue_id", "=", issueId)
@@ -97,14 +102,14 @@ export async function countsInWindow(ctx: Ctx, issueId: number, windowMinutes: n
     return { events: Number(events?.n ?? 0), users: Number(users?.n ?? 0) };
   }
   const from = Math.floor(now / HOUR) * HOUR - (Math.ceil(windowMinutes / 60) - 1) * HOUR;
-  const events = await ctx.db
+  const events = await db
     .selectFrom("issue_hourly")
     .select((eb) => eb.fn.sum<number | string | null>("count").as("n"))
     .where("issue_id", "=", issueId)
     .where("hour", ">=", from)
     .where("hour", "<=", now)
     .executeTakeFirst();
-  const users = await ctx.db
+  const users = await db
     .selectFrom("issue_hour_users")
     .select((eb) => eb.fn.count<number | string>("user_key").distinct().as("n"))
     .where("issue_id", "=", issueId)

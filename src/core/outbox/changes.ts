@@ -19,6 +19,9 @@ export const ISSUE_CHANGE_KINDS = [
   "unassigned",
   "commented",
   "merged",
+  // An issue received events in a digest batch without changing state (only in projects with a
+  // frequency alert rule: docs/decisions/0019-frequency-conditions.md).
+  "seen",
 ] as const;
 export type IssueChangeKind = (typeof ISSUE_CHANGE_KINDS)[number];
 

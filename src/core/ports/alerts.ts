@@ -3,6 +3,7 @@
  * and what the sender claims and records. Implemented over the main database by
  * src/db/alerts-store.ts; `Ctx.alerts.within(trx)` binds it to the outbox consumer's transaction.
  */
+import type { WindowCount } from "../alerts/frequency-conditions";
 import type { AlertRule, ValidRule } from "../alerts/rule-schema";
 
 export interface Recipient {
@@ -17,6 +18,11 @@ export interface AlertIssue {
   organizationId: number;
   level: string;
   environment: string | null;
+  /** What filters read of the issue (decision 0019). */
+  firstSeen: number;
+  lastRelease: string | null;
+  assigneeId: number | null;
+  assigneeTeamId: number | null;
 }
 
 export interface NewNotification {
@@ -80,6 +86,10 @@ export interface AlertStore {
 
   /** The issue the change is about; null once it is gone. */
   issue(issueId: number): Promise<AlertIssue | null>;
+  /** Events and distinct users of the issue in the `minutes` up to `at` (src/core/issues/window-counts.ts). */
+  windowCounts(issueId: number, minutes: number, at: number): Promise<WindowCount>;
+  /** The project's newest release (by creation), for the latest-release filter. */
+  latestRelease(projectId: number): Promise<string | null>;
   /** Members of the project's teams. */
   projectMembers(projectId: number): Promise<Recipient[]>;
   /** Members of a team of the organization (none when the team is elsewhere). */

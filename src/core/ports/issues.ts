@@ -30,6 +30,8 @@ export interface IssueStore {
   addHours(rows: readonly IssueHourDelta[]): Promise<void>;
   /** Adds to the per-minute counts and distinct users (frequency conditions). */
   addWindowCounts(samples: readonly WindowSample[]): Promise<void>;
+  /** The projects among these with an active frequency alert rule: their issues write a `seen` change per batch (decision 0019). */
+  projectsCountingEvents(projectIds: readonly number[]): Promise<ReadonlySet<number>>;
   /** Writes changes to the outbox, numbered in commit order (decision 0010). */
   writeChanges(changes: readonly NewIssueChange[]): Promise<void>;
 }

@@ -27,6 +27,8 @@ export class MemoryIssueStore implements IssueStore {
   readonly hours = new Map<string, number>();
   readonly samples: WindowSample[] = [];
   readonly changes: NewIssueChange[] = [];
+  /** Projects that have a frequency alert rule (tests add to it). */
+  readonly countingProjects = new Set<number>();
   private nextId = 1;
   private readonly shortNumbers = new Map<number, number>();
 
@@ -118,6 +120,10 @@ export class MemoryIssueStore implements IssueStore {
 
   async addWindowCounts(samples: readonly WindowSample[]): Promise<void> {
     this.samples.push(...samples);
+  }
+
+  async projectsCountingEvents(projectIds: readonly number[]): Promise<ReadonlySet<number>> {
+    return new Set(projectIds.filter((p) => this.countingProjects.has(p)));
   }
 
   async writeChanges(changes: readonly NewIssueChange[]): Promise<void> {

@@ -1,20 +1,29 @@
 import Link from "next/link";
 import { joinByMatch, recentNotifications } from "@/src/core/alerts/history";
 import { listRules } from "@/src/core/alerts/manage-rules";
-import { describeAction, describeCondition, describeFilter } from "@/src/core/alerts/rule-schema";
+import { describeAction, describeCondition, describeFilter, type AlertRule } from "@/src/core/alerts/rule-schema";
 import { roleAllows } from "@/src/core/permissions/table";
 import { PageCrumbs } from "../../../../../components/shell/page-crumbs";
 import { When } from "../../../../../components/when";
 import { ctx } from "../../../../../lib/app-runtime";
 import { exactUtc } from "../../../../../lib/dates";
 import { loadProject } from "../../../../../lib/loaders";
+import { formValuesOf, NEW_RULE_VALUES } from "../../../../../lib/alert-rule-form";
+import { DefaultRuleOffer, DeleteRuleForm } from "./rule-forms";
+import { RuleEditor, type Choice } from "./rule-editor";
 import { RuleStatusForm } from "./rule-status-form";
 
 export async function generateMetadata({ params }: { params: Promise<{ project: string }> }) {
   return { title: `${(await params).project} alerts` };
 }
 
-const KINDS: Record<string, string> = { created: "New issue", regressed: "Regression", escalating: "Escalating" };
+const KINDS: Record<string, string> = {
+  created: "New issue",
+  regressed: "Regression",
+  escalating: "Escalating",
+  seen: "Frequency",
+  unignored: "Frequency",
+};
 const STATUS: Record<string, string> = { pending: "to be sent", sent: "sent", failed: "failed", not_sent: "not sent" };
 
 export default async function AlertsPage({ params }: { params: Promise<{ org: string; project: string }> }) {
@@ -24,6 +33,12 @@ export default async function AlertsPage({ params }: { params: Promise<{ org: st
   const manage = roleAllows(role, "alert:write");
   const smtp = ctx().mailer !== null;
   const api = `/api/0/projects/${org.slug}/${project.slug}/rules/`;
+  // Who a rule may email, and whom an issue may be assigned to: the organization's teams and members.
+  const [teams, members] = manage ? await Promise.all([ctx().directory.teams(org.id), ctx().directory.members(org.id)]) : [[], []];
+  const teamChoices: Choice[] = teams.map((t) => ({ value: `Team:${t.team.id}`, label: `team #${t.team.slug}` }));
+  const memberChoices: Choice[] = members.map((m) => ({ value: `Member:${m.userId}`, label: m.name ? `${m.name} (${m.email})` : m.email }));
+  const targets = [{ value: "IssueOwners", label: "the project's members (issue owners)" }, ...teamChoices, ...memberChoices];
+  const assignees = [{ value: "Unassigned", label: "nobody (unassigned)" }, ...teamChoices, ...memberChoices];
 
   return (
     <main>
@@ -43,11 +58,20 @@ export default async function AlertsPage({ params }: { params: Promise<{ org: st
       <section className="panel">
         <h2 style={{ marginTop: 0 }}>Issue alert rules</h2>
         <p className="muted">
-          Rules are written in Sentry&apos;s rule shape through the web API (<a href={api}>{api}</a>). Issue owners are not supported yet: a
-          rule that emails issue owners emails the members of the project&apos;s teams.
+          Rules can also be written in Sentry&apos;s rule shape through the web API (<a href={api}>{api}</a>). Issue owners are not
+          supported yet: a rule that emails issue owners emails the members of the project&apos;s teams.
         </p>
+        {manage && (
+          <details className="rule-create" data-testid="new-rule">
+            <summary>Create a rule</summary>
+            <RuleEditor org={org.slug} project={project.slug} values={NEW_RULE_VALUES} targets={targets} assignees={assignees} />
+          </details>
+        )}
         {rules.length === 0 ? (
-          <p className="muted">This project has no alert rules.</p>
+          <div data-testid="no-rules">
+            <p className="muted">This project has no alert rules.</p>
+            {manage && org.is_internal !== 1 && <DefaultRuleOffer org={org.slug} project={project.slug} />}
+          </div>
         ) : (
           rules.map((r) => (
             <article key={r.id} data-testid="rule" style={{ borderTop: "1px solid var(--line)", padding: "0.75rem 0" }}>
@@ -81,6 +105,7 @@ export default async function AlertsPage({ params }: { params: Promise<{ org: st
                   </tr>
                 </tbody>
               </table>
+              {manage && <RuleManagement org={org.slug} project={project.slug} rule={r} targets={targets} assignees={assignees} />}
             </article>
           ))
         )}
@@ -132,5 +157,30 @@ export default async function AlertsPage({ params }: { params: Promise<{ org: st
         )}
       </section>
     </main>
+  );
+}
+
+/** Edit (when the form can hold the rule) and delete, under a rule. */
+function RuleManagement(props: { org: string; project: string; rule: AlertRule; targets: Choice[]; assignees: Choice[] }) {
+  const values = formValuesOf(props.rule);
+  return (
+    <div className="rule-manage">
+      {values ? (
+        <details data-testid="edit-rule">
+          <summary>Edit</summary>
+          <RuleEditor
+            org={props.org}
+            project={props.project}
+            ruleId={props.rule.id}
+            values={values}
+            targets={props.targets}
+            assignees={props.assignees}
+          />
+        </details>
+      ) : (
+        <p className="muted-small">This rule has more entries than the form shows: change it through the web API.</p>
+      )}
+      <DeleteRuleForm org={props.org} project={props.project} ruleId={props.rule.id} name={props.rule.name} />
+    </div>
   );
 }
