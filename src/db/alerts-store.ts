@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import type { Kysely, Selectable } from "kysely";
 import type { AlertRule, ValidRule } from "../core/alerts/rule-schema";
 import type { AlertIssue, AlertStore, Recipient } from "../core/ports/alerts";
@@ -27,6 +28,7 @@ function ruleRecord(r: Selectable<AlertRulesTable>): AlertRule {
     createdBy: r.created_by,
     createdAt: Number(r.created_at),
     updatedAt: Number(r.updated_at),
+    secret: r.secret ?? "",
   };
 }
 
@@ -58,6 +60,8 @@ export async function insertRuleRow(
       created_by: meta.createdBy,
       created_at: meta.now,
       updated_at: meta.now,
+      // Every rule may sign webhooks: its secret is made with it (decision 0018).
+      secret: randomBytes(32).toString("hex"),
     })
     .returningAll()
     .executeTakeFirstOrThrow();
