@@ -31,7 +31,10 @@ const input = workerData as WorkerInput;
 const config = settings();
 setLogLevel(config.logLevel);
 const store = connect(config.database);
-const ctx = { ...createCtx(config, store, createMailer(config)), webhooks: createWebhookClient({ allowPrivate: config.alerts.allowPrivateUrls }) };
+const ctx = {
+  ...createCtx(config, store, createMailer(config)),
+  webhooks: createWebhookClient({ allowPrivate: config.alerts.allowPrivateUrls }),
+};
 const selfMonitoring = await resolveSelfMonitoring(ctx, config.selfMonitoring, input.loopbackUrl, TUNNEL_PATH);
 setRuntime({ ctx, settings: config, selfMonitoring });
 

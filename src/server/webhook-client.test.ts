@@ -48,7 +48,9 @@ describe("the alert webhook client", () => {
     const before = r.seen.length;
     const byAddress = await client.post(post(`http://127.0.0.1:${r.port}/ok`));
     expect(byAddress).toMatchObject({ status: null, refused: true });
-    expect(byAddress.error).toBe("refused: 127.0.0.1 resolves to 127.0.0.1 is a loopback address (TELLTALE_ALERTS_ALLOW_PRIVATE_URLS allows it)");
+    expect(byAddress.error).toBe(
+      "refused: 127.0.0.1 resolves to 127.0.0.1 is a loopback address (TELLTALE_ALERTS_ALLOW_PRIVATE_URLS allows it)",
+    );
     const byName = await client.post(post(`http://localhost:${r.port}/ok`));
     expect(byName).toMatchObject({ status: null, refused: true });
     expect(byName.error).toMatch(/^refused: localhost resolves to (127\.0\.0\.1|::1) is a loopback address/);

@@ -94,7 +94,10 @@ export function createWebhookClient(options: WebhookClientOptions): WebhookPoste
     async post(req: WebhookRequest): Promise<WebhookResult> {
       const started = performance.now();
       const signal = AbortSignal.timeout(timeoutMs);
-      const result = (r: Omit<WebhookResult, "durationMs">): WebhookResult => ({ ...r, durationMs: Math.round(performance.now() - started) });
+      const result = (r: Omit<WebhookResult, "durationMs">): WebhookResult => ({
+        ...r,
+        durationMs: Math.round(performance.now() - started),
+      });
       let url: URL;
       try {
         url = new URL(req.url);

@@ -78,24 +78,37 @@ describe.each(DIALECTS)("alert webhooks on %s", (dialect) => {
     clock = Math.max(clock, Date.now());
     const ctx = on(store);
     const { project, key } = await createProject({ ctx, input: { org: "acme", slug, platform: "node" } });
-    const rule = await createRule({ ctx, input: { project, body: { name: `hooks of ${slug}`, conditions: conditions.map((id) => ({ id })), actions }, userId: owner.id } });
+    const rule = await createRule({
+      ctx,
+      input: { project, body: { name: `hooks of ${slug}`, conditions: conditions.map((id) => ({ id })), actions }, userId: owner.id },
+    });
     return { project, key, rule };
   }
 
   async function queueError(projectId: number, message: string) {
     await store.queue
       .insertInto("ingest_queue")
-      .values({ project_id: projectId, key_id: 0, endpoint: "envelope", received_at: Date.now(), body: errorEnvelope(newEventId(), message) })
+      .values({
+        project_id: projectId,
+        key_id: 0,
+        endpoint: "envelope",
+        received_at: Date.now(),
+        body: errorEnvelope(newEventId(), message),
+      })
       .execute();
   }
 
   it("posts the signed payload, a Slack message and a Discord message for a regression raised by @sentry/node", async () => {
     const ctx = on(store, { now: Date.now });
-    const { project, key, rule } = await projectWithRule("node-app", [REGRESSION], [
-      { id: WEBHOOK_ACTION, url: `${hooks.base}/hook` },
-      { id: SLACK_ACTION, webhookUrl: `${hooks.base}/slack` },
-      { id: DISCORD_ACTION, webhookUrl: `${hooks.base}/discord` },
-    ]);
+    const { project, key, rule } = await projectWithRule(
+      "node-app",
+      [REGRESSION],
+      [
+        { id: WEBHOOK_ACTION, url: `${hooks.base}/hook` },
+        { id: SLACK_ACTION, webhookUrl: `${hooks.base}/slack` },
+        { id: DISCORD_ACTION, webhookUrl: `${hooks.base}/discord` },
+      ],
+    );
     front = await startFront(ctx);
     const dsn = `http://${key.public_key}@127.0.0.1:${front.port}/${project.id}`;
     await runNodeClient(dsn, "basic");

@@ -74,7 +74,9 @@ describe("Slack and Discord alert messages", () => {
     expect(m.embeds[0]!.title.length).toBeLessThanOrEqual(DISCORD.title);
     expect(m.embeds[0]!.description.length).toBeLessThanOrEqual(DISCORD.description);
     const e = m.embeds[0]!;
-    expect(e.title.length + e.description.length + e.footer.text.length + e.fields.reduce((n, f) => n + f.value.length + 6, 0)).toBeLessThan(6000);
+    expect(
+      e.title.length + e.description.length + e.footer.text.length + e.fields.reduce((n, f) => n + f.value.length + 6, 0),
+    ).toBeLessThan(6000);
     expect(m.allowed_mentions).toEqual({ parse: [] });
     expect(m.content).toContain("\\*bold\\*");
   });
@@ -112,7 +114,11 @@ describe("the generic webhook", () => {
   });
 
   it("sends an event past 256 KiB as its summary", () => {
-    const event = { event_id: "b".repeat(32), level: "error", extra: { blob: "x".repeat(MAX_WEBHOOK_EVENT_BYTES) } } as unknown as AlertFacts["event"];
+    const event = {
+      event_id: "b".repeat(32),
+      level: "error",
+      extra: { blob: "x".repeat(MAX_WEBHOOK_EVENT_BYTES) },
+    } as unknown as AlertFacts["event"];
     const parsed = JSON.parse(legacyWebhookBody(facts({ event }))) as { event: Json };
     expect(parsed.event).toMatchObject({ event_id: "b".repeat(32), truncated: true, title: "TypeError: x is undefined" });
     expect(parsed.event.extra).toBeUndefined();

@@ -56,7 +56,10 @@ export function slackMessage(f: AlertFacts): Record<string, unknown> {
     { type: "context", elements: [{ type: "mrkdwn", text: fit(counts(f), SLACK.section, slackEscape) }] },
   ];
   if (f.frames.length)
-    blocks.push({ type: "section", text: { type: "mrkdwn", text: "```" + fit(fenceSafe(f.frames.join("\n")), SLACK.section - 6, slackEscape) + "```" } });
+    blocks.push({
+      type: "section",
+      text: { type: "mrkdwn", text: "```" + fit(fenceSafe(f.frames.join("\n")), SLACK.section - 6, slackEscape) + "```" },
+    });
   blocks.push({
     type: "actions",
     elements: [{ type: "button", text: { type: "plain_text", text: "Open the issue" }, url: f.url.slice(0, 3000) }],

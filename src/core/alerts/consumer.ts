@@ -36,7 +36,14 @@ export async function notificationsOfRule(
 ): Promise<NewNotification[]> {
   const out: NewNotification[] = [];
   const seen = new Set<string>();
-  const base = { projectId: issue.projectId, ruleId: rule.id, issueId: issue.id, changeSeq: change.seq, changeKind: change.kind, createdAt: at };
+  const base = {
+    projectId: issue.projectId,
+    ruleId: rule.id,
+    issueId: issue.id,
+    changeSeq: change.seq,
+    changeKind: change.kind,
+    createdAt: at,
+  };
   for (const action of rule.actions) {
     if (action.id !== EMAIL_ACTION) {
       const channel = actionChannel(action);

@@ -7,7 +7,8 @@ export const HISTORY_SIZE = 50;
 export async function recentNotifications(ctx: Ctx, projectId: number): Promise<(NotificationEntry & { tries: AttemptRecord[] })[]> {
   const notes = (await ctx.alerts.notifications({ projectId })).slice(0, HISTORY_SIZE);
   const tries = new Map<string, AttemptRecord[]>();
-  for (const a of await ctx.alerts.attemptsOf(notes.map((n) => n.id))) tries.set(a.notificationId, [...(tries.get(a.notificationId) ?? []), a]);
+  for (const a of await ctx.alerts.attemptsOf(notes.map((n) => n.id)))
+    tries.set(a.notificationId, [...(tries.get(a.notificationId) ?? []), a]);
   return notes.map((n) => ({ ...n, tries: tries.get(n.id) ?? [] }));
 }
 

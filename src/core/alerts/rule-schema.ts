@@ -73,11 +73,19 @@ const HookUrl = (field: string) =>
     .trim()
     .max(2048, `${field} is at most 2048 characters`)
     .refine((v) => URL.canParse(v) && /^https?:$/.test(new URL(v).protocol), `${field} is an http:// or https:// URL`)
-    .refine((v) => !URL.canParse(v) || (new URL(v).username === "" && new URL(v).password === ""), `${field} may not hold a user or password`);
+    .refine(
+      (v) => !URL.canParse(v) || (new URL(v).username === "" && new URL(v).password === ""),
+      `${field} may not hold a user or password`,
+    );
 const WebhookAction = z.object({ id: z.literal(WEBHOOK_ACTION), url: HookUrl("url") });
 const SlackAction = z.object({ id: z.literal(SLACK_ACTION), webhookUrl: HookUrl("webhookUrl") });
 const DiscordAction = z.object({ id: z.literal(DISCORD_ACTION), webhookUrl: HookUrl("webhookUrl") });
-const ACTION_SCHEMAS = { [EMAIL_ACTION]: EmailAction, [WEBHOOK_ACTION]: WebhookAction, [SLACK_ACTION]: SlackAction, [DISCORD_ACTION]: DiscordAction };
+const ACTION_SCHEMAS = {
+  [EMAIL_ACTION]: EmailAction,
+  [WEBHOOK_ACTION]: WebhookAction,
+  [SLACK_ACTION]: SlackAction,
+  [DISCORD_ACTION]: DiscordAction,
+};
 const AnyAction = z.discriminatedUnion("id", [EmailAction, WebhookAction, SlackAction, DiscordAction]);
 export type Action = z.infer<typeof AnyAction>;
 export type WebAction = Exclude<Action, EmailAction>;

@@ -10,7 +10,7 @@
 import type { Ctx } from "../context";
 import { issueAlertEmail } from "../email/templates";
 import { shortId } from "../issues/queries";
-import type { NotificationRecord, NotificationStatus } from "../ports/alerts";
+import type { NotificationRecord } from "../ports/alerts";
 import { decodePayload } from "../storage/payload";
 import { sendWeb, type Recorder } from "./send-web";
 import { stackExcerpt, storedEvent } from "./stack-excerpt";

@@ -8,7 +8,8 @@ describe("the addresses an alert webhook may reach", () => {
     expect(addressRefusal("::1")).toBe("::1 is an unspecified, loopback or IPv4-compatible address");
     expect(addressRefusal("0.0.0.0")).toBe("0.0.0.0 is an unspecified ('this network') address");
     expect(addressRefusal("::")).toMatch(/unspecified/);
-    for (const a of ["10.1.2.3", "172.16.0.1", "172.31.255.255", "192.168.1.10"]) expect(addressRefusal(a)).toBe(`${a} is a private address`);
+    for (const a of ["10.1.2.3", "172.16.0.1", "172.31.255.255", "192.168.1.10"])
+      expect(addressRefusal(a)).toBe(`${a} is a private address`);
     expect(addressRefusal("169.254.169.254")).toBe("169.254.169.254 is a link-local address");
     expect(addressRefusal("fe80::1")).toBe("fe80::1 is a link-local address");
     expect(addressRefusal("fd12:3456::1")).toBe("fd12:3456::1 is a unique-local address");

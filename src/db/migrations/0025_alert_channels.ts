@@ -15,11 +15,18 @@ export const m0025: Migration = {
       .addColumn("channel", "text", (c) => c.notNull().defaultTo("email"))
       .execute();
     await db.schema.alterTable("alert_notifications").addColumn("target", "text").execute();
-    await db.updateTable("alert_notifications").set((eb) => ({ target: eb.ref("email") })).execute();
+    await db
+      .updateTable("alert_notifications")
+      .set((eb) => ({ target: eb.ref("email") }))
+      .execute();
     await db.schema.alterTable("alert_rules").addColumn("secret", "text").execute();
     const rules = (await db.selectFrom("alert_rules").select("id").execute()) as { id: number }[];
     for (const r of rules)
-      await db.updateTable("alert_rules").set({ secret: randomBytes(32).toString("hex") }).where("id", "=", r.id).execute();
+      await db
+        .updateTable("alert_rules")
+        .set({ secret: randomBytes(32).toString("hex") })
+        .where("id", "=", r.id)
+        .execute();
     await db.schema.alterTable("alert_attempts").addColumn("status_code", "integer").execute();
     await db.schema.alterTable("alert_attempts").addColumn("response", "text").execute();
     await db.schema.alterTable("alert_attempts").addColumn("duration_ms", "integer").execute();

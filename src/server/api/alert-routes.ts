@@ -25,7 +25,9 @@ export function serializeRule(rule: AlertRule, projectSlug: string) {
     conditions: rule.conditions.map((c) => ({ ...c, name: describeCondition(c) })),
     filters: rule.filters.map((f) => ({ ...f, name: describeFilter(f) })),
     actions: rule.actions.map((a) =>
-      a.id === EMAIL_ACTION ? { ...a, targetIdentifier: a.targetIdentifier ?? "", name: describeAction(a) } : { ...a, name: describeAction(a) },
+      a.id === EMAIL_ACTION
+        ? { ...a, targetIdentifier: a.targetIdentifier ?? "", name: describeAction(a) }
+        : { ...a, name: describeAction(a) },
     ),
     projects: [projectSlug],
     status: rule.status,
@@ -66,6 +68,10 @@ export const ALERT_ROUTES: ApiRoute[] = [
   route("POST", "/projects/{}/{}/rules/{}/test", "alert:test", async ({ ctx, access, params: [, slug, id] }) => {
     const project = await projectInOrg(ctx, access, slug ?? "");
     const notes = await testRule({ ctx, input: { project, ruleId: id ?? "" } });
-    return new JsonWithHeaders({ notifications: notes.map((n) => ({ id: n.id, channel: n.channel, issueId: String(n.issueId) })) }, {}, 202);
+    return new JsonWithHeaders(
+      { notifications: notes.map((n) => ({ id: n.id, channel: n.channel, issueId: String(n.issueId) })) },
+      {},
+      202,
+    );
   }),
 ];
