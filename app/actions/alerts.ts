@@ -3,6 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { addDefaultRule, createRule, deleteRule, updateRule } from "@/src/core/alerts/manage-rules";
 import { invalidInput, isTelltaleError } from "@/src/core/errors";
+import { testRule } from "@/src/core/alerts/test-rule";
 import { projectInOrg } from "@/src/core/projects/queries";
 import { action } from "../lib/action";
 import { formFieldErrors, ruleBodyOf } from "../lib/alert-rule-form";
@@ -58,4 +59,14 @@ export const addDefaultAlertRuleAction = action("alert:write", async ({ ctx, acc
   const rule = await addDefaultRule({ ctx, input: { project, internal: access.org.is_internal === 1, userId: user.id } });
   revalidatePath(alertsPath(access.org.slug, project.slug));
   return { notice: `Added “${rule.name}”.` };
+});
+
+/** "Test this rule": queues the rule's actions once with the project's newest issue; the sender delivers them within a second or so. */
+export const testAlertRuleAction = action("alert:test", async ({ ctx, access, form }) => {
+  const project = await projectInOrg(ctx, access, field(form, "project"));
+  const notes = await testRule({ ctx, input: { project, ruleId: field(form, "ruleId") } });
+  revalidatePath(`/orgs/${access.org.slug}/projects/${project.slug}/alerts`);
+  return {
+    notice: `Queued ${notes.length} test notification${notes.length === 1 ? "" : "s"}: reload in a moment to see how each went.`,
+  };
 });

@@ -17,6 +17,7 @@ const stored = (body: unknown): AlertRule => ({
   createdBy: null,
   createdAt: 0,
   updatedAt: 0,
+  secret: "0".repeat(64),
 });
 
 describe("the rule editor's form and Sentry's rule shape", () => {

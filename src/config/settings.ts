@@ -115,6 +115,10 @@ export const SETTINGS = {
     doc: "Retention of the internal project (Telltale's own errors and traces), in days, in place of `TELLTALE_RETENTION_DAYS`.",
   },
   TELLTALE_MAX_EVENTS_PER_ISSUE: { default: "10000", doc: "Only the newest this-many events of each issue are kept; counts stay correct." },
+  TELLTALE_ALERTS_ALLOW_PRIVATE_URLS: {
+    default: "false",
+    doc: "Send alert webhooks, Slack and Discord messages to loopback, private, link-local, unique-local, CGNAT and multicast addresses too (checked against every address the URL and each redirect resolve to). Off, such URLs are refused: a rule's author could otherwise reach the server's own network.",
+  },
 } as const satisfies Record<string, { default: string; doc: string }>;
 
 const MiB = 1024 * 1024;
@@ -179,6 +183,7 @@ const envSchema = z.object({
   TELLTALE_RETENTION_DAYS: positiveInt.default(90),
   TELLTALE_INTERNAL_RETENTION_DAYS: positiveInt.default(7),
   TELLTALE_MAX_EVENTS_PER_ISSUE: positiveInt.default(10_000),
+  TELLTALE_ALERTS_ALLOW_PRIVATE_URLS: boolText.default(false),
 });
 
 export type SelfMonitoring = { mode: "self" } | { mode: "off" } | { mode: "dsn"; dsn: string };
@@ -231,6 +236,8 @@ export interface Settings {
   clients: ClientTimeouts;
   /** `internalDays` applies to the internal project (self-monitoring), `days` to every other. */
   retention: { days: number; internalDays: number; maxEventsPerIssue: number };
+  /** Where alert webhooks may go (decision 0018). */
+  alerts: { allowPrivateUrls: boolean };
 }
 
 export class SettingsError extends Error {}
@@ -292,6 +299,7 @@ export function parseSettings(env: Record<string, string | undefined>): Settings
       internalDays: e.TELLTALE_INTERNAL_RETENTION_DAYS,
       maxEventsPerIssue: e.TELLTALE_MAX_EVENTS_PER_ISSUE,
     },
+    alerts: { allowPrivateUrls: e.TELLTALE_ALERTS_ALLOW_PRIVATE_URLS },
   };
 }
 

@@ -12,6 +12,7 @@ import type { ReleaseOrder } from "./ports/release-order";
 import type { ReleaseHealthStore } from "./ports/release-health";
 import type { AlertStore } from "./ports/alerts";
 import type { DigestQueue } from "./ports/digest-queue";
+import type { WebhookPoster } from "./ports/webhooks";
 
 /** What every core action receives besides its input: storage, the public URL and named limits. */
 export interface Ctx {
@@ -46,6 +47,8 @@ export interface Ctx {
   /** Outgoing email (src/core/email/mailer.ts); null when no SMTP server is configured. */
   mailer: Mailer | null;
   now: () => number;
+  /** Alert webhooks, Slack and Discord (src/server/webhook-client.ts); null in processes that send no alerts. */
+  webhooks: WebhookPoster | null;
   limits: {
     sessionDays: number;
     loginMaxFailures: number;

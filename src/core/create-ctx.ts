@@ -36,6 +36,7 @@ export function createCtx(settings: Settings, store: Store, mailer: Mailer | nul
     alerts: new KyselyAlertStore(store.db, store.dialect),
     mailer,
     now: Date.now,
+    webhooks: null,
     limits: {
       sessionDays: settings.sessionDays,
       loginMaxFailures: settings.loginMaxFailures,

@@ -7,6 +7,7 @@ import type {
   NotificationRecord,
   NotificationStatus,
 } from "../core/ports/alerts";
+import type { Channel } from "../core/alerts/rule-schema";
 import type { Dialect } from "./connect";
 import type { DB } from "./schema";
 import type { AlertNotificationsTable } from "./schema-alerts";
@@ -19,8 +20,10 @@ function notificationRecord(n: Selectable<AlertNotificationsTable>): Notificatio
     issueId: n.issue_id,
     changeSeq: Number(n.change_seq),
     changeKind: n.change_kind,
-    userId: n.user_id,
-    email: n.email,
+    channel: n.channel as Channel,
+    target: n.target ?? n.email,
+    // Web channels belong to no person: their rows hold user 0 (migration 0025).
+    userId: n.channel === "email" ? n.user_id : null,
     createdAt: Number(n.created_at),
     status: n.status as NotificationStatus,
     attempts: n.attempts,
@@ -53,8 +56,10 @@ export class KyselyAlertDelivery {
           issue_id: n.issueId,
           change_seq: n.changeSeq,
           change_kind: n.changeKind,
-          user_id: n.userId,
-          email: n.email,
+          user_id: n.userId ?? 0,
+          email: n.channel === "email" ? n.target : "",
+          channel: n.channel,
+          target: n.target,
           status: "pending",
           attempts: 0,
           next_attempt_at: n.createdAt,
@@ -110,6 +115,9 @@ export class KyselyAlertDelivery {
           status: attempt.status,
           error: attempt.error,
           at: attempt.at,
+          status_code: attempt.statusCode ?? null,
+          response: attempt.response ?? null,
+          duration_ms: attempt.durationMs ?? null,
         })
         .execute();
       await trx
@@ -143,6 +151,8 @@ export class KyselyAlertDelivery {
         "issues.first_seen",
         "issues.last_seen",
         "issues.times_seen",
+        "issues.user_count",
+        "alert_rules.secret as rule_secret",
         "projects.slug as project_slug",
         "projects.name as project_name",
         "organizations.slug as org_slug",
@@ -164,6 +174,8 @@ export class KyselyAlertDelivery {
       projectName: row.project_name,
       orgSlug: row.org_slug,
       ruleName: row.rule_name,
+      userCount: Number(row.user_count),
+      ruleSecret: row.rule_secret,
     };
   }
 
@@ -180,11 +192,18 @@ export class KyselyAlertDelivery {
   }
 
   async attempts(notificationId: string): Promise<AttemptRecord[]> {
+    return this.attemptsOf([notificationId]);
+  }
+
+  async attemptsOf(notificationIds: readonly string[]): Promise<AttemptRecord[]> {
+    if (notificationIds.length === 0) return [];
     const rows = await this.db
       .selectFrom("alert_attempts")
       .selectAll()
-      .where("notification_id", "=", notificationId)
+      .where("notification_id", "in", notificationIds)
+      .orderBy("notification_id")
       .orderBy("attempt")
+      .orderBy("id")
       .execute();
     return rows.map((a) => ({
       notificationId: a.notification_id,
@@ -192,6 +211,21 @@ export class KyselyAlertDelivery {
       status: a.status as AttemptRecord["status"],
       error: a.error,
       at: Number(a.at),
+      statusCode: a.status_code,
+      response: a.response,
+      durationMs: a.duration_ms,
     }));
+  }
+
+  async newestIssue(projectId: number): Promise<number | null> {
+    const row = await this.db
+      .selectFrom("issues")
+      .select("id")
+      .where("project_id", "=", projectId)
+      .orderBy("last_seen", "desc")
+      .orderBy("id", "desc")
+      .limit(1)
+      .executeTakeFirst();
+    return row?.id ?? null;
   }
 }

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import type { Kysely, Selectable } from "kysely";
 import type { AlertRule, ValidRule } from "../core/alerts/rule-schema";
 import type { WindowCount } from "../core/alerts/frequency-conditions";
@@ -29,6 +30,7 @@ function ruleRecord(r: Selectable<AlertRulesTable>): AlertRule {
     createdBy: r.created_by,
     createdAt: Number(r.created_at),
     updatedAt: Number(r.updated_at),
+    secret: r.secret ?? "",
   };
 }
 
@@ -60,6 +62,8 @@ export async function insertRuleRow(
       created_by: meta.createdBy,
       created_at: meta.now,
       updated_at: meta.now,
+      // Every rule may sign webhooks: its secret is made with it (decision 0018).
+      secret: randomBytes(32).toString("hex"),
     })
     .returningAll()
     .executeTakeFirstOrThrow();

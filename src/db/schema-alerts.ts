@@ -27,6 +27,8 @@ export interface AlertRulesTable {
   created_by: number | null;
   created_at: number;
   updated_at: number;
+  /** Signs the rule's webhooks (HMAC-SHA256, decision 0018); null only before migration 0025 filled it. */
+  secret: string | null;
 }
 
 /** When a rule last fired for an issue, and for which outbox change. */
@@ -57,6 +59,10 @@ export interface AlertNotificationsTable {
   message_id: string | null;
   sent_at: number | null;
   created_at: number;
+  /** `email`, `webhook`, `slack` or `discord` (migration 0025); web channels have `user_id` 0 and no `email`. */
+  channel: Generated<string>;
+  /** The email address or the URL the notification goes to. */
+  target: string | null;
 }
 
 export interface AlertAttemptsTable {
@@ -67,4 +73,8 @@ export interface AlertAttemptsTable {
   status: string;
   error: string | null;
   at: number;
+  /** The HTTP status a webhook answered with, an excerpt of its body, and how long it took (migration 0025). */
+  status_code: number | null;
+  response: string | null;
+  duration_ms: number | null;
 }

@@ -11,6 +11,7 @@ import { sendJson } from "./http";
 import { log, setLogLevel } from "./log";
 import { createMailer } from "./mailer";
 import { startAlertLoop } from "./alert-loop";
+import { createWebhookClient } from "./webhook-client";
 import { getRuntime, setRuntime } from "./app-handoff";
 import { registerBuildMaps } from "./own-maps";
 import { TUNNEL_PATH } from "./tunnel";
@@ -30,7 +31,10 @@ const input = workerData as WorkerInput;
 const config = settings();
 setLogLevel(config.logLevel);
 const store = connect(config.database);
-const ctx = createCtx(config, store, createMailer(config));
+const ctx = {
+  ...createCtx(config, store, createMailer(config)),
+  webhooks: createWebhookClient({ allowPrivate: config.alerts.allowPrivateUrls }),
+};
 const selfMonitoring = await resolveSelfMonitoring(ctx, config.selfMonitoring, input.loopbackUrl, TUNNEL_PATH);
 setRuntime({ ctx, settings: config, selfMonitoring });
 
@@ -60,7 +64,7 @@ server.listen(input.socketPath, () => {
   // (docs/decisions/0015-own-source-maps.md); done once the UI answers, so it delays nothing.
   if (selfMonitoring?.internal) void registerBuildMaps(ctx, input.dir);
 });
-// Alert emails leave from here, on a timer (decision 0017).
+// Alert emails and webhooks leave from here, on a timer (decisions 0017, 0018).
 const alertLoop = startAlertLoop(ctx);
 
 parentPort?.on("message", (message: unknown) => {

@@ -104,7 +104,7 @@ describe.each(DIALECTS)("issue alert emails on %s", (dialect) => {
     expect(mail!.html).toMatch(new RegExp(`<pre[^>]*>SyntaxError: [^<]*\\nat Object\\.basic \\(\\S*node-client\\.mjs:${line}:`));
     expect(mail!.text).toContain("Level: error");
     const notes = await ctx.alerts.notifications({ issueId: issue.id });
-    expect(notes.map((n) => [n.email, n.status, n.attempts, n.changeKind])).toEqual([[owner, "sent", 1, "created"]]);
+    expect(notes.map((n) => [n.target, n.status, n.attempts, n.changeKind])).toEqual([[owner, "sent", 1, "created"]]);
     expect(mail!.messageId).toBe(`<alert.${notes[0]!.id}@telltale.test>`);
     expect(notes[0]!.id).toMatch(/^issue-change-\d+\.rule-\d+\.user-\d+$/);
     console.log(`[alerts ${dialect}] SDK request to email in the SMTP inbox: ${ms} ms (digest and sender driven by the test)`);

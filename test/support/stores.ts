@@ -89,6 +89,7 @@ export function testCtx(store: Store, overrides: Partial<Ctx> = {}): Ctx {
     alerts: new KyselyAlertStore(store.db, store.dialect),
     mailer: null,
     now: Date.now,
+    webhooks: null,
     limits: { sessionDays: 14, loginMaxFailures: 10, loginAccountMaxFailures: 100, loginWindowSeconds: 900 },
     ...overrides,
   };

@@ -6,6 +6,7 @@
  * recipient, and inserting one that exists does nothing: a change read twice (a position rolled
  * back by hand, a second process) never makes a second email. Sending is the sender's (./send.ts).
  */
+import { createHash } from "node:crypto";
 import type { Ctx } from "../context";
 import type { InDatabaseConsumer } from "../outbox/consume";
 import type { IssueChangeRecord } from "../outbox/changes";
@@ -14,7 +15,7 @@ import type { AlertIssue, AlertStore, NewNotification, Recipient } from "../port
 import { ALERTING_KINDS, intervalsOf, ruleFires, type IssueFacts } from "./evaluate";
 import { INTERVALS, type Interval, type WindowCount } from "./frequency-conditions";
 import { LATEST_RELEASE_FILTER } from "./issue-filters";
-import type { Action, AlertRule } from "./rule-schema";
+import { actionChannel, actionUrl, EMAIL_ACTION, type AlertRule, type EmailAction } from "./rule-schema";
 
 export const ALERTS_CONSUMER = "alerts";
 
@@ -23,7 +24,47 @@ export function notificationId(changeId: string, ruleId: number, userId: number)
   return `${changeId}.rule-${ruleId}.user-${userId}`;
 }
 
-async function recipientsOf(store: AlertStore, action: Action, projectId: number, organizationId: number): Promise<Recipient[]> {
+/** The stable id of one web notification: the change, the rule, the channel and its URL (not the action's place in the list, which an edit moves). */
+export function webNotificationId(changeId: string, ruleId: number, channel: string, url: string): string {
+  return `${changeId}.rule-${ruleId}.${channel}-${createHash("sha256").update(url).digest("hex").slice(0, 16)}`;
+}
+
+/** A rule's notifications for one change (or one test, `changeId` `test-…`): one per recipient of its emails, one per URL of its web actions. */
+export async function notificationsOfRule(
+  store: AlertStore,
+  rule: AlertRule,
+  issue: AlertIssue,
+  change: { id: string; seq: number; kind: string },
+  at: number,
+): Promise<NewNotification[]> {
+  const out: NewNotification[] = [];
+  const seen = new Set<string>();
+  const base = {
+    projectId: issue.projectId,
+    ruleId: rule.id,
+    issueId: issue.id,
+    changeSeq: change.seq,
+    changeKind: change.kind,
+    createdAt: at,
+  };
+  for (const action of rule.actions) {
+    if (action.id !== EMAIL_ACTION) {
+      const channel = actionChannel(action);
+      const id = webNotificationId(change.id, rule.id, channel, actionUrl(action));
+      if (!seen.has(id)) out.push({ ...base, id, channel, target: actionUrl(action), userId: null });
+      seen.add(id);
+      continue;
+    }
+    for (const r of await recipientsOf(store, action, issue.projectId, issue.organizationId)) {
+      const id = notificationId(change.id, rule.id, r.userId);
+      if (!seen.has(id)) out.push({ ...base, id, channel: "email", target: r.email, userId: r.userId });
+      seen.add(id);
+    }
+  }
+  return out;
+}
+
+async function recipientsOf(store: AlertStore, action: EmailAction, projectId: number, organizationId: number): Promise<Recipient[]> {
   // No ownership rules yet: the issue's owners are the project's members (Sentry's fallthrough).
   if (action.targetType === "IssueOwners") return action.fallthroughType === "NoOne" ? [] : store.projectMembers(projectId);
   if (action.targetType === "Team") return store.teamMembers(organizationId, action.targetIdentifier);
@@ -66,23 +107,7 @@ export async function notificationsFor(store: AlertStore, change: IssueChangeRec
   for (const rule of rules) {
     if (!ruleFires(rule, change.kind, facts, countsOf)) continue;
     if (!(await store.claimFire(rule.id, issue.id, change.seq, change.at, rule.frequency * 60_000))) continue;
-    const seen = new Set<number>();
-    for (const action of rule.actions)
-      for (const r of await recipientsOf(store, action, issue.projectId, issue.organizationId)) {
-        if (seen.has(r.userId)) continue;
-        seen.add(r.userId);
-        out.push({
-          id: notificationId(change.id, rule.id, r.userId),
-          projectId: issue.projectId,
-          ruleId: rule.id,
-          issueId: issue.id,
-          changeSeq: change.seq,
-          changeKind: change.kind,
-          userId: r.userId,
-          email: r.email,
-          createdAt: at,
-        });
-      }
+    out.push(...(await notificationsOfRule(store, rule, issue, change, at)));
   }
   return out;
 }

@@ -14,6 +14,7 @@ const rule = (over: Partial<AlertRule> = {}): AlertRule => ({
   createdBy: null,
   createdAt: 0,
   updatedAt: 0,
+  secret: "",
   ...over,
 });
 const error: IssueFacts = {

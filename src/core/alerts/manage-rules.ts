@@ -7,7 +7,7 @@
 import type { Ctx } from "../context";
 import { conflict, invalidInput, notFound } from "../errors";
 import { validate } from "../validate";
-import { DEFAULT_RULE, RuleInput, type AlertRule, type ValidRule } from "./rule-schema";
+import { DEFAULT_RULE, EMAIL_ACTION, RuleInput, type AlertRule, type ValidRule } from "./rule-schema";
 
 /** The project as `projectInOrg` gives it; only these fields are read. */
 interface ProjectRef {
@@ -18,6 +18,7 @@ interface ProjectRef {
 
 async function checkTargets(ctx: Ctx, project: ProjectRef, rule: ValidRule): Promise<void> {
   for (const [i, action] of rule.actions.entries()) {
+    if (action.id !== EMAIL_ACTION) continue;
     if (action.targetType === "Team") {
       const teams = await ctx.directory.teams(project.organization_id);
       if (!teams.some((t) => t.team.id === action.targetIdentifier))

@@ -20,6 +20,10 @@ export const REGRESSION = "sentry.rules.conditions.regression_event.RegressionEv
 export const REAPPEARED = "sentry.rules.conditions.reappeared_event.ReappearedEventCondition";
 export const LEVEL_FILTER = "sentry.rules.filters.level.LevelFilter";
 export const EMAIL_ACTION = "sentry.mail.actions.NotifyEmailAction";
+/** Telltale's own action ids: Sentry's webhook, Slack and Discord actions need its integrations (decision 0018). */
+export const WEBHOOK_ACTION = "telltale.actions.NotifyWebhookAction";
+export const SLACK_ACTION = "telltale.actions.SlackWebhookAction";
+export const DISCORD_ACTION = "telltale.actions.DiscordWebhookAction";
 
 /** The issue change (src/core/outbox/changes.ts) each condition is about, and its words as Sentry's UI says them. */
 export const CONDITIONS = {
@@ -74,7 +78,39 @@ const EmailAction = z
     }
     return { id: a.id, targetType: a.targetType, targetIdentifier: a.targetIdentifier };
   });
-export type Action = z.infer<typeof EmailAction>;
+export type EmailAction = z.infer<typeof EmailAction>;
+
+/** An http(s) URL without credentials; where it may point is checked when it is called (decision 0018). */
+const HookUrl = (field: string) =>
+  z
+    .string({ error: `${field} is the URL to post to` })
+    .trim()
+    .max(2048, `${field} is at most 2048 characters`)
+    .refine((v) => URL.canParse(v) && /^https?:$/.test(new URL(v).protocol), `${field} is an http:// or https:// URL`)
+    .refine(
+      (v) => !URL.canParse(v) || (new URL(v).username === "" && new URL(v).password === ""),
+      `${field} may not hold a user or password`,
+    );
+const WebhookAction = z.object({ id: z.literal(WEBHOOK_ACTION), url: HookUrl("url") });
+const SlackAction = z.object({ id: z.literal(SLACK_ACTION), webhookUrl: HookUrl("webhookUrl") });
+const DiscordAction = z.object({ id: z.literal(DISCORD_ACTION), webhookUrl: HookUrl("webhookUrl") });
+const ACTION_SCHEMAS = {
+  [EMAIL_ACTION]: EmailAction,
+  [WEBHOOK_ACTION]: WebhookAction,
+  [SLACK_ACTION]: SlackAction,
+  [DISCORD_ACTION]: DiscordAction,
+};
+const AnyAction = z.discriminatedUnion("id", [EmailAction, WebhookAction, SlackAction, DiscordAction]);
+export type Action = z.infer<typeof AnyAction>;
+export type WebAction = Exclude<Action, EmailAction>;
+/** Where a notification goes: email, or one of the web channels (alert_notifications.channel). */
+export type Channel = "email" | "webhook" | "slack" | "discord";
+export function actionChannel(a: Action): Channel {
+  if (a.id === WEBHOOK_ACTION) return "webhook";
+  if (a.id === SLACK_ACTION) return "slack";
+  return a.id === DISCORD_ACTION ? "discord" : "email";
+}
+export const actionUrl = (a: WebAction): string => (a.id === WEBHOOK_ACTION ? a.url : a.webhookUrl);
 
 /** A list of `{ id, ... }` whose unknown ids are refused with the ids this server knows. */
 function entries<T extends z.ZodType>(what: string, known: readonly string[], entry: T) {
@@ -104,7 +140,7 @@ export const RuleInput = z.object({
   environment: z.string().trim().max(64).nullable().optional(),
   conditions: entries("condition", [...Object.keys(CONDITIONS), ...FREQUENCY_IDS], Condition),
   filters: entries("filter", [LEVEL_FILTER, ...ISSUE_FILTER_IDS], Filter).default([]),
-  actions: entries("action", [EMAIL_ACTION], EmailAction).refine((a) => a.length > 0, "a rule needs at least one action"),
+  actions: entries("action", Object.keys(ACTION_SCHEMAS), AnyAction).refine((a) => a.length > 0, "a rule needs at least one action"),
   /** Telltale's addition: `disabled` switches a rule off without deleting it. */
   status: z.enum(["active", "disabled"]).optional(),
 });
@@ -127,6 +163,8 @@ export interface AlertRule {
   createdBy: number | null;
   createdAt: number;
   updatedAt: number;
+  /** Signs the rule's webhooks (HMAC-SHA256, decision 0018): generated when the rule is created. */
+  secret: string;
 }
 
 /** Sentry's default rule for a new project (its "Send a notification for new issues"). */
@@ -152,7 +190,15 @@ export function describeFilter(f: Filter): string {
   return `The event's level is ${how} ${levelName(f.level)}`;
 }
 
+/** A URL as the rules page shows it: its origin only, as Slack's and Discord's paths are their secret. */
+export function maskedUrl(url: string): string {
+  return URL.canParse(url) ? `${new URL(url).origin}/…` : "…";
+}
+
 export function describeAction(a: Action): string {
+  if (a.id === WEBHOOK_ACTION) return `Send a signed webhook to ${maskedUrl(a.url)}`;
+  if (a.id === SLACK_ACTION) return `Post to Slack through the incoming webhook ${maskedUrl(a.webhookUrl)}`;
+  if (a.id === DISCORD_ACTION) return `Post to Discord through the webhook ${maskedUrl(a.webhookUrl)}`;
   if (a.targetType === "IssueOwners") return "Send an email to the issue's owners: for now, the project's members";
   return a.targetType === "Team"
     ? `Send an email to the members of team ${a.targetIdentifier}`

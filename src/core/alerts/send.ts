@@ -4,14 +4,17 @@
  * take them up), sends each through the Mailer port with a `Message-ID` made from the
  * notification's id (a resend after a crash between sending and recording is recognisably the
  * same message), and records every attempt. A failure is tried again after 1 min · 2^(n-1), up
- * to MAX_TRIES; without an SMTP server the notification is recorded as not sent, once.
+ * to MAX_TRIES; without an SMTP server the notification is recorded as not sent, once. Webhook,
+ * Slack and Discord notifications go through ./send-web.ts (decision 0018).
  */
 import type { Ctx } from "../context";
 import { issueAlertEmail } from "../email/templates";
 import { shortId } from "../issues/queries";
-import type { NotificationRecord, NotificationStatus } from "../ports/alerts";
+import type { NotificationRecord } from "../ports/alerts";
 import { decodePayload } from "../storage/payload";
-import { stackExcerpt } from "./stack-excerpt";
+import { sendWeb, type Recorder } from "./send-web";
+import { stackExcerpt, storedEvent } from "./stack-excerpt";
+import type { AlertFacts } from "./web-payloads";
 
 export const MAX_TRIES = 8;
 export const FIRST_RETRY_MS = 60_000;
@@ -39,13 +42,26 @@ export interface SendResult {
 async function sendOne(ctx: Ctx, n: NotificationRecord, result: SendResult): Promise<void> {
   const now = ctx.now();
   const attempt = n.attempts + 1;
-  /** Records the attempt; `status` is the notification's state after it (`pending`: to be tried again). */
-  const record = (status: NotificationStatus, error: string | null, messageId: string | null = null) =>
+  const record: Recorder = (status, error, extra = {}) =>
     ctx.alerts.recordAttempt(
-      { notificationId: n.id, attempt, status: status === "pending" ? "failed" : status, error, at: now },
-      { status, nextAttemptAt: status === "pending" ? retryAt(now, attempt) : now, messageId, sentAt: status === "sent" ? now : null },
+      {
+        notificationId: n.id,
+        attempt,
+        status: status === "pending" ? "failed" : status,
+        error,
+        at: now,
+        statusCode: extra.statusCode ?? null,
+        response: extra.response ?? null,
+        durationMs: extra.durationMs ?? null,
+      },
+      {
+        status,
+        nextAttemptAt: status === "pending" ? retryAt(now, attempt) : now,
+        messageId: extra.messageId ?? null,
+        sentAt: status === "sent" ? now : null,
+      },
     );
-  if (!ctx.mailer) {
+  if (n.channel === "email" && !ctx.mailer) {
     result.notSent++;
     return record("not_sent", NO_SMTP);
   }
@@ -55,31 +71,27 @@ async function sendOne(ctx: Ctx, n: NotificationRecord, result: SendResult): Pro
     return record("not_sent", "not sent: the issue no longer exists");
   }
   const latest = await ctx.telemetry.issueEventAt(n.issueId, "latest");
-  const email = issueAlertEmail({
+  const json = latest ? decodePayload(latest.data) : null;
+  const alert: AlertFacts = {
+    ...facts,
     kind: n.changeKind,
-    projectSlug: facts.projectSlug,
-    orgSlug: facts.orgSlug,
     shortId: shortId({ slug: facts.projectSlug }, { short_number: facts.shortNumber }),
-    title: facts.title,
-    culprit: facts.culprit,
-    level: facts.level,
-    firstSeen: facts.firstSeen,
-    lastSeen: facts.lastSeen,
-    timesSeen: facts.timesSeen,
-    frames: stackExcerpt(latest ? decodePayload(latest.data) : null),
     url: `${ctx.publicUrl.replace(/\/$/, "")}/orgs/${encodeURIComponent(facts.orgSlug)}/issues/${facts.issueId}/`,
-    ruleName: facts.ruleName,
-  });
+    event: storedEvent(json),
+    frames: stackExcerpt(json),
+  };
+  if (n.channel !== "email") return sendWeb(ctx, n, alert, attempt >= MAX_TRIES, record, result);
+  const email = issueAlertEmail(alert);
   const messageId = alertMessageId(n.id, ctx.publicUrl);
   try {
-    await ctx.mailer.send({ ...email, to: n.email, messageId });
+    await ctx.mailer!.send({ ...email, to: n.target, messageId });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     result.failed++;
     return record(attempt >= MAX_TRIES ? "failed" : "pending", message.slice(0, 1000));
   }
   result.sent++;
-  return record("sent", null, messageId);
+  return record("sent", null, { messageId });
 }
 
 /** Sends what is due now, batch after batch until nothing is; answers what happened. */

@@ -9,7 +9,8 @@ import { topException } from "../grouping/event-view";
 export const EXCERPT_FRAMES = 5;
 
 /** The stored event's JSON, read as the normalized event it was written as (src/core/normalize). */
-function storedEvent(json: string): NormalizedEvent | null {
+export function storedEvent(json: string | null): NormalizedEvent | null {
+  if (json === null) return null;
   try {
     const value: unknown = JSON.parse(json);
     return value !== null && typeof value === "object" ? (value as NormalizedEvent) : null;
@@ -24,7 +25,7 @@ function frameLine(f: Frame): string {
 }
 
 export function stackExcerpt(eventJson: string | null, max = EXCERPT_FRAMES): string[] {
-  const event = eventJson === null ? null : storedEvent(eventJson);
+  const event = storedEvent(eventJson);
   if (!event) return [];
   const exception = topException(event);
   const frames = [...(exception?.stacktrace?.frames ?? event.stacktrace?.frames ?? [])].reverse();

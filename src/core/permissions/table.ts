@@ -255,6 +255,14 @@ export const PERMISSIONS = [
     scope: "alerts:write",
     description: "create, change, switch off and delete a project's issue alert rules",
   },
+  // alert webhooks, Slack, Discord and "Test this rule" (issue 14, hooks)
+  {
+    permission: "alert:test",
+    audience: "organization",
+    roles: MANAGERS,
+    scope: "alerts:write",
+    description: "fire an issue alert rule's actions once with the project's newest issue",
+  },
 ] as const satisfies readonly PermissionRow[];
 
 type Row = (typeof PERMISSIONS)[number];

@@ -4,7 +4,7 @@
  * src/db/alerts-store.ts; `Ctx.alerts.within(trx)` binds it to the outbox consumer's transaction.
  */
 import type { WindowCount } from "../alerts/frequency-conditions";
-import type { AlertRule, ValidRule } from "../alerts/rule-schema";
+import type { AlertRule, Channel, ValidRule } from "../alerts/rule-schema";
 
 export interface Recipient {
   userId: number;
@@ -32,8 +32,12 @@ export interface NewNotification {
   issueId: number;
   changeSeq: number;
   changeKind: string;
-  userId: number;
-  email: string;
+  /** Email, or a web channel (decision 0018). */
+  channel: Channel;
+  /** The email address, or the URL a web channel posts to. */
+  target: string;
+  /** The person an email goes to; null for the web channels. */
+  userId: number | null;
   createdAt: number;
 }
 
@@ -59,6 +63,10 @@ export interface AttemptRecord {
   status: "sent" | "failed" | "not_sent";
   error: string | null;
   at: number;
+  /** A web channel's answer: its HTTP status, the start of its body, how long the exchange took. */
+  statusCode?: number | null;
+  response?: string | null;
+  durationMs?: number | null;
 }
 
 /** What an alert email says about its issue. */
@@ -75,6 +83,9 @@ export interface AlertEmailFacts {
   projectName: string;
   orgSlug: string;
   ruleName: string | null;
+  /** Distinct users affected, and the secret the rule signs its webhooks with (null once the rule is gone). */
+  userCount: number;
+  ruleSecret: string | null;
 }
 
 export interface AlertStore {
@@ -118,4 +129,8 @@ export interface AlertStore {
   /** Newest first, at most 500. */
   notifications(filter: { projectId?: number; issueId?: number }): Promise<NotificationEntry[]>;
   attempts(notificationId: string): Promise<AttemptRecord[]>;
+  /** The attempts of several notifications, in attempt order (the Alerts page's history). */
+  attemptsOf(notificationIds: readonly string[]): Promise<AttemptRecord[]>;
+  /** The project's newest issue that still has an event ("Test this rule"); null when there is none. */
+  newestIssue(projectId: number): Promise<number | null>;
 }

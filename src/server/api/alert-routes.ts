@@ -1,8 +1,17 @@
 import { createRule, deleteRule, findRule, listRules, updateRule } from "../../core/alerts/manage-rules";
-import { describeAction, describeCondition, describeFilter, type AlertRule } from "../../core/alerts/rule-schema";
+import { describeAction, describeCondition, describeFilter, EMAIL_ACTION, type AlertRule } from "../../core/alerts/rule-schema";
+import { testRule } from "../../core/alerts/test-rule";
 import { projectInOrg } from "../../core/projects/queries";
-import { Created, NoContent } from "./raw";
+import { Created, JsonWithHeaders, NoContent } from "./raw";
 import { route, type ApiRoute } from "./route";
+
+/**
+ * What a rule's author gets back (POST and PUT, alert:write): the rule, and Telltale's
+ * `webhookSecret`, the key its webhooks are signed with (decision 0018). Readers never see it.
+ */
+export function serializeOwnRule(rule: AlertRule, projectSlug: string) {
+  return { ...serializeRule(rule, projectSlug), webhookSecret: rule.secret };
+}
 
 /** A rule as Sentry's project rule endpoints answer it; each entry gains its `name` in words, as Sentry's do. */
 export function serializeRule(rule: AlertRule, projectSlug: string) {
@@ -15,7 +24,11 @@ export function serializeRule(rule: AlertRule, projectSlug: string) {
     environment: rule.environment,
     conditions: rule.conditions.map((c) => ({ ...c, name: describeCondition(c) })),
     filters: rule.filters.map((f) => ({ ...f, name: describeFilter(f) })),
-    actions: rule.actions.map((a) => ({ ...a, targetIdentifier: a.targetIdentifier ?? "", name: describeAction(a) })),
+    actions: rule.actions.map((a) =>
+      a.id === EMAIL_ACTION
+        ? { ...a, targetIdentifier: a.targetIdentifier ?? "", name: describeAction(a) }
+        : { ...a, name: describeAction(a) },
+    ),
     projects: [projectSlug],
     status: rule.status,
     owner: null,
@@ -36,7 +49,7 @@ export const ALERT_ROUTES: ApiRoute[] = [
   }),
   route("POST", "/projects/{}/{}/rules", "alert:write", async ({ ctx, access, user, body, params: [, slug] }) => {
     const project = await projectInOrg(ctx, access, slug ?? "");
-    return new Created(serializeRule(await createRule({ ctx, input: { project, body, userId: user.id } }), project.slug));
+    return new Created(serializeOwnRule(await createRule({ ctx, input: { project, body, userId: user.id } }), project.slug));
   }),
   route("GET", "/projects/{}/{}/rules/{}", "alert:read", async ({ ctx, access, params: [, slug, id] }) => {
     const project = await projectInOrg(ctx, access, slug ?? "");
@@ -44,11 +57,21 @@ export const ALERT_ROUTES: ApiRoute[] = [
   }),
   route("PUT", "/projects/{}/{}/rules/{}", "alert:write", async ({ ctx, access, body, params: [, slug, id] }) => {
     const project = await projectInOrg(ctx, access, slug ?? "");
-    return serializeRule(await updateRule({ ctx, input: { project, ruleId: id ?? "", body } }), project.slug);
+    return serializeOwnRule(await updateRule({ ctx, input: { project, ruleId: id ?? "", body } }), project.slug);
   }),
   route("DELETE", "/projects/{}/{}/rules/{}", "alert:write", async ({ ctx, access, params: [, slug, id] }) => {
     const project = await projectInOrg(ctx, access, slug ?? "");
     await deleteRule({ ctx, input: { project, ruleId: id ?? "" } });
     return new NoContent();
+  }),
+  // Telltale's: fires the rule's actions once with the newest issue; answers the notifications it queued.
+  route("POST", "/projects/{}/{}/rules/{}/test", "alert:test", async ({ ctx, access, params: [, slug, id] }) => {
+    const project = await projectInOrg(ctx, access, slug ?? "");
+    const notes = await testRule({ ctx, input: { project, ruleId: id ?? "" } });
+    return new JsonWithHeaders(
+      { notifications: notes.map((n) => ({ id: n.id, channel: n.channel, issueId: String(n.issueId) })) },
+      {},
+      202,
+    );
   }),
 ];

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { joinByMatch, recentNotifications } from "@/src/core/alerts/history";
 import { listRules } from "@/src/core/alerts/manage-rules";
-import { describeAction, describeCondition, describeFilter, type AlertRule } from "@/src/core/alerts/rule-schema";
+import { describeAction, describeCondition, describeFilter, EMAIL_ACTION, maskedUrl, type AlertRule } from "@/src/core/alerts/rule-schema";
 import { roleAllows } from "@/src/core/permissions/table";
 import { PageCrumbs } from "../../../../../components/shell/page-crumbs";
 import { When } from "../../../../../components/when";
@@ -12,6 +12,7 @@ import { formValuesOf, NEW_RULE_VALUES } from "../../../../../lib/alert-rule-for
 import { DefaultRuleOffer, DeleteRuleForm } from "./rule-forms";
 import { RuleEditor, type Choice } from "./rule-editor";
 import { RuleStatusForm } from "./rule-status-form";
+import { TestRuleForm } from "./test-rule-form";
 
 export async function generateMetadata({ params }: { params: Promise<{ project: string }> }) {
   return { title: `${(await params).project} alerts` };
@@ -23,7 +24,9 @@ const KINDS: Record<string, string> = {
   escalating: "Escalating",
   seen: "Frequency",
   unignored: "Frequency",
+  test: "Test of the rule",
 };
+const CHANNELS: Record<string, string> = { email: "Email", webhook: "Webhook", slack: "Slack", discord: "Discord" };
 const STATUS: Record<string, string> = { pending: "to be sent", sent: "sent", failed: "failed", not_sent: "not sent" };
 
 export default async function AlertsPage({ params }: { params: Promise<{ org: string; project: string }> }) {
@@ -31,6 +34,7 @@ export default async function AlertsPage({ params }: { params: Promise<{ org: st
   const { org, project, role } = await loadProject("alert:read", orgSlug, projectSlug, `/orgs/${orgSlug}/projects/${projectSlug}/alerts`);
   const [rules, notifications] = await Promise.all([listRules(ctx(), project), recentNotifications(ctx(), project.id)]);
   const manage = roleAllows(role, "alert:write");
+  const test = roleAllows(role, "alert:test");
   const smtp = ctx().mailer !== null;
   const api = `/api/0/projects/${org.slug}/${project.slug}/rules/`;
   // Who a rule may email, and whom an issue may be assigned to: the organization's teams and members.
@@ -79,6 +83,7 @@ export default async function AlertsPage({ params }: { params: Promise<{ org: st
                 <strong>{r.name}</strong>
                 <div className="row">
                   <span className={`badge ${r.status === "active" ? "on" : "off"}`}>{r.status === "active" ? "on" : "off"}</span>
+                  {test && <TestRuleForm org={org.slug} project={project.slug} ruleId={r.id} />}
                   {manage && <RuleStatusForm org={org.slug} project={project.slug} ruleId={r.id} active={r.status === "active"} />}
                 </div>
               </div>
@@ -103,6 +108,17 @@ export default async function AlertsPage({ params }: { params: Promise<{ org: st
                     <th scope="row">At most</th>
                     <td>once per issue every {r.frequency} minutes</td>
                   </tr>
+                  {manage && r.actions.some((a) => a.id !== EMAIL_ACTION) && (
+                    <tr>
+                      <th scope="row">Signing secret</th>
+                      <td>
+                        <details data-testid="rule-secret">
+                          <summary className="muted">Show the secret its webhooks are signed with</summary>
+                          <code style={{ wordBreak: "break-all" }}>{r.secret}</code>
+                        </details>
+                      </td>
+                    </tr>
+                  )}
                 </tbody>
               </table>
               {manage && <RuleManagement org={org.slug} project={project.slug} rule={r} targets={targets} assignees={assignees} />}
@@ -140,12 +156,33 @@ export default async function AlertsPage({ params }: { params: Promise<{ org: st
                         <Link href={`/orgs/${org.slug}/issues/${n.issueId}`}>{n.issueTitle}</Link>
                       )}
                     </td>
-                    <td>{n.email}</td>
+                    <td>
+                      <div className="muted-small">{CHANNELS[n.channel] ?? n.channel}</div>
+                      <span style={{ wordBreak: "break-all" }}>{n.channel === "email" ? n.target : maskedUrl(n.target)}</span>
+                    </td>
                     <td>
                       {STATUS[n.status] ?? n.status}
                       {n.lastError && <div className="muted-small">{n.lastError}</div>}
                       {n.status === "pending" && n.attempts > 0 && (
                         <div className="muted-small">next try at {exactUtc(n.nextAttemptAt)}</div>
+                      )}
+                      {n.tries.length > 0 && (
+                        <details className="attempts" data-testid="attempts">
+                          <summary className="muted-small">
+                            {n.tries.length} attempt{n.tries.length === 1 ? "" : "s"}
+                          </summary>
+                          <ol>
+                            {n.tries.map((a) => (
+                              <li key={a.attempt}>
+                                <When ms={a.at} /> · {STATUS[a.status] ?? a.status}
+                                {a.statusCode != null && <> · HTTP {a.statusCode}</>}
+                                {a.durationMs != null && <> · {(a.durationMs / 1000).toFixed(1)} s</>}
+                                {a.error && <div className="muted-small">{a.error}</div>}
+                                {a.response && <pre className="attempt-answer">{a.response}</pre>}
+                              </li>
+                            ))}
+                          </ol>
+                        </details>
                       )}
                     </td>
                     <td>{n.attempts}</td>
