@@ -9,6 +9,7 @@ import { KyselyReleaseHealthStore } from "../db/release-health-store";
 import { KyselyReleaseStore } from "../db/release-store";
 import { KyselyReleaseOrder } from "../db/release-order";
 import { KyselyAlertStore } from "../db/alerts-store";
+import { KyselyMetricAlertStore } from "../db/metric-alerts-store";
 import type { Ctx } from "./context";
 import type { Mailer } from "./email/mailer";
 
@@ -31,6 +32,7 @@ export function createCtx(settings: Settings, store: Store, mailer: Mailer | nul
     releaseHealth: new KyselyReleaseHealthStore(store.db),
     artifacts: new KyselyArtifactStore(store.db),
     alerts: new KyselyAlertStore(store.db, store.dialect),
+    metricAlerts: new KyselyMetricAlertStore(store.db, store.dialect),
     mailer,
     now: Date.now,
     limits: {
