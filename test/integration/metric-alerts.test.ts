@@ -3,6 +3,7 @@ import { parseSettings } from "../../src/config/settings";
 import { createUser } from "../../src/core/accounts/create-user";
 import type { Ctx } from "../../src/core/context";
 import { digestBatch } from "../../src/core/digest/batch";
+import { FIRST_RETRY_MS } from "../../src/core/alerts/send";
 import { evaluateDueRules, sendDueMetricNotifications } from "../../src/core/metric-alerts/run";
 import { createOrganization } from "../../src/core/orgs/create-org";
 import { createProject } from "../../src/core/projects/create-project";
@@ -12,6 +13,7 @@ import { KyselyMetricAlertStore } from "../../src/db/metric-alerts-store";
 import { createMailer } from "../../src/server/mailer";
 import { setLogLevel } from "../../src/server/log";
 import { startApiServer } from "../support/api-server";
+import { Mailbox } from "../support/mailbox";
 import { DIGEST_OPTIONS } from "../support/digest";
 import { buildEnvelope, eventItem, newEventId } from "../support/envelopes";
 import { startSmtp, type TestSmtp } from "../support/smtp";
@@ -239,6 +241,51 @@ describe.each(DIALECTS)("metric alerts on %s", (dialect) => {
     expect(mail.text).toContain("3 users affected in the last 5 minutes (over 2).");
     expect((await call("DELETE", `alert-rules/${rule.id}/`)).status).toBe(204);
     expect((await call("GET", `alert-rules/${rule.id}/`)).status).toBe(404);
+  });
+
+  it("tries a refused email again after the issue alerts' back-off, recording each attempt", async () => {
+    const mailbox = new Mailbox();
+    mailbox.failing = true;
+    const flaky = testCtx(store, { mailer: mailbox, publicUrl: PUBLIC_URL, now: () => clock });
+    const created = await call("POST", "alert-rules/", {
+      ...sentryRule(),
+      name: "Any fatal",
+      query: "level:fatal",
+      environment: null,
+      resolveThreshold: null,
+      triggers: [{ label: "critical", alertThreshold: 0, actions: [{ type: "email", targetType: "user", targetIdentifier: ownerId }] }],
+    });
+    clock += MINUTE;
+    await ingest(webId, 1, { level: "fatal" });
+    // Sent by the flaky mailer only: the SMTP server's sender is not driven here.
+    await evaluateDueRules(flaky);
+    expect(await sendDueMetricNotifications(flaky)).toEqual({ sent: 0, failed: 1, notSent: 0 });
+    const [note] = await flaky.metricAlerts.notifications({ organizationId: await orgId(), ruleId: Number(created.body.id) }, 5);
+    expect([note!.status, note!.attempts, note!.nextAttemptAt - clock, note!.lastError]).toEqual([
+      "pending",
+      1,
+      FIRST_RETRY_MS,
+      "the SMTP server is down",
+    ]);
+    mailbox.failing = false;
+    clock += FIRST_RETRY_MS - 1000;
+    expect(await sendDueMetricNotifications(flaky)).toEqual({ sent: 0, failed: 0, notSent: 0 });
+    clock += 1000;
+    expect(await sendDueMetricNotifications(flaky)).toEqual({ sent: 1, failed: 0, notSent: 0 });
+    expect(mailbox.sent.map((m) => [m.to, m.subject, m.messageId])).toEqual([
+      [owner, "[acme] Critical: Any fatal", `<alert.${note!.id}@telltale.test>`],
+    ]);
+    const attempts = await store.db
+      .selectFrom("metric_alert_attempts")
+      .select(["attempt", "status"])
+      .where("notification_id", "=", note!.id)
+      .orderBy("attempt")
+      .execute();
+    expect(attempts).toEqual([
+      { attempt: 1, status: "failed" },
+      { attempt: 2, status: "sent" },
+    ]);
+    expect((await call("DELETE", `alert-rules/${String(created.body.id)}/`)).status).toBe(204);
   });
 
   it.runIf(dialect === "postgres")("evaluates each rule once when two processes evaluate at the same time", async () => {
