@@ -13,6 +13,7 @@ import type { ReleaseHealthStore } from "./ports/release-health";
 import type { AlertStore } from "./ports/alerts";
 import type { DigestQueue } from "./ports/digest-queue";
 import type { WebhookPoster } from "./ports/webhooks";
+import type { MetricAlertStore } from "./ports/metric-alerts";
 
 /** What every core action receives besides its input: storage, the public URL and named limits. */
 export interface Ctx {
@@ -44,6 +45,8 @@ export interface Ctx {
   alerts: AlertStore & { within(trx: Kysely<DB>): AlertStore };
   /** Where accepted envelopes wait for the digest, and how a batch is taken and written (src/core/ports/digest-queue.ts). */
   digestQueue: DigestQueue;
+  /** Metric alert rules, their evaluations and notifications (src/core/ports/metric-alerts.ts). */
+  metricAlerts: MetricAlertStore;
   /** Outgoing email (src/core/email/mailer.ts); null when no SMTP server is configured. */
   mailer: Mailer | null;
   now: () => number;

@@ -10,6 +10,7 @@ import { KyselyReleaseStore } from "../db/release-store";
 import { KyselyDigestQueue } from "../db/digest-queue";
 import { KyselyReleaseOrder } from "../db/release-order";
 import { KyselyAlertStore } from "../db/alerts-store";
+import { KyselyMetricAlertStore } from "../db/metric-alerts-store";
 import type { Ctx } from "./context";
 import type { Mailer } from "./email/mailer";
 
@@ -34,6 +35,7 @@ export function createCtx(settings: Settings, store: Store, mailer: Mailer | nul
     releaseHealth: new KyselyReleaseHealthStore(store.db),
     artifacts: new KyselyArtifactStore(store.db),
     alerts: new KyselyAlertStore(store.db, store.dialect),
+    metricAlerts: new KyselyMetricAlertStore(store.db, store.dialect),
     mailer,
     now: Date.now,
     webhooks: null,

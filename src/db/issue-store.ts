@@ -1,5 +1,6 @@
 import { sql, type Kysely } from "kysely";
 import { addWindowCounts, type WindowSample } from "../core/issues/window-counts";
+import { addMetricCounts } from "./metric-counts";
 import { writeIssueChanges, type NewIssueChange } from "../core/outbox/changes";
 import type {
   IssueHash,
@@ -173,8 +174,9 @@ export class KyselyIssueStore implements IssueStore {
     }
   }
 
-  addWindowCounts(samples: readonly WindowSample[]): Promise<void> {
-    return addWindowCounts(this.trx, samples);
+  async addWindowCounts(samples: readonly WindowSample[]): Promise<void> {
+    await addWindowCounts(this.trx, samples);
+    await addMetricCounts(this.trx, samples);
   }
 
   async projectsCountingEvents(projectIds: readonly number[]): Promise<ReadonlySet<number>> {

@@ -25,6 +25,7 @@ import { m0022 } from "./migrations/0022_digest_deferred";
 import { m0023 } from "./migrations/0023_alert_rules";
 import { m0024 } from "./migrations/0024_alert_notifications";
 import { m0025 } from "./migrations/0025_alert_channels";
+import { m0027 } from "./migrations/0027_metric_alerts";
 import { adoptQueue } from "./queue";
 import type { AnyDb, Migration } from "./migrations/helpers";
 
@@ -54,6 +55,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0023_alert_rules": m0023,
   "0024_alert_notifications": m0024,
   "0025_alert_channels": m0025,
+  "0027_metric_alerts": m0027,
 };
 
 export interface MigrateResult {

@@ -3,6 +3,7 @@ import { sendDueNotifications } from "../core/alerts/send";
 import type { Ctx } from "../core/context";
 import { driveInProcessConsumers } from "../core/outbox/in-process";
 import { log } from "./log";
+import { runMetricAlerts } from "../core/metric-alerts/run";
 
 /** How often the web UI thread looks for due alert notifications (two small reads when there are none). */
 export const ALERT_TICK_MS = 1000;
@@ -16,6 +17,7 @@ export const ALERT_TICK_MS = 1000;
 export function startAlertLoop(ctx: Ctx, everyMs = ALERT_TICK_MS): { stop(): Promise<void> } {
   let running: Promise<void> | null = null;
   let stopped = false;
+  const metric = { prunedAt: 0 };
   const tick = async () => {
     try {
       await driveInProcessConsumers(ctx, [alertConsumer]);
@@ -23,6 +25,13 @@ export function startAlertLoop(ctx: Ctx, everyMs = ALERT_TICK_MS): { stop(): Pro
       if (sent + failed + notSent > 0) log("info", "alert notifications", { sent, failed, notSent });
     } catch (error) {
       log("error", "alert loop failed", { error: error instanceof Error ? error.message : String(error) });
+    }
+    // Metric alerts (decision 0020): evaluated when due, once a minute per rule; failing apart from issue alerts.
+    try {
+      const { evaluated, sent, failed, notSent } = await runMetricAlerts(ctx, metric);
+      if (sent + failed + notSent > 0) log("info", "metric alert notifications", { evaluated, sent, failed, notSent });
+    } catch (error) {
+      log("error", "metric alerts failed", { error: error instanceof Error ? error.message : String(error) });
     }
   };
   const timer = setInterval(() => {

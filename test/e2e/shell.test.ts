@@ -29,7 +29,19 @@ async function shot(page: Page, name: string) {
 const sectionNames = (page: Page) => page.locator("[data-testid=sections] a").allTextContents();
 
 /** The sidebar of an owner once a project is chosen: its project sections, then the organization's. */
-const WITH_PROJECT = ["Projects", "Issues", "Releases", "Alerts", "Stats", "Settings", "Members", "Teams", "API tokens", "Dead letters"];
+const WITH_PROJECT = [
+  "Projects",
+  "Issues",
+  "Releases",
+  "Alerts",
+  "Metric alerts",
+  "Stats",
+  "Settings",
+  "Members",
+  "Teams",
+  "API tokens",
+  "Dead letters",
+];
 
 describe("the application shell in Chromium", () => {
   let store: TestStore;
@@ -93,7 +105,16 @@ describe("the application shell in Chromium", () => {
   it("lists exactly the sections that exist, the project ones once a project is chosen, and none answers other than 200", async () => {
     const page = await signedIn(1280);
     await page.goto(`${server.url}/orgs/shop`);
-    expect(await sectionNames(page)).toEqual(["Projects", "Issues", "Settings", "Members", "Teams", "API tokens", "Dead letters"]);
+    expect(await sectionNames(page)).toEqual([
+      "Projects",
+      "Issues",
+      "Metric alerts",
+      "Settings",
+      "Members",
+      "Teams",
+      "API tokens",
+      "Dead letters",
+    ]);
     await page.goto(`${server.url}/orgs/shop/issues?project=api`);
     expect(await sectionNames(page)).toEqual(WITH_PROJECT);
     expect(await page.locator("[data-testid=sections] a[aria-current=page]").textContent()).toBe("Issues");
@@ -197,6 +218,7 @@ describe("the application shell in Chromium", () => {
       ["stats", "/orgs/shop/projects/api/stats"],
       ["releases", "/orgs/shop/projects/api/releases"],
       ["alerts", "/orgs/shop/projects/api/alerts"],
+      ["metric-alerts", "/orgs/shop/metric-alerts"],
       ["settings", "/orgs/shop/projects/api/settings"],
       ["settings-keys", "/orgs/shop/projects/api/settings/keys"],
       ["org", "/orgs/shop"],

@@ -15,6 +15,7 @@ import { KyselyReleaseStore } from "../../src/db/release-store";
 import { KyselyDigestQueue } from "../../src/db/digest-queue";
 import { KyselyReleaseOrder } from "../../src/db/release-order";
 import { KyselyAlertStore } from "../../src/db/alerts-store";
+import { KyselyMetricAlertStore } from "../../src/db/metric-alerts-store";
 import type { Ctx } from "../../src/core/context";
 
 /** Every storage test runs on both databases. */
@@ -87,6 +88,7 @@ export function testCtx(store: Store, overrides: Partial<Ctx> = {}): Ctx {
     releaseHealth: new KyselyReleaseHealthStore(store.db),
     artifacts: new KyselyArtifactStore(store.db),
     alerts: new KyselyAlertStore(store.db, store.dialect),
+    metricAlerts: new KyselyMetricAlertStore(store.db, store.dialect),
     mailer: null,
     now: Date.now,
     webhooks: null,

@@ -6,6 +6,7 @@ describe("sidebar sections", () => {
     expect(shownSections({ org: "o", project: null, role: "member" }, "/orgs/o").map((s) => s.id)).toEqual([
       "projects",
       "issues",
+      "metric-alerts",
       "members",
       "teams",
       "tokens",
@@ -15,6 +16,7 @@ describe("sidebar sections", () => {
       "/orgs/o/issues?project=api",
       "/orgs/o/projects/api/releases",
       "/orgs/o/projects/api/alerts",
+      "/orgs/o/metric-alerts",
       "/orgs/o/projects/api/stats",
       "/orgs/o/projects/api/settings",
       "/orgs/o/members",

@@ -34,6 +34,13 @@ export const SECTIONS: readonly Section[] = [
     href: (s) => (s.project ? `/orgs/${s.org}/projects/${s.project}/alerts` : null),
     visible: (s) => roleAllows(s.role, "alert:read"),
   },
+  // The organization's metric alerts (issue 14): not one project's, so shown with or without one.
+  {
+    id: "metric-alerts",
+    label: "Metric alerts",
+    href: (s) => `/orgs/${s.org}/metric-alerts`,
+    visible: (s) => roleAllows(s.role, "alert:read"),
+  },
   { id: "stats", label: "Stats", href: (s) => (s.project ? `/orgs/${s.org}/projects/${s.project}/stats` : null) },
   // The chosen project's settings; without a project, the organization's (for those who may change them).
   {

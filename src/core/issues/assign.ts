@@ -74,7 +74,14 @@ export async function assignIssues(
     }
     const user = userKey(g.event);
     if (user) d.users.add(user);
-    samples.push({ issueId, at: ts, user: user ?? null });
+    samples.push({
+      issueId,
+      at: ts,
+      user: user ?? null,
+      projectId: g.projectId,
+      environment: g.event.environment ?? null,
+      level: g.event.level,
+    });
     for (const [key, value] of eventTags(g.event)) {
       const k = `${key}\u0000${value}`;
       const t = d.tags.get(k);

@@ -21,6 +21,10 @@ export interface WindowSample {
   issueId: number;
   at: number;
   user: string | null;
+  /** What metric alerts count by (src/db/metric-counts.ts, decision 0020). */
+  projectId: number;
+  environment: string | null;
+  level: string;
 }
 
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

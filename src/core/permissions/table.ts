@@ -246,14 +246,14 @@ export const PERMISSIONS = [
     audience: "organization",
     roles: EVERY_ROLE,
     scope: "alerts:read",
-    description: "see a project's issue alert rules and the notifications they sent",
+    description: "see a project's issue alert rules, the organization's metric alert rules and the notifications they sent",
   },
   {
     permission: "alert:write",
     audience: "organization",
     roles: MANAGERS,
     scope: "alerts:write",
-    description: "create, change, switch off and delete a project's issue alert rules",
+    description: "create, change, switch off and delete a project's issue alert rules and the organization's metric alert rules",
   },
   // alert webhooks, Slack, Discord and "Test this rule" (issue 14, hooks)
   {

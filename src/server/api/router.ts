@@ -26,6 +26,7 @@ import { TEAM_ROUTES } from "./team-routes";
 import { RELEASE_ROUTES } from "./release-routes";
 import { SOURCEMAP_ROUTES } from "./sourcemap-routes";
 import { ALERT_ROUTES } from "./alert-routes";
+import { METRIC_ALERT_ROUTES } from "./metric-alert-routes";
 import { accountRoute, route, type AccountRoute, type ApiRoute } from "./route";
 import { Created, JsonWithHeaders, NoContent, RawResponse } from "./raw";
 
@@ -51,6 +52,7 @@ export const ROUTES: ApiRoute[] = [
   ...RELEASE_ROUTES,
   ...SOURCEMAP_ROUTES,
   ...ALERT_ROUTES,
+  ...METRIC_ALERT_ROUTES,
 ];
 
 /**

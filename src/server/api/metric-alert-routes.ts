@@ -1,0 +1,84 @@
+import { createMetricRule, deleteMetricRule, findMetricRule, listMetricRules, updateMetricRule } from "../../core/metric-alerts/manage";
+import type { MetricRule } from "../../core/metric-alerts/schema";
+import { Created, NoContent } from "./raw";
+import { route, type ApiRoute } from "./route";
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/**
+ * A metric alert rule as Sentry's organization alert-rule endpoints answer it
+ * (https://docs.sentry.io/api/alerts/retrieve-a-metric-alert-rule-for-an-organization/): each
+ * trigger carries the rule's threshold type and resolve threshold, as Sentry's do.
+ */
+export function serializeMetricRule(rule: MetricRule) {
+  const thresholdType = rule.thresholdType === "below" ? 1 : 0;
+  return {
+    id: String(rule.id),
+    name: rule.name,
+    organizationId: String(rule.organizationId),
+    status: rule.status === "disabled" ? 1 : 0,
+    dataset: "events",
+    queryType: 0,
+    query: rule.query,
+    aggregate: rule.aggregate,
+    timeWindow: rule.timeWindow,
+    resolution: 1,
+    thresholdPeriod: 1,
+    thresholdType,
+    resolveThreshold: rule.resolveThreshold,
+    environment: rule.environment,
+    projects: rule.projects.map((p) => p.slug),
+    triggers: rule.triggers.map((t) => ({
+      id: `${rule.id}-${t.label}`,
+      alertRuleId: String(rule.id),
+      label: t.label,
+      thresholdType,
+      alertThreshold: t.alertThreshold,
+      resolveThreshold: rule.resolveThreshold,
+      dateCreated: iso(rule.createdAt),
+      actions: t.actions.map((a, i) => ({
+        id: `${rule.id}-${t.label}-${i}`,
+        alertRuleTriggerId: `${rule.id}-${t.label}`,
+        type: a.type,
+        targetType: a.targetType,
+        targetIdentifier: String(a.targetIdentifier),
+        inputChannelId: null,
+        integrationId: null,
+        sentryAppId: null,
+        dateCreated: iso(rule.createdAt),
+        desc: `Send an email to ${a.targetType === "team" ? "team" : "member"} ${a.targetIdentifier}`,
+      })),
+    })),
+    // Telltale's own: the state after the latest evaluation, and since when.
+    state: rule.state,
+    stateSince: iso(rule.stateSince),
+    owner: null,
+    createdBy: null,
+    dateModified: iso(rule.updatedAt),
+    dateCreated: iso(rule.createdAt),
+  };
+}
+
+/** Metric alert rules, Sentry's paths: `GET|POST /organizations/{org}/alert-rules/`, `GET|PUT|DELETE …/alert-rules/{id}/`. */
+export const METRIC_ALERT_ROUTES: ApiRoute[] = [
+  route("GET", "/organizations/{}/alert-rules", "alert:read", async ({ ctx, access }) =>
+    (await listMetricRules(ctx, access)).map(serializeMetricRule),
+  ),
+  route(
+    "POST",
+    "/organizations/{}/alert-rules",
+    "alert:write",
+    async ({ ctx, access, user, body }) =>
+      new Created(serializeMetricRule(await createMetricRule({ ctx, input: { scope: access, body, userId: user.id } }))),
+  ),
+  route("GET", "/organizations/{}/alert-rules/{}", "alert:read", async ({ ctx, access, params: [, id] }) =>
+    serializeMetricRule(await findMetricRule(ctx, access, id ?? "")),
+  ),
+  route("PUT", "/organizations/{}/alert-rules/{}", "alert:write", async ({ ctx, access, body, params: [, id] }) =>
+    serializeMetricRule(await updateMetricRule({ ctx, input: { scope: access, ruleId: id ?? "", body } })),
+  ),
+  route("DELETE", "/organizations/{}/alert-rules/{}", "alert:write", async ({ ctx, access, params: [, id] }) => {
+    await deleteMetricRule({ ctx, input: { scope: access, ruleId: id ?? "" } });
+    return new NoContent();
+  }),
+];
