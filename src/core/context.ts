@@ -11,6 +11,7 @@ import type { ReleaseStore } from "./ports/releases";
 import type { ReleaseOrder } from "./ports/release-order";
 import type { ReleaseHealthStore } from "./ports/release-health";
 import type { AlertStore } from "./ports/alerts";
+import type { UserNotificationStore } from "./ports/user-notifications";
 
 /** What every core action receives besides its input: storage, the public URL and named limits. */
 export interface Ctx {
@@ -42,6 +43,8 @@ export interface Ctx {
   alerts: AlertStore & { within(trx: Kysely<DB>): AlertStore };
   /** Outgoing email (src/core/email/mailer.ts); null when no SMTP server is configured. */
   mailer: Mailer | null;
+  /** Per-user notification preferences and issue participants (src/core/ports/user-notifications.ts); `within` binds to a consumer's transaction. */
+  userNotifications: UserNotificationStore & { within(trx: Kysely<DB>): UserNotificationStore };
   now: () => number;
   limits: {
     sessionDays: number;

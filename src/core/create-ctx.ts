@@ -9,6 +9,7 @@ import { KyselyReleaseHealthStore } from "../db/release-health-store";
 import { KyselyReleaseStore } from "../db/release-store";
 import { KyselyReleaseOrder } from "../db/release-order";
 import { KyselyAlertStore } from "../db/alerts-store";
+import { KyselyUserNotificationStore } from "../db/user-notifications-store";
 import type { Ctx } from "./context";
 import type { Mailer } from "./email/mailer";
 
@@ -32,6 +33,7 @@ export function createCtx(settings: Settings, store: Store, mailer: Mailer | nul
     artifacts: new KyselyArtifactStore(store.db),
     alerts: new KyselyAlertStore(store.db, store.dialect),
     mailer,
+    userNotifications: new KyselyUserNotificationStore(store.db),
     now: Date.now,
     limits: {
       sessionDays: settings.sessionDays,

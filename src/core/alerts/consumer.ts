@@ -12,6 +12,7 @@ import type { IssueChangeRecord } from "../outbox/changes";
 import type { AlertStore, NewNotification, Recipient } from "../ports/alerts";
 import { ALERTING_KINDS, ruleFires } from "./evaluate";
 import type { Action, AlertRule } from "./rule-schema";
+import { withoutOptedOut } from "../preferences/opt-out";
 
 export const ALERTS_CONSUMER = "alerts";
 
@@ -68,7 +69,10 @@ export const alertConsumer: InDatabaseConsumer = {
     for (const change of relevant) {
       let rules = rulesOf.get(change.projectId);
       if (!rules) rulesOf.set(change.projectId, (rules = (await store.rules(change.projectId)).filter((r) => r.status === "active")));
-      if (rules.length > 0) await store.insertNotifications(await notificationsFor(store, change, rules, now));
+      if (rules.length === 0) continue;
+      const rows = await notificationsFor(store, change, rules, now);
+      // People who switched issue alerts off (for this project, or everywhere) are not emailed.
+      await store.insertNotifications(await withoutOptedOut(ctx.userNotifications.within(trx), change.projectId, rows));
     }
   },
 };

@@ -12,6 +12,8 @@ import { shortId } from "../issues/queries";
 import type { NotificationRecord, NotificationStatus } from "../ports/alerts";
 import { decodePayload } from "../storage/payload";
 import { stackExcerpt } from "./stack-excerpt";
+import { isWorkflowKind } from "../workflow/consumer";
+import { workflowEmailFor } from "../workflow/email";
 
 export const MAX_TRIES = 8;
 export const FIRST_RETRY_MS = 60_000;
@@ -54,22 +56,26 @@ async function sendOne(ctx: Ctx, n: NotificationRecord, result: SendResult): Pro
     result.notSent++;
     return record("not_sent", "not sent: the issue no longer exists");
   }
-  const latest = await ctx.telemetry.issueEventAt(n.issueId, "latest");
-  const email = issueAlertEmail({
-    kind: n.changeKind,
-    projectSlug: facts.projectSlug,
-    orgSlug: facts.orgSlug,
-    shortId: shortId({ slug: facts.projectSlug }, { short_number: facts.shortNumber }),
-    title: facts.title,
-    culprit: facts.culprit,
-    level: facts.level,
-    firstSeen: facts.firstSeen,
-    lastSeen: facts.lastSeen,
-    timesSeen: facts.timesSeen,
-    frames: stackExcerpt(latest ? decodePayload(latest.data) : null),
-    url: `${ctx.publicUrl.replace(/\/$/, "")}/orgs/${encodeURIComponent(facts.orgSlug)}/issues/${facts.issueId}/`,
-    ruleName: facts.ruleName,
-  });
+  // Workflow emails (assigned, comments, resolutions) share these rows and this sender (decision 0021).
+  const workflow = isWorkflowKind(n.changeKind) ? await workflowEmailFor(ctx, n, facts) : null;
+  const latest = workflow ? null : await ctx.telemetry.issueEventAt(n.issueId, "latest");
+  const email =
+    workflow ??
+    issueAlertEmail({
+      kind: n.changeKind,
+      projectSlug: facts.projectSlug,
+      orgSlug: facts.orgSlug,
+      shortId: shortId({ slug: facts.projectSlug }, { short_number: facts.shortNumber }),
+      title: facts.title,
+      culprit: facts.culprit,
+      level: facts.level,
+      firstSeen: facts.firstSeen,
+      lastSeen: facts.lastSeen,
+      timesSeen: facts.timesSeen,
+      frames: stackExcerpt(latest ? decodePayload(latest.data) : null),
+      url: `${ctx.publicUrl.replace(/\/$/, "")}/orgs/${encodeURIComponent(facts.orgSlug)}/issues/${facts.issueId}/`,
+      ruleName: facts.ruleName,
+    });
   const messageId = alertMessageId(n.id, ctx.publicUrl);
   try {
     await ctx.mailer.send({ ...email, to: n.email, messageId });
