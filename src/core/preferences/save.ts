@@ -34,7 +34,16 @@ export async function saveNotificationChoices({ ctx, user, input }: { ctx: Ctx; 
  * Sets issue alerts for one project apart from the person's own choice, or back to it
  * (`default`). Only a project the person sees; any other is "not found", as a missing one.
  */
-export async function saveProjectAlerts({ ctx, user, input }: { ctx: Ctx; user: User; input: ProjectAlertsInput }) {
+/** `input` as a form sends it; validated here. */
+export async function saveProjectAlerts({
+  ctx,
+  user,
+  input,
+}: {
+  ctx: Ctx;
+  user: User;
+  input: { projectId: string | number; issueAlerts: string };
+}) {
   const { projectId, issueAlerts } = validate(ProjectAlertsInput, input);
   const project = (await projectChoices(ctx, user)).find((p) => p.id === projectId);
   if (!project) throw notFound("that project does not exist");

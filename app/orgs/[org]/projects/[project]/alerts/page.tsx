@@ -3,6 +3,7 @@ import { joinByMatch, recentNotifications } from "@/src/core/alerts/history";
 import { listRules } from "@/src/core/alerts/manage-rules";
 import { describeAction, describeCondition, describeFilter } from "@/src/core/alerts/rule-schema";
 import { roleAllows } from "@/src/core/permissions/table";
+import { LocalhostLinksWarning } from "../../../../../components/email-warnings";
 import { PageCrumbs } from "../../../../../components/shell/page-crumbs";
 import { When } from "../../../../../components/when";
 import { ctx } from "../../../../../lib/app-runtime";
@@ -14,7 +15,14 @@ export async function generateMetadata({ params }: { params: Promise<{ project: 
   return { title: `${(await params).project} alerts` };
 }
 
-const KINDS: Record<string, string> = { created: "New issue", regressed: "Regression", escalating: "Escalating" };
+const KINDS: Record<string, string> = {
+  created: "New issue",
+  regressed: "Regression",
+  escalating: "Escalating",
+  assigned: "Assigned",
+  commented: "Comment",
+  resolved: "Resolved",
+};
 const STATUS: Record<string, string> = { pending: "to be sent", sent: "sent", failed: "failed", not_sent: "not sent" };
 
 export default async function AlertsPage({ params }: { params: Promise<{ org: string; project: string }> }) {
@@ -40,6 +48,7 @@ export default async function AlertsPage({ params }: { params: Promise<{ org: st
           No SMTP server is configured (<code>TELLTALE_SMTP_URL</code>): notifications are listed below but not sent.
         </p>
       )}
+      <LocalhostLinksWarning />
       <section className="panel">
         <h2 style={{ marginTop: 0 }}>Issue alert rules</h2>
         <p className="muted">
