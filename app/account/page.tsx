@@ -5,6 +5,7 @@ import { When } from "../components/when";
 import { ctx } from "../lib/app-runtime";
 import { loadUser } from "../lib/loaders";
 import { ChangePasswordForm, RevokeSessionForm, SignOutEverywhereForm } from "./account-forms";
+import { NotificationsSection } from "./notifications-section";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Account" };
@@ -44,6 +45,8 @@ export default async function AccountPage() {
           </tbody>
         </table>
       </div>
+
+      <NotificationsSection user={user} />
 
       <h2>Change password</h2>
       <div className="panel">

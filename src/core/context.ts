@@ -14,6 +14,7 @@ import type { AlertStore } from "./ports/alerts";
 import type { DigestQueue } from "./ports/digest-queue";
 import type { WebhookPoster } from "./ports/webhooks";
 import type { MetricAlertStore } from "./ports/metric-alerts";
+import type { UserNotificationStore } from "./ports/user-notifications";
 
 /** What every core action receives besides its input: storage, the public URL and named limits. */
 export interface Ctx {
@@ -49,6 +50,8 @@ export interface Ctx {
   metricAlerts: MetricAlertStore;
   /** Outgoing email (src/core/email/mailer.ts); null when no SMTP server is configured. */
   mailer: Mailer | null;
+  /** Per-user notification preferences and issue participants (src/core/ports/user-notifications.ts); `within` binds to a consumer's transaction. */
+  userNotifications: UserNotificationStore & { within(trx: Kysely<DB>): UserNotificationStore };
   now: () => number;
   /** Alert webhooks, Slack and Discord (src/server/webhook-client.ts); null in processes that send no alerts. */
   webhooks: WebhookPoster | null;

@@ -11,6 +11,7 @@ import { KyselyDigestQueue } from "../db/digest-queue";
 import { KyselyReleaseOrder } from "../db/release-order";
 import { KyselyAlertStore } from "../db/alerts-store";
 import { KyselyMetricAlertStore } from "../db/metric-alerts-store";
+import { KyselyUserNotificationStore } from "../db/user-notifications-store";
 import type { Ctx } from "./context";
 import type { Mailer } from "./email/mailer";
 
@@ -37,6 +38,7 @@ export function createCtx(settings: Settings, store: Store, mailer: Mailer | nul
     alerts: new KyselyAlertStore(store.db, store.dialect),
     metricAlerts: new KyselyMetricAlertStore(store.db, store.dialect),
     mailer,
+    userNotifications: new KyselyUserNotificationStore(store.db),
     now: Date.now,
     webhooks: null,
     limits: {

@@ -26,6 +26,7 @@ import { m0023 } from "./migrations/0023_alert_rules";
 import { m0024 } from "./migrations/0024_alert_notifications";
 import { m0025 } from "./migrations/0025_alert_channels";
 import { m0027 } from "./migrations/0027_metric_alerts";
+import { m0028 } from "./migrations/0028_notification_preferences";
 import { adoptQueue } from "./queue";
 import type { AnyDb, Migration } from "./migrations/helpers";
 
@@ -56,6 +57,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0024_alert_notifications": m0024,
   "0025_alert_channels": m0025,
   "0027_metric_alerts": m0027,
+  "0028_notification_preferences": m0028,
 };
 
 export interface MigrateResult {

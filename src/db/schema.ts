@@ -2,6 +2,7 @@ import type { ColumnType, Generated, Insertable, Selectable } from "kysely";
 import type { ReleasesSchema } from "./schema-releases";
 import type { AlertsSchema } from "./schema-alerts";
 import type { MetricAlertsSchema } from "./schema-metric-alerts";
+import type { NotificationPreferencesSchema } from "./schema-notification-preferences";
 import type { Role, TeamRole } from "../core/orgs/roles";
 
 /**
@@ -482,7 +483,7 @@ export interface ProjectGroupingTable {
   next_short_number: number;
 }
 
-export interface DB extends ReleasesSchema, AlertsSchema, MetricAlertsSchema {
+export interface DB extends ReleasesSchema, AlertsSchema, MetricAlertsSchema, NotificationPreferencesSchema {
   users: UsersTable;
   sessions: SessionsTable;
   login_attempts: LoginAttemptsTable;

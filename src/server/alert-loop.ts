@@ -1,4 +1,5 @@
 import { alertConsumer } from "../core/alerts/consumer";
+import { workflowConsumer } from "../core/workflow/consumer";
 import { sendDueNotifications } from "../core/alerts/send";
 import type { Ctx } from "../core/context";
 import { driveInProcessConsumers } from "../core/outbox/in-process";
@@ -20,7 +21,7 @@ export function startAlertLoop(ctx: Ctx, everyMs = ALERT_TICK_MS): { stop(): Pro
   const metric = { prunedAt: 0 };
   const tick = async () => {
     try {
-      await driveInProcessConsumers(ctx, [alertConsumer]);
+      await driveInProcessConsumers(ctx, [alertConsumer, workflowConsumer]);
       const { sent, failed, notSent } = await sendDueNotifications(ctx);
       if (sent + failed + notSent > 0) log("info", "alert notifications", { sent, failed, notSent });
     } catch (error) {

@@ -16,6 +16,7 @@ import { KyselyDigestQueue } from "../../src/db/digest-queue";
 import { KyselyReleaseOrder } from "../../src/db/release-order";
 import { KyselyAlertStore } from "../../src/db/alerts-store";
 import { KyselyMetricAlertStore } from "../../src/db/metric-alerts-store";
+import { KyselyUserNotificationStore } from "../../src/db/user-notifications-store";
 import type { Ctx } from "../../src/core/context";
 
 /** Every storage test runs on both databases. */
@@ -90,6 +91,7 @@ export function testCtx(store: Store, overrides: Partial<Ctx> = {}): Ctx {
     alerts: new KyselyAlertStore(store.db, store.dialect),
     metricAlerts: new KyselyMetricAlertStore(store.db, store.dialect),
     mailer: null,
+    userNotifications: new KyselyUserNotificationStore(store.db),
     now: Date.now,
     webhooks: null,
     limits: { sessionDays: 14, loginMaxFailures: 10, loginAccountMaxFailures: 100, loginWindowSeconds: 900 },

@@ -16,6 +16,7 @@ import { ALERTING_KINDS, intervalsOf, ruleFires, type IssueFacts } from "./evalu
 import { INTERVALS, type Interval, type WindowCount } from "./frequency-conditions";
 import { LATEST_RELEASE_FILTER } from "./issue-filters";
 import { actionChannel, actionUrl, EMAIL_ACTION, type AlertRule, type EmailAction } from "./rule-schema";
+import { withoutOptedOut } from "../preferences/opt-out";
 
 export const ALERTS_CONSUMER = "alerts";
 
@@ -124,7 +125,10 @@ export const alertConsumer: InDatabaseConsumer = {
     for (const change of relevant) {
       let rules = rulesOf.get(change.projectId);
       if (!rules) rulesOf.set(change.projectId, (rules = (await store.rules(change.projectId)).filter((r) => r.status === "active")));
-      if (rules.length > 0) await store.insertNotifications(await notificationsFor(store, change, rules, now));
+      if (rules.length === 0) continue;
+      const rows = await notificationsFor(store, change, rules, now);
+      // People who switched issue alerts off (for this project, or everywhere) are not emailed.
+      await store.insertNotifications(await withoutOptedOut(ctx.userNotifications.within(trx), change.projectId, rows));
     }
   },
 };

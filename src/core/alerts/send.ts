@@ -15,6 +15,8 @@ import { decodePayload } from "../storage/payload";
 import { sendWeb, type Recorder } from "./send-web";
 import { stackExcerpt, storedEvent } from "./stack-excerpt";
 import type { AlertFacts } from "./web-payloads";
+import { isWorkflowKind } from "../workflow/consumer";
+import { workflowEmailFor } from "../workflow/email";
 
 export const MAX_TRIES = 8;
 export const FIRST_RETRY_MS = 60_000;
@@ -70,7 +72,9 @@ async function sendOne(ctx: Ctx, n: NotificationRecord, result: SendResult): Pro
     result.notSent++;
     return record("not_sent", "not sent: the issue no longer exists");
   }
-  const latest = await ctx.telemetry.issueEventAt(n.issueId, "latest");
+  // Workflow emails (assigned, comments, resolutions) share these rows and this sender (decision 0021).
+  const workflow = isWorkflowKind(n.changeKind) ? await workflowEmailFor(ctx, n, facts) : null;
+  const latest = workflow ? null : await ctx.telemetry.issueEventAt(n.issueId, "latest");
   const json = latest ? decodePayload(latest.data) : null;
   const alert: AlertFacts = {
     ...facts,
@@ -80,8 +84,8 @@ async function sendOne(ctx: Ctx, n: NotificationRecord, result: SendResult): Pro
     event: storedEvent(json),
     frames: stackExcerpt(json),
   };
-  if (n.channel !== "email") return sendWeb(ctx, n, alert, attempt >= MAX_TRIES, record, result);
-  const email = issueAlertEmail(alert);
+  if (!workflow && n.channel !== "email") return sendWeb(ctx, n, alert, attempt >= MAX_TRIES, record, result);
+  const email = workflow ?? issueAlertEmail(alert);
   const messageId = alertMessageId(n.id, ctx.publicUrl);
   try {
     await ctx.mailer!.send({ ...email, to: n.target, messageId });

@@ -8,13 +8,14 @@
 import type { Ctx } from "../context";
 import { activityConsumer } from "../issues/activity";
 import { alertConsumer } from "../alerts/consumer";
+import { workflowConsumer } from "../workflow/consumer";
 import { consumeAll, type OutboxConsumer } from "./consume";
 
 /**
  * Alerts are here too: the consumer only writes notification rows (a few reads per change, in
  * its own transaction); email leaves from the sender's loop, never from here (decision 0017).
  */
-export const IN_PROCESS_CONSUMERS: readonly OutboxConsumer[] = [activityConsumer, alertConsumer];
+export const IN_PROCESS_CONSUMERS: readonly OutboxConsumer[] = [activityConsumer, alertConsumer, workflowConsumer];
 
 /** Runs each in-process consumer that is behind the outbox until it catches up; two small reads when none is. */
 export async function driveInProcessConsumers(ctx: Ctx, consumers: readonly OutboxConsumer[] = IN_PROCESS_CONSUMERS): Promise<number> {

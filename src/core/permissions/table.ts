@@ -263,6 +263,14 @@ export const PERMISSIONS = [
     scope: "alerts:write",
     description: "fire an issue alert rule's actions once with the project's newest issue",
   },
+  // notification preferences (issue 14, item 5)
+  {
+    permission: "account:notifications",
+    audience: "signed-in",
+    roles: [],
+    description:
+      "choose which emails one gets (issue alerts, per project too; assignments, comments, resolutions) and send oneself a test email",
+  },
 ] as const satisfies readonly PermissionRow[];
 
 type Row = (typeof PERMISSIONS)[number];

@@ -1,5 +1,6 @@
 import { setOpenMembershipAction, updateOrganizationAction } from "../../../actions/members";
 import { ActionForm } from "../../../components/action-form";
+import { LocalhostLinksWarning } from "../../../components/email-warnings";
 import { PageCrumbs } from "../../../components/shell/page-crumbs";
 import { loadOrg } from "../../../lib/loaders";
 import "../access.css";
@@ -15,6 +16,7 @@ export default async function OrganizationSettingsPage({ params }: { params: Pro
     <main>
       <PageCrumbs items={[{ label: org.name, href: `/orgs/${org.slug}` }, { label: "Settings" }]} />
       <h1>Organization settings</h1>
+      <LocalhostLinksWarning />
       <section className="panel">
         <h2 className="panel-title">General</h2>
         <ActionForm

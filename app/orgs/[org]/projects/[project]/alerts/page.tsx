@@ -3,6 +3,7 @@ import { joinByMatch, recentNotifications } from "@/src/core/alerts/history";
 import { listRules } from "@/src/core/alerts/manage-rules";
 import { describeAction, describeCondition, describeFilter, EMAIL_ACTION, maskedUrl, type AlertRule } from "@/src/core/alerts/rule-schema";
 import { roleAllows } from "@/src/core/permissions/table";
+import { LocalhostLinksWarning } from "../../../../../components/email-warnings";
 import { PageCrumbs } from "../../../../../components/shell/page-crumbs";
 import { When } from "../../../../../components/when";
 import { ctx } from "../../../../../lib/app-runtime";
@@ -25,6 +26,9 @@ const KINDS: Record<string, string> = {
   seen: "Frequency",
   unignored: "Frequency",
   test: "Test of the rule",
+  assigned: "Assigned",
+  commented: "Comment",
+  resolved: "Resolved",
 };
 const CHANNELS: Record<string, string> = { email: "Email", webhook: "Webhook", slack: "Slack", discord: "Discord" };
 const STATUS: Record<string, string> = { pending: "to be sent", sent: "sent", failed: "failed", not_sent: "not sent" };
@@ -59,6 +63,7 @@ export default async function AlertsPage({ params }: { params: Promise<{ org: st
           No SMTP server is configured (<code>TELLTALE_SMTP_URL</code>): notifications are listed below but not sent.
         </p>
       )}
+      <LocalhostLinksWarning />
       <section className="panel">
         <h2 style={{ marginTop: 0 }}>Issue alert rules</h2>
         <p className="muted">
