@@ -1,10 +1,11 @@
 /**
  * Issue alerts from the issue-change outbox (docs/decisions/0017-alert-delivery.md): for each
  * change a rule can be about, the project's active rules that fire (conditions, filters,
- * environment, `frequency`) become one notification row per recipient, in the transaction that
- * moves this consumer's position. Notification ids come from the change's id, the rule and the
- * recipient, and inserting one that exists does nothing: a change read twice (a position rolled
- * back by hand, a second process) never makes a second email. Sending is the sender's (./send.ts).
+ * environment, `frequency`) become one notification row per email recipient and per webhook,
+ * Slack or Discord URL (decision 0018), in the transaction that moves this consumer's position.
+ * Notification ids come from the change's id, the rule and the recipient or URL, and inserting one
+ * that exists does nothing: a change read twice (a position rolled back by hand, a second process)
+ * never makes a second notification. Sending is the sender's (./send.ts).
  */
 import { createHash } from "node:crypto";
 import type { Ctx } from "../context";

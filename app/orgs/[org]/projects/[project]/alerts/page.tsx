@@ -182,7 +182,7 @@ export default async function AlertsPage({ params }: { params: Promise<{ org: st
                                 <When ms={a.at} /> · {STATUS[a.status] ?? a.status}
                                 {a.statusCode != null && <> · HTTP {a.statusCode}</>}
                                 {a.durationMs != null && <> · {(a.durationMs / 1000).toFixed(1)} s</>}
-                                {a.error && <div className="muted-small">{a.error}</div>}
+                                {a.error && a.statusCode == null && <div className="muted-small">{a.error}</div>}
                                 {a.response && <pre className="attempt-answer">{a.response}</pre>}
                               </li>
                             ))}
