@@ -11,6 +11,7 @@ import type { ReleaseStore } from "./ports/releases";
 import type { ReleaseOrder } from "./ports/release-order";
 import type { ReleaseHealthStore } from "./ports/release-health";
 import type { AlertStore } from "./ports/alerts";
+import type { AuditLog } from "./ports/audit";
 
 /** What every core action receives besides its input: storage, the public URL and named limits. */
 export interface Ctx {
@@ -40,6 +41,8 @@ export interface Ctx {
   artifacts: ArtifactStore;
   /** Issue alert rules and notifications (src/core/ports/alerts.ts); `within` binds it to the outbox consumer's transaction. */
   alerts: AlertStore & { within(trx: Kysely<DB>): AlertStore };
+  /** The organizations' audit log (src/core/ports/audit.ts): append-only. */
+  audit: AuditLog;
   /** Outgoing email (src/core/email/mailer.ts); null when no SMTP server is configured. */
   mailer: Mailer | null;
   now: () => number;

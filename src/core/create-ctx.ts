@@ -9,6 +9,7 @@ import { KyselyReleaseHealthStore } from "../db/release-health-store";
 import { KyselyReleaseStore } from "../db/release-store";
 import { KyselyReleaseOrder } from "../db/release-order";
 import { KyselyAlertStore } from "../db/alerts-store";
+import { KyselyAuditLog } from "../db/audit-store";
 import type { Ctx } from "./context";
 import type { Mailer } from "./email/mailer";
 
@@ -31,6 +32,7 @@ export function createCtx(settings: Settings, store: Store, mailer: Mailer | nul
     releaseHealth: new KyselyReleaseHealthStore(store.db),
     artifacts: new KyselyArtifactStore(store.db),
     alerts: new KyselyAlertStore(store.db, store.dialect),
+    audit: new KyselyAuditLog(store.db),
     mailer,
     now: Date.now,
     limits: {

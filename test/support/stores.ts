@@ -14,6 +14,7 @@ import { KyselyReleaseHealthStore } from "../../src/db/release-health-store";
 import { KyselyReleaseStore } from "../../src/db/release-store";
 import { KyselyReleaseOrder } from "../../src/db/release-order";
 import { KyselyAlertStore } from "../../src/db/alerts-store";
+import { KyselyAuditLog } from "../../src/db/audit-store";
 import type { Ctx } from "../../src/core/context";
 
 /** Every storage test runs on both databases. */
@@ -84,6 +85,7 @@ export function testCtx(store: Store, overrides: Partial<Ctx> = {}): Ctx {
     releaseHealth: new KyselyReleaseHealthStore(store.db),
     artifacts: new KyselyArtifactStore(store.db),
     alerts: new KyselyAlertStore(store.db, store.dialect),
+    audit: new KyselyAuditLog(store.db),
     mailer: null,
     now: Date.now,
     limits: { sessionDays: 14, loginMaxFailures: 10, loginAccountMaxFailures: 100, loginWindowSeconds: 900 },
