@@ -34,5 +34,10 @@ export const retryDeadLetterAction = action("dead-letter:write", (args) =>
 );
 
 export const deleteDeadLetterAction = action("dead-letter:write", (args) =>
-  onDeadLetter(args, "dead-letter.remove", (organizationId, id) => deleteDeadLetter({ ctx: ctx(), input: { organizationId, id } }), "Deleted."),
+  onDeadLetter(
+    args,
+    "dead-letter.remove",
+    (organizationId, id) => deleteDeadLetter({ ctx: ctx(), input: { organizationId, id } }),
+    "Deleted.",
+  ),
 );

@@ -68,7 +68,12 @@ async function accept(_prev: FormState, form: FormData): Promise<FormState> {
     const ip = await clientIp();
     // Joining is recorded in the organization joined, as the one who joined.
     const joined = (who: { id: number; email: string }, invitation: PendingInvitation) =>
-      auditor(ctx(), invitation.organizationId, { user: who, tokenId: null, ip }, auditEvents("invite:accept"))({
+      auditor(
+        ctx(),
+        invitation.organizationId,
+        { user: who, tokenId: null, ip },
+        auditEvents("invite:accept"),
+      )({
         event: "member.accept-invite",
         target: { type: "member", id: who.id, label: who.email },
         after: { role: invitation.role },

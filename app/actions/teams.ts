@@ -78,7 +78,11 @@ export const addTeamMemberAction = action("team:join", async ({ ctx, user, acces
   const role = field(form, "role") || "contributor";
   if (!isTeamRole(role)) throw invalidInput("choose a team role");
   await addTeamMember({ ctx, input: { access, actorId: user.id, team, userId, role } });
-  await audit({ event: "member.join-team", target: teamTarget(team), after: { member: await emailOf(ctx, access, userId), teamRole: role } });
+  await audit({
+    event: "member.join-team",
+    target: teamTarget(team),
+    after: { member: await emailOf(ctx, access, userId), teamRole: role },
+  });
   refresh(access);
   return { notice: userId === user.id ? `You joined #${team.slug}.` : "Added to the team." };
 });
@@ -99,7 +103,11 @@ export const setTeamRoleAction = action("team:join", async ({ ctx, user, access,
   if (!isTeamRole(role)) throw invalidInput("choose a team role");
   const userId = userIdOf(form);
   await setTeamRole({ ctx, input: { access, actorId: user.id, team, userId, role } });
-  await audit({ event: "member.edit-team-role", target: teamTarget(team), after: { member: await emailOf(ctx, access, userId), teamRole: role } });
+  await audit({
+    event: "member.edit-team-role",
+    target: teamTarget(team),
+    after: { member: await emailOf(ctx, access, userId), teamRole: role },
+  });
   refresh(access);
   return { notice: `Now ${TEAM_ROLE_INFO[role].label.toLowerCase()}.` };
 });

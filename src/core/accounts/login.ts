@@ -51,7 +51,12 @@ export async function login({ ctx, input }: { ctx: Ctx; input: LoginInput }): Pr
   // Sign-ins and failures go to the audit log of each organization the account belongs to;
   // a failure for an address with no account belongs to no organization.
   const auditLogin = (event: "user.login" | "user.login-failed", who: User) =>
-    auditForUser(ctx, who.id, { user: who, tokenId: null, ip: input.ip }, { event, target: { type: "user", id: who.id, label: who.email } });
+    auditForUser(
+      ctx,
+      who.id,
+      { user: who, tokenId: null, ip: input.ip },
+      { event, target: { type: "user", id: who.id, label: who.email } },
+    );
   if (!user || !ok) {
     if (user) await auditLogin("user.login-failed", user);
     throw unauthenticated("Wrong email or password.");

@@ -44,8 +44,20 @@ const MEMBER_MANAGERS = ["owner", "manager"] as const satisfies readonly Role[];
  */
 export const PERMISSIONS = [
   { permission: "session:login", audience: "public", roles: [], description: "sign in", audit: ["user.login", "user.login-failed"] },
-  { permission: "session:setup", audience: "public", roles: [], description: "create the first administrator on an empty server", unaudited: "creates the first administrator of an empty server: no organization exists yet" },
-  { permission: "session:logout", audience: "public", roles: [], description: "end one's own session", unaudited: "ends one's own session and grants nothing" },
+  {
+    permission: "session:setup",
+    audience: "public",
+    roles: [],
+    description: "create the first administrator on an empty server",
+    unaudited: "creates the first administrator of an empty server: no organization exists yet",
+  },
+  {
+    permission: "session:logout",
+    audience: "public",
+    roles: [],
+    description: "end one's own session",
+    unaudited: "ends one's own session and grants nothing",
+  },
   {
     permission: "invite:accept",
     audience: "public",
@@ -60,7 +72,13 @@ export const PERMISSIONS = [
     scope: "org:read",
     description: "see one's organizations and debug pages",
   },
-  { permission: "token:write", audience: "signed-in", roles: [], description: "create, list and revoke one's own API tokens", unaudited: "personal tokens belong to their user, not to one organization; organization tokens are audited (org-token:write)" },
+  {
+    permission: "token:write",
+    audience: "signed-in",
+    roles: [],
+    description: "create, list and revoke one's own API tokens",
+    unaudited: "personal tokens belong to their user, not to one organization; organization tokens are audited (org-token:write)",
+  },
   {
     permission: "org:read",
     audience: "organization",

@@ -66,9 +66,18 @@ export const PROJECT_ROUTES: ApiRoute[] = [
         project = { ...project, ...renamed };
       }
       // One entry per request: a rename (with a grouping upgrade in the same request, if any) or the upgrade alone.
-      const after = { slug: project.slug, name: project.name, ...(typeof fields.groupingConfig === "string" ? { groupingConfig: fields.groupingConfig } : {}) };
+      const after = {
+        slug: project.slug,
+        name: project.name,
+        ...(typeof fields.groupingConfig === "string" ? { groupingConfig: fields.groupingConfig } : {}),
+      };
       if (renames({ body })) await audit({ event: "project.edit", target: projectTarget(project), before, after });
-      else await audit({ event: "project.edit-grouping", target: projectTarget(project), after: { groupingConfig: String(fields.groupingConfig) } });
+      else
+        await audit({
+          event: "project.edit-grouping",
+          target: projectTarget(project),
+          after: { groupingConfig: String(fields.groupingConfig) },
+        });
       if (typeof fields.groupingConfig !== "string") return serializeProject(project, await groupingState(ctx, project.id));
       const days = fields.secondaryGroupingDays;
       if (days !== undefined && typeof days !== "number") throw invalidInput("secondaryGroupingDays is a number of days");

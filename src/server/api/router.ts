@@ -29,6 +29,7 @@ import { TEAM_ROUTES } from "./team-routes";
 import { RELEASE_ROUTES } from "./release-routes";
 import { SOURCEMAP_ROUTES } from "./sourcemap-routes";
 import { ALERT_ROUTES } from "./alert-routes";
+import { AUDIT_ROUTES } from "./audit-routes";
 import { accountRoute, route, type AccountRoute, type ApiRoute } from "./route";
 import { Created, JsonWithHeaders, NoContent, RawResponse } from "./raw";
 
@@ -56,6 +57,7 @@ export const ROUTES: ApiRoute[] = [
   ...RELEASE_ROUTES,
   ...SOURCEMAP_ROUTES,
   ...ALERT_ROUTES,
+  ...AUDIT_ROUTES,
 ];
 
 /**
