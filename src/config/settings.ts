@@ -115,6 +115,10 @@ export const SETTINGS = {
     doc: "Retention of the internal project (Telltale's own errors and traces), in days, in place of `TELLTALE_RETENTION_DAYS`.",
   },
   TELLTALE_MAX_EVENTS_PER_ISSUE: { default: "10000", doc: "Only the newest this-many events of each issue are kept; counts stay correct." },
+  TELLTALE_AUDIT_RETENTION_DAYS: {
+    default: "365",
+    doc: "Audit-log entries older than this many days are deleted; nothing else deletes or changes them.",
+  },
 } as const satisfies Record<string, { default: string; doc: string }>;
 
 const MiB = 1024 * 1024;
@@ -179,6 +183,7 @@ const envSchema = z.object({
   TELLTALE_RETENTION_DAYS: positiveInt.default(90),
   TELLTALE_INTERNAL_RETENTION_DAYS: positiveInt.default(7),
   TELLTALE_MAX_EVENTS_PER_ISSUE: positiveInt.default(10_000),
+  TELLTALE_AUDIT_RETENTION_DAYS: positiveInt.default(365),
 });
 
 export type SelfMonitoring = { mode: "self" } | { mode: "off" } | { mode: "dsn"; dsn: string };
@@ -230,7 +235,7 @@ export interface Settings {
   ingest: IngestSettings;
   clients: ClientTimeouts;
   /** `internalDays` applies to the internal project (self-monitoring), `days` to every other. */
-  retention: { days: number; internalDays: number; maxEventsPerIssue: number };
+  retention: { days: number; internalDays: number; maxEventsPerIssue: number; auditDays: number };
 }
 
 export class SettingsError extends Error {}
@@ -291,6 +296,7 @@ export function parseSettings(env: Record<string, string | undefined>): Settings
       days: e.TELLTALE_RETENTION_DAYS,
       internalDays: e.TELLTALE_INTERNAL_RETENTION_DAYS,
       maxEventsPerIssue: e.TELLTALE_MAX_EVENTS_PER_ISSUE,
+      auditDays: e.TELLTALE_AUDIT_RETENTION_DAYS,
     },
   };
 }
