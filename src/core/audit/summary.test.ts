@@ -1,0 +1,17 @@
+import { describe, expect, it } from "vitest";
+import { changeLines } from "./summary";
+
+describe("changeLines", () => {
+  it("shows a changed field as before → after, a new one as its value, a removed one as what it was", () => {
+    expect(changeLines({ before: { role: "member", team: "web" }, after: { role: "admin", active: false, limit: null } })).toEqual([
+      "role: member → admin",
+      "team was web",
+      "active: no",
+      "limit: none",
+    ]);
+  });
+
+  it("shows nothing for an entry without a summary", () => {
+    expect(changeLines({})).toEqual([]);
+  });
+});
