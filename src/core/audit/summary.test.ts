@@ -11,6 +11,12 @@ describe("changeLines", () => {
     ]);
   });
 
+  it("leaves out a field the change kept as it was", () => {
+    expect(changeLines({ before: { name: "Acme", slug: "acme" }, after: { name: "Acme Inc", slug: "acme" } })).toEqual([
+      "name: Acme → Acme Inc",
+    ]);
+  });
+
   it("shows nothing for an entry without a summary", () => {
     expect(changeLines({})).toEqual([]);
   });

@@ -99,7 +99,7 @@ export default async function AuditLogPage({ params, searchParams }: { params: P
             <li key={e.id} className="audit-entry" data-testid="audit-entry" data-event={e.event}>
               <div className="audit-what">
                 <strong>{e.actorLabel}</strong> {isAuditEvent(e.event) ? AUDIT_EVENTS[e.event] : e.event}{" "}
-                <span className="audit-target">{e.targetLabel}</span>
+                {e.targetLabel !== e.actorLabel && <span className="audit-target">{e.targetLabel}</span>}
                 {changeLines(e.data).length > 0 && (
                   <ul className="audit-changes">
                     {changeLines(e.data).map((line) => (
