@@ -29,7 +29,8 @@ describe("sidebar sections", () => {
   });
 
   it("shows the audit log to owners and managers, whom the permission table lets read it", () => {
-    const ids = (role: "owner" | "manager" | "admin" | "member") => shownSections({ org: "o", project: null, role }, "/orgs/o").map((s) => s.id);
+    const ids = (role: "owner" | "manager" | "admin" | "member") =>
+      shownSections({ org: "o", project: null, role }, "/orgs/o").map((s) => s.id);
     expect(ids("owner")).toContain("audit-log");
     expect(ids("manager")).toContain("audit-log");
     expect(ids("admin")).not.toContain("audit-log");
