@@ -1,7 +1,8 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { createMetricRule, deleteMetricRule, updateMetricRule } from "@/src/core/metric-alerts/manage";
+import { metricRuleTarget } from "@/src/core/audit/targets";
+import { createMetricRule, deleteMetricRule, findMetricRule, updateMetricRule } from "@/src/core/metric-alerts/manage";
 import { action } from "../lib/action";
 import { field } from "../lib/forms";
 
@@ -41,20 +42,26 @@ function ruleBody(form: FormData): Record<string, unknown> {
 /** Creates a metric alert rule, or changes the one named by `ruleId`, from the organization's Metric alerts page. */
 export const saveMetricRuleAction = action(
   "alert:write",
-  async ({ ctx, user, access, form }) => {
+  async ({ ctx, user, access, form, audit }) => {
     const ruleId = field(form, "ruleId");
     const body = ruleBody(form);
+    const before = ruleId ? await findMetricRule(ctx, access, ruleId) : null;
     const rule = ruleId
       ? await updateMetricRule({ ctx, input: { scope: access, ruleId, body } })
       : await createMetricRule({ ctx, input: { scope: access, body, userId: user.id } });
+    if (before)
+      await audit({ event: "alertrule.edit", target: metricRuleTarget(rule), before: { name: before.name }, after: { name: rule.name } });
+    else await audit({ event: "alertrule.add", target: metricRuleTarget(rule), after: { name: rule.name } });
     revalidatePath(`/orgs/${access.org.slug}/metric-alerts`);
     return { notice: ruleId ? `Saved “${rule.name}”.` : `Created “${rule.name}”; it is evaluated every minute.` };
   },
   { keep: KEPT },
 );
 
-export const deleteMetricRuleAction = action("alert:write", async ({ ctx, access, form }) => {
+export const deleteMetricRuleAction = action("alert:write", async ({ ctx, access, form, audit }) => {
+  const rule = await findMetricRule(ctx, access, field(form, "ruleId"));
   await deleteMetricRule({ ctx, input: { scope: access, ruleId: field(form, "ruleId") } });
+  await audit({ event: "alertrule.remove", target: metricRuleTarget(rule), before: { name: rule.name } });
   revalidatePath(`/orgs/${access.org.slug}/metric-alerts`);
   return { notice: "Deleted the metric alert rule." };
 });

@@ -3,7 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { invalidInput } from "@/src/core/errors";
 import { isScope, type Scope } from "@/src/core/tokens/scopes";
-import { issueOrgToken, issueToken, revokeOrgToken, revokeToken } from "@/src/core/tokens/tokens";
+import { issueOrgToken, issueToken, listOrgTokens, revokeOrgToken, revokeToken } from "@/src/core/tokens/tokens";
 import { action, userAction } from "../lib/action";
 import { field } from "../lib/forms";
 import { SCOPE_RESOURCES } from "../orgs/[org]/tokens/scope-resources";
@@ -47,19 +47,22 @@ export const revokeTokenAction = userAction("token:write", async ({ ctx, user, f
 
 export const createOrgTokenAction = action(
   "org-token:write",
-  async ({ ctx, user, access, form }) => {
+  async ({ ctx, user, access, form, audit }) => {
     const name = field(form, "name");
-    const { token } = await issueOrgToken(ctx, user.id, access.org, { name });
+    const { id, token } = await issueOrgToken(ctx, user.id, access.org, { name });
+    await audit({ event: "orgauthtoken.create", target: { type: "orgauthtoken", id, label: name.trim() } });
     revalidatePath(`/orgs/${access.org.slug}/tokens`);
     return { notice: `Created organization token “${name.trim()}”. Copy it now: it is not shown again.`, values: { token } };
   },
   { keep: ["name"] },
 );
 
-export const revokeOrgTokenAction = action("org-token:write", async ({ ctx, access, form }) => {
+export const revokeOrgTokenAction = action("org-token:write", async ({ ctx, access, form, audit }) => {
   const id = Number(field(form, "tokenId"));
   if (!Number.isSafeInteger(id)) throw invalidInput("no such token");
+  const name = (await listOrgTokens(ctx, access.org.id)).find((t) => t.id === id)?.name ?? `token ${id}`;
   await revokeOrgToken(ctx, access.org.id, id);
+  await audit({ event: "orgauthtoken.remove", target: { type: "orgauthtoken", id, label: name } });
   revalidatePath(`/orgs/${access.org.slug}/tokens`);
   return { notice: "Revoked: the token no longer works." };
 });

@@ -1,10 +1,12 @@
 import { ZodError } from "zod";
+import { auditor, type Audit } from "@/src/core/audit/record";
 import type { Ctx } from "@/src/core/context";
 import { isTelltaleError } from "@/src/core/errors";
 import type { OrgAccess } from "@/src/core/orgs/access";
 import { authorize } from "@/src/core/permissions/authorize";
 import { requireSuperuser } from "@/src/core/permissions/superuser";
 import {
+  auditEvents,
   NOT_ALLOWED,
   type OrgPermission,
   type PublicPermission,
@@ -12,7 +14,7 @@ import {
   type SuperuserPermission,
 } from "@/src/core/permissions/table";
 import type { User } from "@/src/db/schema";
-import { requireUser } from "./auth";
+import { clientIp, requireUser } from "./auth";
 import { field, type FormState } from "./forms";
 import { ctx } from "./app-runtime";
 
@@ -48,12 +50,17 @@ async function settle(work: () => Promise<FormState>, form: FormData, options: O
  */
 export function action(
   permission: OrgPermission,
-  run: (args: { ctx: Ctx; user: User; access: OrgAccess; form: FormData }) => Promise<FormState>,
+  run: (args: { ctx: Ctx; user: User; access: OrgAccess; form: FormData; audit: Audit }) => Promise<FormState>,
   options: Options = {},
 ): ServerAction {
   return async (_prev, form) => {
     const user = await requireUser();
-    const work = async () => run({ ctx: ctx(), user, access: await authorize(ctx(), user, permission, field(form, "org")), form });
+    const work = async () => {
+      const access = await authorize(ctx(), user, permission, field(form, "org"));
+      // The row's audit events, recorded as this user from this address (src/core/audit/record.ts).
+      const audit = auditor(ctx(), access.org.id, { user, tokenId: null, ip: await clientIp() }, auditEvents(permission));
+      return run({ ctx: ctx(), user, access, form, audit });
+    };
     return settle(work, form, options);
   };
 }

@@ -27,7 +27,7 @@ describe("parseSettings", () => {
       loginWindowSeconds: 900,
       trustProxy: { kind: "none" },
       logLevel: "info",
-      retention: { days: 90, internalDays: 7, maxEventsPerIssue: 10_000 },
+      retention: { days: 90, internalDays: 7, maxEventsPerIssue: 10_000, auditDays: 365 },
     });
   });
 
@@ -54,6 +54,7 @@ describe("parseSettings", () => {
       SETTINGS.TELLTALE_RETENTION_DAYS.default,
       SETTINGS.TELLTALE_INTERNAL_RETENTION_DAYS.default,
       SETTINGS.TELLTALE_MAX_EVENTS_PER_ISSUE.default,
+      SETTINGS.TELLTALE_AUDIT_RETENTION_DAYS.default,
     ]);
     expect(Object.values(parsed.clients).map(String)).toEqual([
       SETTINGS.TELLTALE_HEADERS_TIMEOUT_MS.default,

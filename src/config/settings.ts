@@ -119,6 +119,10 @@ export const SETTINGS = {
     default: "false",
     doc: "Send alert webhooks, Slack and Discord messages to loopback, private, link-local, unique-local, CGNAT and multicast addresses too (checked against every address the URL and each redirect resolve to). Off, such URLs are refused: a rule's author could otherwise reach the server's own network.",
   },
+  TELLTALE_AUDIT_RETENTION_DAYS: {
+    default: "365",
+    doc: "Audit-log entries older than this many days are deleted; nothing else deletes or changes them.",
+  },
 } as const satisfies Record<string, { default: string; doc: string }>;
 
 const MiB = 1024 * 1024;
@@ -184,6 +188,7 @@ const envSchema = z.object({
   TELLTALE_INTERNAL_RETENTION_DAYS: positiveInt.default(7),
   TELLTALE_MAX_EVENTS_PER_ISSUE: positiveInt.default(10_000),
   TELLTALE_ALERTS_ALLOW_PRIVATE_URLS: boolText.default(false),
+  TELLTALE_AUDIT_RETENTION_DAYS: positiveInt.default(365),
 });
 
 export type SelfMonitoring = { mode: "self" } | { mode: "off" } | { mode: "dsn"; dsn: string };
@@ -235,7 +240,7 @@ export interface Settings {
   ingest: IngestSettings;
   clients: ClientTimeouts;
   /** `internalDays` applies to the internal project (self-monitoring), `days` to every other. */
-  retention: { days: number; internalDays: number; maxEventsPerIssue: number };
+  retention: { days: number; internalDays: number; maxEventsPerIssue: number; auditDays: number };
   /** Where alert webhooks may go (decision 0018). */
   alerts: { allowPrivateUrls: boolean };
 }
@@ -298,6 +303,7 @@ export function parseSettings(env: Record<string, string | undefined>): Settings
       days: e.TELLTALE_RETENTION_DAYS,
       internalDays: e.TELLTALE_INTERNAL_RETENTION_DAYS,
       maxEventsPerIssue: e.TELLTALE_MAX_EVENTS_PER_ISSUE,
+      auditDays: e.TELLTALE_AUDIT_RETENTION_DAYS,
     },
     alerts: { allowPrivateUrls: e.TELLTALE_ALERTS_ALLOW_PRIVATE_URLS },
   };

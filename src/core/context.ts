@@ -15,6 +15,7 @@ import type { DigestQueue } from "./ports/digest-queue";
 import type { WebhookPoster } from "./ports/webhooks";
 import type { MetricAlertStore } from "./ports/metric-alerts";
 import type { UserNotificationStore } from "./ports/user-notifications";
+import type { AuditLog } from "./ports/audit";
 
 /** What every core action receives besides its input: storage, the public URL and named limits. */
 export interface Ctx {
@@ -48,6 +49,8 @@ export interface Ctx {
   digestQueue: DigestQueue;
   /** Metric alert rules, their evaluations and notifications (src/core/ports/metric-alerts.ts). */
   metricAlerts: MetricAlertStore;
+  /** The organizations' audit log (src/core/ports/audit.ts): append-only. */
+  audit: AuditLog;
   /** Outgoing email (src/core/email/mailer.ts); null when no SMTP server is configured. */
   mailer: Mailer | null;
   /** Per-user notification preferences and issue participants (src/core/ports/user-notifications.ts); `within` binds to a consumer's transaction. */

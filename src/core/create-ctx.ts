@@ -12,6 +12,7 @@ import { KyselyReleaseOrder } from "../db/release-order";
 import { KyselyAlertStore } from "../db/alerts-store";
 import { KyselyMetricAlertStore } from "../db/metric-alerts-store";
 import { KyselyUserNotificationStore } from "../db/user-notifications-store";
+import { KyselyAuditLog } from "../db/audit-store";
 import type { Ctx } from "./context";
 import type { Mailer } from "./email/mailer";
 
@@ -37,6 +38,7 @@ export function createCtx(settings: Settings, store: Store, mailer: Mailer | nul
     artifacts: new KyselyArtifactStore(store.db),
     alerts: new KyselyAlertStore(store.db, store.dialect),
     metricAlerts: new KyselyMetricAlertStore(store.db, store.dialect),
+    audit: new KyselyAuditLog(store.db),
     mailer,
     userNotifications: new KyselyUserNotificationStore(store.db),
     now: Date.now,

@@ -3,6 +3,7 @@ import type { ReleasesSchema } from "./schema-releases";
 import type { AlertsSchema } from "./schema-alerts";
 import type { MetricAlertsSchema } from "./schema-metric-alerts";
 import type { NotificationPreferencesSchema } from "./schema-notification-preferences";
+import type { AuditSchema } from "./schema-audit";
 import type { Role, TeamRole } from "../core/orgs/roles";
 
 /**
@@ -483,7 +484,7 @@ export interface ProjectGroupingTable {
   next_short_number: number;
 }
 
-export interface DB extends ReleasesSchema, AlertsSchema, MetricAlertsSchema, NotificationPreferencesSchema {
+export interface DB extends ReleasesSchema, AlertsSchema, MetricAlertsSchema, NotificationPreferencesSchema, AuditSchema {
   users: UsersTable;
   sessions: SessionsTable;
   login_attempts: LoginAttemptsTable;

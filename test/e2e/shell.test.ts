@@ -223,6 +223,7 @@ describe("the application shell in Chromium", () => {
       ["settings-keys", "/orgs/shop/projects/api/settings/keys"],
       ["org", "/orgs/shop"],
       ["dead-letters", "/orgs/shop/dead-letters"],
+      ["audit-log", "/orgs/shop/audit-log"],
       ["new-project", "/orgs/shop/projects/new"],
       ["guide", "/orgs/shop/projects/api/setup/node"],
     ] as const;

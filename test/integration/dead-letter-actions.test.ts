@@ -15,6 +15,8 @@ vi.mock("../../app/lib/auth", () => ({
     if (!request.user) throw new Error("test: nobody signed in");
     return Promise.resolve(request.user);
   },
+  // The action wrapper records the client address in the audit log.
+  clientIp: async () => "127.0.0.1",
 }));
 vi.mock("../../app/lib/app-runtime", () => ({
   ctx: () => {

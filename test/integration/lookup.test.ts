@@ -92,6 +92,7 @@ describe.each(DIALECTS)("the command palette's lookup on %s", (dialect) => {
         params: ["mine"],
         query: new URLSearchParams({ query }),
         body: undefined,
+        audit: () => Promise.reject(new Error("a read records nothing")),
       });
     expect(lookupRoute).toMatchObject({ method: "GET", permission: "issue:read" });
     expect(await answer("SHOP-1")).toEqual({

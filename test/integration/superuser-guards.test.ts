@@ -22,6 +22,8 @@ vi.mock("../../app/lib/auth", () => ({
     if (!session.user) throw new Error("no user signed in for this test");
     return session.user;
   },
+  // The action wrapper records the client address in the audit log.
+  clientIp: async () => "127.0.0.1",
 }));
 vi.mock("../../app/lib/app-runtime", () => ({ ctx: () => session.ctx }));
 

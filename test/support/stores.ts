@@ -17,6 +17,7 @@ import { KyselyReleaseOrder } from "../../src/db/release-order";
 import { KyselyAlertStore } from "../../src/db/alerts-store";
 import { KyselyMetricAlertStore } from "../../src/db/metric-alerts-store";
 import { KyselyUserNotificationStore } from "../../src/db/user-notifications-store";
+import { KyselyAuditLog } from "../../src/db/audit-store";
 import type { Ctx } from "../../src/core/context";
 
 /** Every storage test runs on both databases. */
@@ -90,6 +91,7 @@ export function testCtx(store: Store, overrides: Partial<Ctx> = {}): Ctx {
     artifacts: new KyselyArtifactStore(store.db),
     alerts: new KyselyAlertStore(store.db, store.dialect),
     metricAlerts: new KyselyMetricAlertStore(store.db, store.dialect),
+    audit: new KyselyAuditLog(store.db),
     mailer: null,
     userNotifications: new KyselyUserNotificationStore(store.db),
     now: Date.now,

@@ -30,6 +30,15 @@ describe("sidebar sections", () => {
       expect(shownSections({ org: "o", project: null, role }, "/orgs/o").map((s) => s.id)).toContain("dead-letters");
   });
 
+  it("shows the audit log to owners and managers, whom the permission table lets read it", () => {
+    const ids = (role: "owner" | "manager" | "admin" | "member") =>
+      shownSections({ org: "o", project: null, role }, "/orgs/o").map((s) => s.id);
+    expect(ids("owner")).toContain("audit-log");
+    expect(ids("manager")).toContain("audit-log");
+    expect(ids("admin")).not.toContain("audit-log");
+    expect(ids("member")).not.toContain("audit-log");
+  });
+
   it("leads Settings to the organization's settings without a project, for those who may change them", () => {
     expect(shownSections({ org: "o", project: null, role: "manager" }, "/orgs/o/settings").find((s) => s.id === "settings")).toMatchObject({
       href: "/orgs/o/settings",

@@ -58,6 +58,12 @@ export const SECTIONS: readonly Section[] = [
     href: (s) => `/orgs/${s.org}/dead-letters`,
     visible: (s) => roleAllows(s.role, "dead-letter:read"),
   },
+  {
+    id: "audit-log",
+    label: "Audit log",
+    href: (s) => `/orgs/${s.org}/audit-log`,
+    visible: (s) => roleAllows(s.role, "org:audit"),
+  },
 ];
 
 export interface ShownSection {

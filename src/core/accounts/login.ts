@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { countAttempt, forgetExpiredAttempts, refundAttempt, type AttemptCount } from "../../db/login-attempts";
 import type { User } from "../../db/schema";
+import { auditForUser } from "../audit/record";
 import type { Ctx } from "../context";
 import { throttled, unauthenticated } from "../errors";
 import { throttleKey } from "../net/ip";
@@ -47,11 +48,25 @@ export async function login({ ctx, input }: { ctx: Ctx; input: LoginInput }): Pr
 
   const user = await ctx.db.selectFrom("users").selectAll().where("email", "=", email).executeTakeFirst();
   const ok = await verifyPassword(input.password, user?.password_hash ?? (await dummyHash()));
-  if (!user || !ok) throw unauthenticated("Wrong email or password.");
+  // Sign-ins and failures go to the audit log of each organization the account belongs to;
+  // a failure for an address with no account belongs to no organization.
+  const auditLogin = (event: "user.login" | "user.login-failed", who: User) =>
+    auditForUser(
+      ctx,
+      who.id,
+      { user: who, tokenId: null, ip: input.ip },
+      { event, target: { type: "user", id: who.id, label: who.email } },
+    );
+  if (!user || !ok) {
+    if (user) await auditLogin("user.login-failed", user);
+    throw unauthenticated("Wrong email or password.");
+  }
 
   await refundAttempt(ctx.db, ipKey, byIp.windowStart);
   await refundAttempt(ctx.db, accountKey, byAccount.windowStart);
-  return openSession(ctx, user, input.ip, input.userAgent);
+  const session = await openSession(ctx, user, input.ip, input.userAgent);
+  await auditLogin("user.login", user);
+  return session;
 }
 
 /** Opens a session for a user whose identity was proven (a password, a reset link). */

@@ -113,11 +113,13 @@ export async function resendInvitation({
   return send(ctx, input.access, input.inviter, found);
 }
 
-export async function revokeInvitation(ctx: Ctx, access: OrgAccess, id: number): Promise<void> {
+/** Revokes a pending invitation; answers the invitation it was (for the audit log). */
+export async function revokeInvitation(ctx: Ctx, access: OrgAccess, id: number): Promise<PendingInvitation> {
   const found = (await ctx.directory.invitations(access.org.id)).find((i) => i.id === id);
   if (!found) throw notFound("that invitation does not exist");
   assertMayManage(access.role, found.role);
   await ctx.directory.deleteInvitation(access.org.id, id);
+  return found;
 }
 
 export interface InvitationView {
@@ -148,11 +150,11 @@ export async function acceptInvitation({
 }: {
   ctx: Ctx;
   input: { token: string; userId: number };
-}): Promise<{ orgSlug: string }> {
+}): Promise<{ orgSlug: string; invitation: PendingInvitation }> {
   const { invitation, org } = await invitationByToken(ctx, input.token);
   await ctx.directory.addMember(invitation.organizationId, input.userId, invitation.role, invitation.teamIds, ctx.now());
   await ctx.directory.deleteInvitation(invitation.organizationId, invitation.id);
-  return { orgSlug: org.slug };
+  return { orgSlug: org.slug, invitation };
 }
 
 export const NewAccount = z.object({ name: z.string().trim().max(200).default(""), password: Password });
@@ -167,11 +169,11 @@ export async function acceptWithNewAccount({
 }: {
   ctx: Ctx;
   input: { token: string; name: string; password: string };
-}): Promise<{ orgSlug: string; email: string }> {
+}): Promise<{ orgSlug: string; email: string; userId: number; invitation: PendingInvitation }> {
   const account = validate(NewAccount, { name: input.name, password: input.password });
   const { invitation } = await invitationByToken(ctx, input.token);
   if (await ctx.directory.userByEmail(invitation.email)) throw conflict(`an account for ${invitation.email} exists: sign in to accept`);
   const user = await createUser({ ctx, input: { email: invitation.email, name: account.name, password: account.password } });
   const { orgSlug } = await acceptInvitation({ ctx, input: { token: input.token, userId: user.id } });
-  return { orgSlug, email: invitation.email };
+  return { orgSlug, email: invitation.email, userId: user.id, invitation };
 }

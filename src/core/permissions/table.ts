@@ -1,5 +1,6 @@
 import type { Role } from "../../db/schema";
 import type { Scope } from "../tokens/scopes";
+import type { AuditEvent } from "../audit/events";
 
 /**
  * Who a permission is for: anyone (signing in needs no session), any signed-in user, or a
@@ -21,6 +22,13 @@ export interface PermissionRow {
   scope?: Scope;
   /** What the permission lets one do, for the README and the authorization matrix. */
   description: string;
+  /**
+   * The audit-log events its actions and routes record, one per change (issue 15). A row that
+   * changes anything names its events here or says in `unaudited` why it has none; a row with
+   * neither is read-only (test/integration/audit-coverage.test.ts checks both).
+   */
+  audit?: readonly AuditEvent[];
+  unaudited?: string;
 }
 
 // Sentry's roles (src/core/orgs/roles.ts): a member acts on events; an admin also runs
@@ -35,14 +43,27 @@ const MEMBER_MANAGERS = ["owner", "manager"] as const satisfies readonly Role[];
  * access issue (#12) grows it with roles (manager); the names follow Sentry's `resource:verb` style.
  */
 export const PERMISSIONS = [
-  { permission: "session:login", audience: "public", roles: [], description: "sign in" },
-  { permission: "session:setup", audience: "public", roles: [], description: "create the first administrator on an empty server" },
-  { permission: "session:logout", audience: "public", roles: [], description: "end one's own session" },
+  { permission: "session:login", audience: "public", roles: [], description: "sign in", audit: ["user.login", "user.login-failed"] },
+  {
+    permission: "session:setup",
+    audience: "public",
+    roles: [],
+    description: "create the first administrator on an empty server",
+    unaudited: "creates the first administrator of an empty server: no organization exists yet",
+  },
+  {
+    permission: "session:logout",
+    audience: "public",
+    roles: [],
+    description: "end one's own session",
+    unaudited: "ends one's own session and grants nothing",
+  },
   {
     permission: "invite:accept",
     audience: "public",
     roles: [],
     description: "accept an invitation by its emailed link, signing in or creating the account",
+    audit: ["member.accept-invite"],
   },
   {
     permission: "account:read",
@@ -51,7 +72,13 @@ export const PERMISSIONS = [
     scope: "org:read",
     description: "see one's organizations and debug pages",
   },
-  { permission: "token:write", audience: "signed-in", roles: [], description: "create, list and revoke one's own API tokens" },
+  {
+    permission: "token:write",
+    audience: "signed-in",
+    roles: [],
+    description: "create, list and revoke one's own API tokens",
+    unaudited: "personal tokens belong to their user, not to one organization; organization tokens are audited (org-token:write)",
+  },
   {
     permission: "org:read",
     audience: "organization",
@@ -65,6 +92,7 @@ export const PERMISSIONS = [
     roles: MEMBER_MANAGERS,
     scope: "org:write",
     description: "rename the organization, set whether members see every project",
+    audit: ["org.edit"],
   },
   {
     permission: "member:read",
@@ -79,6 +107,7 @@ export const PERMISSIONS = [
     roles: MEMBER_MANAGERS,
     scope: "member:write",
     description: "invite people by email, resend and revoke invitations",
+    audit: ["member.invite", "member.reinvite", "member.revoke-invite"],
   },
   {
     permission: "member:write",
@@ -86,6 +115,7 @@ export const PERMISSIONS = [
     roles: MEMBER_MANAGERS,
     scope: "member:admin",
     description: "change members' roles and remove members (no role above one's own; only owners touch owners)",
+    audit: ["member.edit", "member.remove"],
   },
   {
     permission: "member:leave",
@@ -93,6 +123,7 @@ export const PERMISSIONS = [
     roles: EVERY_ROLE,
     scope: "org:read",
     description: "leave the organization (its last owner cannot)",
+    audit: ["member.leave"],
   },
   {
     permission: "team:read",
@@ -107,6 +138,7 @@ export const PERMISSIONS = [
     roles: EVERY_ROLE,
     scope: "team:read",
     description: "join and leave teams",
+    audit: ["member.join-team", "member.leave-team", "member.edit-team-role"],
   },
   {
     permission: "team:write",
@@ -114,6 +146,7 @@ export const PERMISSIONS = [
     roles: MANAGERS,
     scope: "team:write",
     description: "create and rename teams, set their members, team roles and projects",
+    audit: ["team.create", "team.edit"],
   },
   {
     permission: "team:delete",
@@ -121,6 +154,7 @@ export const PERMISSIONS = [
     roles: MANAGERS,
     scope: "team:admin",
     description: "delete a team (not the default team)",
+    audit: ["team.remove"],
   },
   {
     permission: "project:read",
@@ -135,6 +169,7 @@ export const PERMISSIONS = [
     roles: MANAGERS,
     scope: "project:write",
     description: "create projects, rename them and set their teams",
+    audit: ["project.create", "project.edit", "project.add-team", "project.remove-team"],
   },
   {
     permission: "project:delete",
@@ -142,6 +177,7 @@ export const PERMISSIONS = [
     roles: MANAGERS,
     scope: "project:admin",
     description: "delete a project with all its data",
+    audit: ["project.remove"],
   },
   {
     permission: "project:settings:write",
@@ -149,6 +185,7 @@ export const PERMISSIONS = [
     roles: MANAGERS,
     scope: "project:write",
     description: "change filters, scrubbing, grouping, quotas",
+    audit: ["project.set-quota", "project.remove-quota", "project.edit-filters", "project.edit-scrubbing", "project.edit-grouping"],
   },
   {
     permission: "key:write",
@@ -156,6 +193,7 @@ export const PERMISSIONS = [
     roles: MANAGERS,
     scope: "project:write",
     description: "create, enable, disable and rate-limit client keys",
+    audit: ["projectkey.create", "projectkey.edit"],
   },
   {
     permission: "key:rotate",
@@ -163,6 +201,7 @@ export const PERMISSIONS = [
     roles: MANAGERS,
     scope: "project:admin",
     description: "replace a client key by a new one",
+    audit: ["projectkey.rotate"],
   },
   {
     permission: "issue:read",
@@ -177,6 +216,7 @@ export const PERMISSIONS = [
     roles: EVERY_ROLE,
     scope: "event:write",
     description: "resolve, ignore, assign, comment, merge",
+    unaudited: "each issue's activity records who resolved, ignored, assigned, commented or merged, and when",
   },
   {
     permission: "org-token:write",
@@ -184,6 +224,7 @@ export const PERMISSIONS = [
     roles: MANAGERS,
     scope: "org:admin",
     description: "create and revoke the organization's tokens (for CI)",
+    audit: ["orgauthtoken.create", "orgauthtoken.remove"],
   },
   {
     permission: "dead-letter:read",
@@ -198,6 +239,7 @@ export const PERMISSIONS = [
     roles: MANAGERS,
     scope: "event:admin",
     description: "retry or delete set-aside envelopes",
+    audit: ["dead-letter.retry", "dead-letter.remove"],
   },
   // accounts (issue 12, item 3)
   {
@@ -205,18 +247,21 @@ export const PERMISSIONS = [
     audience: "public",
     roles: [],
     description: "ask for a password-reset link by email and choose a new password with it",
+    unaudited: "an account's own password, not an organization's; a reset ends the account's sessions",
   },
   {
     permission: "account:write",
     audience: "signed-in",
     roles: [],
     description: "change one's password, see one's sessions and end them",
+    unaudited: "one's own password and sessions, not an organization's",
   },
   {
     permission: "user:admin",
     audience: "superuser",
     roles: [],
     description: "list, create and delete users, grant superuser, send reset links",
+    unaudited: "server administration by superusers, outside every organization",
   },
   // releases and source maps (issue 13)
   {
@@ -232,6 +277,7 @@ export const PERMISSIONS = [
     roles: EVERY_ROLE,
     scope: "project:releases",
     description: "create, finalize and delete releases, record deploys and commits, upload source maps",
+    unaudited: "releases, deploys and uploads carry their own dates and are made by CI many times a day; the release pages show them",
   },
   {
     permission: "repo:write",
@@ -239,6 +285,7 @@ export const PERMISSIONS = [
     roles: MANAGERS,
     scope: "org:write",
     description: "register repositories whose commits releases name",
+    audit: ["repo.add"],
   },
   // alerts (issue 14)
   {
@@ -254,6 +301,7 @@ export const PERMISSIONS = [
     roles: MANAGERS,
     scope: "alerts:write",
     description: "create, change, switch off and delete a project's issue alert rules and the organization's metric alert rules",
+    audit: ["rule.add", "rule.edit", "rule.remove", "alertrule.add", "alertrule.edit", "alertrule.remove"],
   },
   // alert webhooks, Slack, Discord and "Test this rule" (issue 14, hooks)
   {
@@ -262,6 +310,7 @@ export const PERMISSIONS = [
     roles: MANAGERS,
     scope: "alerts:write",
     description: "fire an issue alert rule's actions once with the project's newest issue",
+    unaudited: "fires a rule's actions once and changes nothing; each notification it makes is on the Alerts page",
   },
   // notification preferences (issue 14, item 5)
   {
@@ -270,6 +319,15 @@ export const PERMISSIONS = [
     roles: [],
     description:
       "choose which emails one gets (issue alerts, per project too; assignments, comments, resolutions) and send oneself a test email",
+    unaudited: "one's own notification choices, not an organization's settings",
+  },
+  // audit log (issue 15, item 3)
+  {
+    permission: "org:audit",
+    audience: "organization",
+    roles: MEMBER_MANAGERS,
+    scope: "org:write",
+    description: "read the organization's audit log (no one can change or delete its entries)",
   },
 ] as const satisfies readonly PermissionRow[];
 
@@ -302,6 +360,11 @@ export function isOrgPermission(name: string): name is OrgPermission {
 export function roleAllows(role: Role, permission: Permission): boolean {
   const row = permissionRow(permission);
   return row.audience !== "organization" || row.roles.includes(role);
+}
+
+/** The audit events a permission's actions and routes may record; none for read-only and unaudited rows. */
+export function auditEvents(permission: Permission): readonly AuditEvent[] {
+  return permissionRow(permission).audit ?? [];
 }
 
 /** The token scope a permission needs (organization rows); null where tokens are not scoped. */

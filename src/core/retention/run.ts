@@ -15,6 +15,8 @@ export interface RetentionOptions {
   maxEventsPerIssue: number;
   /** Rows deleted per statement, so no single delete holds the write lock for long. */
   batch: number;
+  /** Days the audit log keeps its entries (its own setting: an audit trail outlives events). Unset, kept. */
+  auditDays?: number;
 }
 
 export interface RetentionResult {
@@ -40,6 +42,7 @@ export async function runRetention(ctx: Ctx, options: RetentionOptions): Promise
     await deleteOlderThan(ctx, options, { days: internalDays, scope: { op: "=", projectId: internal } }, deleted);
   }
   deleted.events_over_cap = await capEventsPerIssue(ctx, options);
+  if (options.auditDays !== undefined) deleted.audit_log = await pruneAuditLog(ctx, options.auditDays, options.batch);
   if (ctx.dialect === "sqlite") await sql`PRAGMA incremental_vacuum`.execute(ctx.db);
   return { deleted };
 }
@@ -163,4 +166,15 @@ async function capEventsPerIssue(ctx: Ctx, options: RetentionOptions): Promise<n
     }
   }
   return capped;
+}
+
+/** The audit log's only deletion path (src/core/ports/audit.ts): entries past their own retention, in batches. */
+async function pruneAuditLog(ctx: Ctx, days: number, batch: number): Promise<number> {
+  const before = ctx.now() - days * DAY;
+  let total = 0;
+  for (;;) {
+    const n = await ctx.audit.prune(before, batch);
+    total += n;
+    if (n < batch) return total;
+  }
 }

@@ -2,10 +2,11 @@ import { createHash, randomBytes } from "node:crypto";
 import { z } from "zod";
 import type { User } from "../../db/schema";
 import { Email } from "../accounts/schemas";
+import { auditor } from "../audit/record";
 import type { Ctx } from "../context";
 import { forbidden, notFound } from "../errors";
 import { organizationFor } from "../orgs/access";
-import { NOT_ALLOWED, roleAllows } from "../permissions/table";
+import { auditEvents, NOT_ALLOWED, roleAllows } from "../permissions/table";
 import { validate } from "../validate";
 import { formatScopes, parseScopes, SCOPES, type Scope } from "./scopes";
 
@@ -183,7 +184,12 @@ export async function createOrgToken({
   const user = await userByEmail(ctx, input.user);
   const access = await organizationFor(ctx, user, input.org);
   if (!roleAllows(access.role, "org-token:write")) throw forbidden(NOT_ALLOWED);
-  return issueOrgToken(ctx, user.id, access.org, { name: input.name ?? "CI token", ...(input.scopes ? { scopes: input.scopes } : {}) });
+  const name = input.name ?? "CI token";
+  const issued = await issueOrgToken(ctx, user.id, access.org, { name, ...(input.scopes ? { scopes: input.scopes } : {}) });
+  // From the command line: the user it names is the actor, with no client address.
+  const audit = auditor(ctx, access.org.id, { user, tokenId: null, ip: null }, auditEvents("org-token:write"));
+  await audit({ event: "orgauthtoken.create", target: { type: "orgauthtoken", id: issued.id, label: name } });
+  return issued;
 }
 
 /** An organization's tokens, newest first, with who made each. */
@@ -211,6 +217,8 @@ export interface TokenHolder {
   scopes: ReadonlySet<Scope> | null;
   /** An organization token's organization: it works there only. null for a personal token. */
   organizationId: number | null;
+  /** The token's id, for the audit log's actor. */
+  tokenId: number;
 }
 
 /** The user an `Authorization: Bearer` token belongs to and its scopes, or null. */
@@ -238,5 +246,5 @@ export async function userForToken(ctx: Ctx, token: string): Promise<TokenHolder
   if (last_used_at === null || now - last_used_at > 60_000) {
     await ctx.db.updateTable("api_tokens").set({ last_used_at: now }).where("id", "=", token_id).execute();
   }
-  return { user, scopes: parseScopes(scopes), organizationId: organization_id };
+  return { user, scopes: parseScopes(scopes), organizationId: organization_id, tokenId: token_id };
 }

@@ -1,3 +1,4 @@
+import { ruleTarget } from "../../core/audit/targets";
 import { createRule, deleteRule, findRule, listRules, updateRule } from "../../core/alerts/manage-rules";
 import { describeAction, describeCondition, describeFilter, EMAIL_ACTION, type AlertRule } from "../../core/alerts/rule-schema";
 import { testRule } from "../../core/alerts/test-rule";
@@ -47,21 +48,29 @@ export const ALERT_ROUTES: ApiRoute[] = [
     const project = await projectInOrg(ctx, access, slug ?? "");
     return (await listRules(ctx, project)).map((r) => serializeRule(r, project.slug));
   }),
-  route("POST", "/projects/{}/{}/rules", "alert:write", async ({ ctx, access, user, body, params: [, slug] }) => {
+  route("POST", "/projects/{}/{}/rules", "alert:write", async ({ ctx, access, user, body, params: [, slug], audit }) => {
     const project = await projectInOrg(ctx, access, slug ?? "");
-    return new Created(serializeOwnRule(await createRule({ ctx, input: { project, body, userId: user.id } }), project.slug));
+    const rule = await createRule({ ctx, input: { project, body, userId: user.id } });
+    await audit({ event: "rule.add", target: ruleTarget(rule), after: { project: project.slug, status: rule.status } });
+    return new Created(serializeOwnRule(rule, project.slug));
   }),
   route("GET", "/projects/{}/{}/rules/{}", "alert:read", async ({ ctx, access, params: [, slug, id] }) => {
     const project = await projectInOrg(ctx, access, slug ?? "");
     return serializeRule(await findRule(ctx, project, id ?? ""), project.slug);
   }),
-  route("PUT", "/projects/{}/{}/rules/{}", "alert:write", async ({ ctx, access, body, params: [, slug, id] }) => {
+  route("PUT", "/projects/{}/{}/rules/{}", "alert:write", async ({ ctx, access, body, params: [, slug, id], audit }) => {
     const project = await projectInOrg(ctx, access, slug ?? "");
-    return serializeOwnRule(await updateRule({ ctx, input: { project, ruleId: id ?? "", body } }), project.slug);
+    const before = await findRule(ctx, project, id ?? "");
+    const rule = await updateRule({ ctx, input: { project, ruleId: id ?? "", body } });
+    const [b, a] = [before, rule].map((r) => ({ name: r.name, status: r.status }));
+    await audit({ event: "rule.edit", target: ruleTarget(rule), before: b, after: a });
+    return serializeOwnRule(rule, project.slug);
   }),
-  route("DELETE", "/projects/{}/{}/rules/{}", "alert:write", async ({ ctx, access, params: [, slug, id] }) => {
+  route("DELETE", "/projects/{}/{}/rules/{}", "alert:write", async ({ ctx, access, params: [, slug, id], audit }) => {
     const project = await projectInOrg(ctx, access, slug ?? "");
+    const rule = await findRule(ctx, project, id ?? "");
     await deleteRule({ ctx, input: { project, ruleId: id ?? "" } });
+    await audit({ event: "rule.remove", target: ruleTarget(rule), before: { name: rule.name, status: rule.status } });
     return new NoContent();
   }),
   // Telltale's: fires the rule's actions once with the newest issue; answers the notifications it queued.

@@ -19,7 +19,7 @@ function teamSlugs(body: Record<string, unknown>): string[] {
  * the pending member; the link goes by email, or comes back as `inviteLink` when SMTP is off.
  */
 export const INVITATION_ROUTES: ApiRoute[] = [
-  route("POST", "/organizations/{}/members", "member:invite", async ({ ctx, user, access, body }) => {
+  route("POST", "/organizations/{}/members", "member:invite", async ({ ctx, user, access, body, audit }) => {
     if (body === null || typeof body !== "object" || Array.isArray(body)) throw invalidInput('send {"email": …, "orgRole": …}');
     const fields = body as Record<string, unknown>;
     const role = fields.orgRole ?? fields.role ?? "member";
@@ -32,6 +32,8 @@ export const INVITATION_ROUTES: ApiRoute[] = [
       },
     });
     const { invitation } = sent;
+    const target = { type: "invitation", id: invitation.id, label: invitation.email };
+    await audit({ event: "member.invite", target, after: { role: invitation.role } });
     const teams = (await ctx.directory.teams(access.org.id)).filter((t) => invitation.teamIds.includes(t.team.id)).map((t) => t.team.slug);
     return new Created({
       id: String(invitation.id),

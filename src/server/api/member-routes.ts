@@ -1,3 +1,4 @@
+import { memberTarget, teamTarget } from "../../core/audit/targets";
 import type { Ctx } from "../../core/context";
 import { invalidInput, notFound } from "../../core/errors";
 import type { OrgAccess } from "../../core/orgs/access";
@@ -43,9 +44,11 @@ export const MEMBER_ROUTES: ApiRoute[] = [
   route("GET", "/organizations/{}/members/{}", "member:read", ({ ctx, access, user, params }) =>
     memberJson(ctx, access, memberUserId(user, params[1])),
   ),
-  route("PUT", "/organizations/{}/members/{}", "member:write", async ({ ctx, access, user, params, body }) => {
+  route("PUT", "/organizations/{}/members/{}", "member:write", async ({ ctx, access, user, params, body, audit }) => {
     const userId = memberUserId(user, params[1]);
-    await changeMemberRole({ ctx, input: { access, userId, role: requestedRole(body) } });
+    const before = await memberOf(ctx, access.org.id, userId);
+    const member = await changeMemberRole({ ctx, input: { access, userId, role: requestedRole(body) } });
+    await audit({ event: "member.edit", target: memberTarget(member), before: { role: before.role }, after: { role: member.role } });
     return memberJson(ctx, access, userId);
   }),
   // Everyone may leave (member:leave); removing someone else also needs member:write.
@@ -53,20 +56,27 @@ export const MEMBER_ROUTES: ApiRoute[] = [
     "DELETE",
     "/organizations/{}/members/{}",
     "member:leave",
-    async ({ ctx, access, user, params }) => {
-      await removeMember({ ctx, input: { access, actorId: user.id, userId: memberUserId(user, params[1]) } });
+    async ({ ctx, access, user, params, audit }) => {
+      const member = await memberOf(ctx, access.org.id, memberUserId(user, params[1]));
+      await removeMember({ ctx, input: { access, actorId: user.id, userId: member.userId } });
+      const event = member.userId === user.id ? "member.leave" : "member.remove";
+      await audit({ event, target: memberTarget(member), before: { role: member.role } });
       return new NoContent();
     },
     { permission: "member:write", when: (request) => !isSelf(request) },
   ),
-  route("POST", "/organizations/{}/members/{}/teams/{}", "team:join", async ({ ctx, access, user, params }) => {
+  route("POST", "/organizations/{}/members/{}/teams/{}", "team:join", async ({ ctx, access, user, params, audit }) => {
     const team = await teamInOrg(ctx, access.org.id, params[2] ?? "");
-    await addTeamMember({ ctx, input: { access, actorId: user.id, team, userId: memberUserId(user, params[1]) } });
+    const member = await memberOf(ctx, access.org.id, memberUserId(user, params[1]));
+    await addTeamMember({ ctx, input: { access, actorId: user.id, team, userId: member.userId } });
+    await audit({ event: "member.join-team", target: teamTarget(team), after: { member: member.email } });
     return new Created(await teamJson(ctx, access, user, team.slug));
   }),
-  route("DELETE", "/organizations/{}/members/{}/teams/{}", "team:join", async ({ ctx, access, user, params }) => {
+  route("DELETE", "/organizations/{}/members/{}/teams/{}", "team:join", async ({ ctx, access, user, params, audit }) => {
     const team = await teamInOrg(ctx, access.org.id, params[2] ?? "");
-    await removeTeamMember({ ctx, input: { access, actorId: user.id, team, userId: memberUserId(user, params[1]) } });
+    const member = await memberOf(ctx, access.org.id, memberUserId(user, params[1]));
+    await removeTeamMember({ ctx, input: { access, actorId: user.id, team, userId: member.userId } });
+    await audit({ event: "member.leave-team", target: teamTarget(team), before: { member: member.email } });
     return teamJson(ctx, access, user, team.slug);
   }),
 ];

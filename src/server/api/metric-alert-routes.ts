@@ -1,3 +1,4 @@
+import { metricRuleTarget } from "../../core/audit/targets";
 import { createMetricRule, deleteMetricRule, findMetricRule, listMetricRules, updateMetricRule } from "../../core/metric-alerts/manage";
 import type { MetricRule } from "../../core/metric-alerts/schema";
 import { Created, NoContent } from "./raw";
@@ -64,21 +65,24 @@ export const METRIC_ALERT_ROUTES: ApiRoute[] = [
   route("GET", "/organizations/{}/alert-rules", "alert:read", async ({ ctx, access }) =>
     (await listMetricRules(ctx, access)).map(serializeMetricRule),
   ),
-  route(
-    "POST",
-    "/organizations/{}/alert-rules",
-    "alert:write",
-    async ({ ctx, access, user, body }) =>
-      new Created(serializeMetricRule(await createMetricRule({ ctx, input: { scope: access, body, userId: user.id } }))),
-  ),
+  route("POST", "/organizations/{}/alert-rules", "alert:write", async ({ ctx, access, user, body, audit }) => {
+    const rule = await createMetricRule({ ctx, input: { scope: access, body, userId: user.id } });
+    await audit({ event: "alertrule.add", target: metricRuleTarget(rule), after: { name: rule.name } });
+    return new Created(serializeMetricRule(rule));
+  }),
   route("GET", "/organizations/{}/alert-rules/{}", "alert:read", async ({ ctx, access, params: [, id] }) =>
     serializeMetricRule(await findMetricRule(ctx, access, id ?? "")),
   ),
-  route("PUT", "/organizations/{}/alert-rules/{}", "alert:write", async ({ ctx, access, body, params: [, id] }) =>
-    serializeMetricRule(await updateMetricRule({ ctx, input: { scope: access, ruleId: id ?? "", body } })),
-  ),
-  route("DELETE", "/organizations/{}/alert-rules/{}", "alert:write", async ({ ctx, access, params: [, id] }) => {
+  route("PUT", "/organizations/{}/alert-rules/{}", "alert:write", async ({ ctx, access, body, params: [, id], audit }) => {
+    const before = await findMetricRule(ctx, access, id ?? "");
+    const rule = await updateMetricRule({ ctx, input: { scope: access, ruleId: id ?? "", body } });
+    await audit({ event: "alertrule.edit", target: metricRuleTarget(rule), before: { name: before.name }, after: { name: rule.name } });
+    return serializeMetricRule(rule);
+  }),
+  route("DELETE", "/organizations/{}/alert-rules/{}", "alert:write", async ({ ctx, access, params: [, id], audit }) => {
+    const rule = await findMetricRule(ctx, access, id ?? "");
     await deleteMetricRule({ ctx, input: { scope: access, ruleId: id ?? "" } });
+    await audit({ event: "alertrule.remove", target: metricRuleTarget(rule), before: { name: rule.name } });
     return new NoContent();
   }),
 ];

@@ -1,3 +1,4 @@
+import { projectTarget } from "../../core/audit/targets";
 import { invalidInput } from "../../core/errors";
 import { groupingState, upgradeGrouping, type GroupingState } from "../../core/projects/grouping-config";
 import { projectInOrg } from "../../core/projects/queries";
@@ -42,8 +43,9 @@ export const PROJECT_ROUTES: ApiRoute[] = [
     "PUT",
     "/projects/{}/{}",
     "project:settings:write",
-    async ({ ctx, access, params: [, slug], body }) => {
+    async ({ ctx, access, params: [, slug], body, audit }) => {
       let project = await projectInOrg(ctx, access, slug ?? "");
+      const before = { slug: project.slug, name: project.name };
       const fields = fieldsOf(body);
       const unknown = Object.keys(fields).filter((k) => !PUT_FIELDS.includes(k));
       if (
@@ -63,6 +65,19 @@ export const PROJECT_ROUTES: ApiRoute[] = [
         const renamed = await renameProject({ ctx, input: { project, change: change as ProjectRename } });
         project = { ...project, ...renamed };
       }
+      // One entry per request: a rename (with a grouping upgrade in the same request, if any) or the upgrade alone.
+      const after = {
+        slug: project.slug,
+        name: project.name,
+        ...(typeof fields.groupingConfig === "string" ? { groupingConfig: fields.groupingConfig } : {}),
+      };
+      if (renames({ body })) await audit({ event: "project.edit", target: projectTarget(project), before, after });
+      else
+        await audit({
+          event: "project.edit-grouping",
+          target: projectTarget(project),
+          after: { groupingConfig: String(fields.groupingConfig) },
+        });
       if (typeof fields.groupingConfig !== "string") return serializeProject(project, await groupingState(ctx, project.id));
       const days = fields.secondaryGroupingDays;
       if (days !== undefined && typeof days !== "number") throw invalidInput("secondaryGroupingDays is a number of days");
@@ -74,19 +89,25 @@ export const PROJECT_ROUTES: ApiRoute[] = [
     },
     { permission: "project:write", when: renames },
   ),
-  route("DELETE", "/projects/{}/{}", "project:delete", async ({ ctx, access, params: [, slug] }) => {
-    await deleteProject({ ctx, input: { project: await projectInOrg(ctx, access, slug ?? "") } });
+  route("DELETE", "/projects/{}/{}", "project:delete", async ({ ctx, access, params: [, slug], audit }) => {
+    const project = await projectInOrg(ctx, access, slug ?? "");
+    await deleteProject({ ctx, input: { project } });
+    await audit({ event: "project.remove", target: projectTarget(project), before: { slug: project.slug, name: project.name } });
     return new NoContent();
   }),
   // Sentry's "add a team to a project" / "delete a team from a project".
-  route("POST", "/projects/{}/{}/teams/{}", "project:write", async ({ ctx, access, params: [, slug, teamSlug] }) => {
+  route("POST", "/projects/{}/{}/teams/{}", "project:write", async ({ ctx, access, params: [, slug, teamSlug], audit }) => {
     const project = await projectInOrg(ctx, access, slug ?? "");
-    await addProjectToTeam(ctx, await teamInOrg(ctx, access.org.id, teamSlug ?? ""), project);
+    const team = await teamInOrg(ctx, access.org.id, teamSlug ?? "");
+    await addProjectToTeam(ctx, team, project);
+    await audit({ event: "project.add-team", target: projectTarget(project), after: { team: team.slug } });
     return new Created(await withTeams(ctx, project));
   }),
-  route("DELETE", "/projects/{}/{}/teams/{}", "project:write", async ({ ctx, access, params: [, slug, teamSlug] }) => {
+  route("DELETE", "/projects/{}/{}/teams/{}", "project:write", async ({ ctx, access, params: [, slug, teamSlug], audit }) => {
     const project = await projectInOrg(ctx, access, slug ?? "");
-    await removeProjectFromTeam(ctx, await teamInOrg(ctx, access.org.id, teamSlug ?? ""), project);
+    const team = await teamInOrg(ctx, access.org.id, teamSlug ?? "");
+    await removeProjectFromTeam(ctx, team, project);
+    await audit({ event: "project.remove-team", target: projectTarget(project), before: { team: team.slug } });
     return withTeams(ctx, project);
   }),
 ];

@@ -61,8 +61,9 @@ export const RELEASE_ROUTES: ApiRoute[] = [
   route("GET", "/organizations/{}/repos", "org:read", async ({ ctx, access }) =>
     (await ctx.releases.repositories(access.org.id)).map(serializeRepository),
   ),
-  route("POST", "/organizations/{}/repos", "repo:write", async ({ ctx, access, body }) => {
+  route("POST", "/organizations/{}/repos", "repo:write", async ({ ctx, access, body, audit }) => {
     const repo = await registerRepository({ ctx, input: { scope: access, body } });
+    await audit({ event: "repo.add", target: { type: "repo", id: repo.id, label: repo.name } });
     return new JsonWithHeaders(serializeRepository(repo), {}, 201);
   }),
 ];

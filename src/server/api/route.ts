@@ -1,5 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import type { Ctx } from "../../core/context";
+import type { Audit } from "../../core/audit/record";
 import type { OrgAccess } from "../../core/orgs/access";
 import { isOrgPermission, isPermission, permissionRow, type OrgPermission, type SignedInPermission } from "../../core/permissions/table";
 import type { User } from "../../db/schema";
@@ -14,6 +15,8 @@ export interface HandlerArgs {
   body: unknown;
   /** The request itself, for a streaming route to read its body (`body` is then undefined). */
   req?: IncomingMessage;
+  /** Records the change in the audit log, as this request's user, token and address (src/core/audit/record.ts). */
+  audit: Audit;
 }
 
 /**

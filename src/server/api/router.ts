@@ -1,9 +1,11 @@
+import { orgTarget } from "../../core/audit/targets";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { userForSession } from "../../core/accounts/sessions";
 import type { Ctx } from "../../core/context";
 import { forbidden, isTelltaleError, notFound, unauthenticated } from "../../core/errors";
 import { authorize } from "../../core/permissions/authorize";
-import { NOT_ALLOWED, permissionScope, roleAllows } from "../../core/permissions/table";
+import { auditEvents, NOT_ALLOWED, permissionScope, roleAllows } from "../../core/permissions/table";
+import { auditor } from "../../core/audit/record";
 import type { OrgAccess } from "../../core/orgs/access";
 import { scopeAllows, type Scope } from "../../core/tokens/scopes";
 import { listOrganizations } from "../../core/orgs/access";
@@ -12,6 +14,7 @@ import { listProjects } from "../../core/projects/queries";
 import { userForToken } from "../../core/tokens/tokens";
 import type { User } from "../../db/schema";
 import { SESSION_COOKIE } from "../cookies";
+import { CLIENT_IP_HEADER } from "../headers";
 import { log } from "../log";
 import { parseCookies, readBody, sendError, sendJson } from "../http";
 import { serializeOrganization, serializeProject } from "./serialize";
@@ -27,16 +30,19 @@ import { RELEASE_ROUTES } from "./release-routes";
 import { SOURCEMAP_ROUTES } from "./sourcemap-routes";
 import { ALERT_ROUTES } from "./alert-routes";
 import { METRIC_ALERT_ROUTES } from "./metric-alert-routes";
+import { AUDIT_ROUTES } from "./audit-routes";
 import { accountRoute, route, type AccountRoute, type ApiRoute } from "./route";
 import { Created, JsonWithHeaders, NoContent, RawResponse } from "./raw";
 
 /** The web API: a Sentry-compatible subset, JSON in and out; each route names its permission. */
 export const ROUTES: ApiRoute[] = [
   route("GET", "/organizations/{}", "org:read", async ({ access }) => ({ ...serializeOrganization(access.org), role: access.role })),
-  route("PUT", "/organizations/{}", "org:write", async ({ ctx, access, body }) => ({
-    ...serializeOrganization(await updateOrganization({ ctx, input: { org: access.org, change: body } })),
-    role: access.role,
-  })),
+  route("PUT", "/organizations/{}", "org:write", async ({ ctx, access, body, audit }) => {
+    const org = await updateOrganization({ ctx, input: { org: access.org, change: body } });
+    const [before, after] = [access.org, org].map((o) => ({ name: o.name, slug: o.slug }));
+    await audit({ event: "org.edit", target: orgTarget(org), before, after });
+    return { ...serializeOrganization(org), role: access.role };
+  }),
   route("GET", "/organizations/{}/projects", "project:read", async ({ ctx, access }) => {
     const projects = await listProjects(ctx, access);
     return projects.map((p) => serializeProject(p, access.org, true));
@@ -53,6 +59,7 @@ export const ROUTES: ApiRoute[] = [
   ...SOURCEMAP_ROUTES,
   ...ALERT_ROUTES,
   ...METRIC_ALERT_ROUTES,
+  ...AUDIT_ROUTES,
 ];
 
 /**
@@ -74,7 +81,7 @@ export const ACCOUNT_ROUTES: AccountRoute[] = [
 async function authenticate(
   ctx: Ctx,
   req: IncomingMessage,
-): Promise<{ user: User; scopes: ReadonlySet<Scope> | null; organizationId: number | null }> {
+): Promise<{ user: User; scopes: ReadonlySet<Scope> | null; organizationId: number | null; tokenId: number | null }> {
   const header = req.headers.authorization;
   if (header !== undefined) {
     const m = /^Bearer\s+(\S+)$/i.exec(header);
@@ -85,7 +92,7 @@ async function authenticate(
   }
   if (req.method === "GET" || req.method === "HEAD") {
     const user = await userForSession(ctx, parseCookies(req.headers.cookie).get(SESSION_COOKIE));
-    if (user) return { user, scopes: null, organizationId: null };
+    if (user) return { user, scopes: null, organizationId: null, tokenId: null };
   }
   throw unauthenticated("Authentication credentials were not provided.");
 }
@@ -110,7 +117,7 @@ export async function handleApi(ctx: Ctx, req: IncomingMessage, res: ServerRespo
   const path = (req.url ?? "/").split("?")[0] ?? "/";
   try {
     if (!path.startsWith("/api/0/")) return sendJson(res, 404, { detail: "Not found" });
-    const { user, scopes, organizationId } = await authenticate(ctx, req);
+    const { user, scopes, organizationId, tokenId } = await authenticate(ctx, req);
     const account = ACCOUNT_ROUTES.find((r) => r.pattern.test(path));
     if (account) {
       if (req.method !== account.method && !(req.method === "HEAD" && account.method === "GET"))
@@ -146,7 +153,10 @@ export async function handleApi(ctx: Ctx, req: IncomingMessage, res: ServerRespo
       }
     }
     await alsoNeeded(hit.r, { user, params, body, access, scopes });
-    const result = await hit.r.handler({ ctx, user, access, params, query, body, req });
+    const ip = headerValue(req.headers[CLIENT_IP_HEADER]) ?? req.socket.remoteAddress ?? null;
+    const events = [...auditEvents(hit.r.permission), ...(hit.r.alsoNeeds ? auditEvents(hit.r.alsoNeeds.permission) : [])];
+    const audit = auditor(ctx, access.org.id, { user, tokenId, ip }, events);
+    const result = await hit.r.handler({ ctx, user, access, params, query, body, req, audit });
     if (result instanceof RawResponse) return result.send(res);
     if (result instanceof NoContent) return result.send(res);
     if (result instanceof Created) return sendJson(res, 201, result.body);
@@ -157,4 +167,10 @@ export async function handleApi(ctx: Ctx, req: IncomingMessage, res: ServerRespo
     log("error", "api request failed", { path, error: String(error) });
     throw error;
   }
+}
+
+/** The client address the front resolved (src/server/proxy.ts), which overwrites any the client sent. */
+function headerValue(value: string | string[] | undefined): string | null {
+  const v = Array.isArray(value) ? value[0] : value;
+  return v ? v : null;
 }

@@ -1,3 +1,4 @@
+import { projectTarget, teamTarget } from "../../core/audit/targets";
 import type { Ctx } from "../../core/context";
 import { invalidInput } from "../../core/errors";
 import type { OrgAccess } from "../../core/orgs/access";
@@ -41,25 +42,30 @@ export const TEAM_ROUTES: ApiRoute[] = [
       })),
     );
   }),
-  route("POST", "/organizations/{}/teams", "team:write", async ({ ctx, access, user, body }) => {
+  route("POST", "/organizations/{}/teams", "team:write", async ({ ctx, access, user, body, audit }) => {
     const fields = fieldsOf(body);
     const name = text(fields.name);
     const slug = text(fields.slug) ?? (name ? slugFrom(name) : undefined);
     if (!slug) throw invalidInput('send {"slug": "…"} or {"name": "…"}', { slug: "required" });
     const team = await createTeam({ ctx, input: { access, creatorId: user.id, team: { slug, ...(name ? { name } : {}) } } });
+    await audit({ event: "team.create", target: teamTarget(team), after: { slug: team.slug, name: team.name } });
     return new Created(await teamJson(ctx, access, user, team.slug));
   }),
   route("GET", "/teams/{}/{}", "team:read", async ({ ctx, access, user, params }) => {
     const team = await teamInOrg(ctx, access.org.id, params[1] ?? "");
     return { ...(await teamJson(ctx, access, user, team.slug)), projects: await teamProjects(ctx, access, team.id) };
   }),
-  route("PUT", "/teams/{}/{}", "team:write", async ({ ctx, access, user, params, body }) => {
+  route("PUT", "/teams/{}/{}", "team:write", async ({ ctx, access, user, params, body, audit }) => {
     const team = await teamInOrg(ctx, access.org.id, params[1] ?? "");
     const updated = await updateTeam({ ctx, input: { team, change: body } });
+    const [before, after] = [team, updated].map((t) => ({ slug: t.slug, name: t.name }));
+    await audit({ event: "team.edit", target: teamTarget(updated), before, after });
     return teamJson(ctx, access, user, updated.slug);
   }),
-  route("DELETE", "/teams/{}/{}", "team:delete", async ({ ctx, access, params }) => {
-    await deleteTeam(ctx, await teamInOrg(ctx, access.org.id, params[1] ?? ""));
+  route("DELETE", "/teams/{}/{}", "team:delete", async ({ ctx, access, params, audit }) => {
+    const team = await teamInOrg(ctx, access.org.id, params[1] ?? "");
+    await deleteTeam(ctx, team);
+    await audit({ event: "team.remove", target: teamTarget(team), before: { slug: team.slug, name: team.name } });
     return new NoContent();
   }),
   route("GET", "/teams/{}/{}/projects", "team:read", async ({ ctx, access, params }) => {
@@ -67,7 +73,7 @@ export const TEAM_ROUTES: ApiRoute[] = [
     return teamProjects(ctx, access, team.id);
   }),
   // Sentry's "create a new project" lives under the team that will own it.
-  route("POST", "/teams/{}/{}/projects", "project:write", async ({ ctx, access, params, body }) => {
+  route("POST", "/teams/{}/{}/projects", "project:write", async ({ ctx, access, params, body, audit }) => {
     const team = await teamInOrg(ctx, access.org.id, params[1] ?? "");
     const fields = fieldsOf(body);
     const name = text(fields.name);
@@ -78,6 +84,7 @@ export const TEAM_ROUTES: ApiRoute[] = [
       ctx,
       input: { org: access.org.slug, slug, ...(name ? { name } : {}), ...(platform ? { platform } : {}), team: team.slug },
     });
+    await audit({ event: "project.create", target: projectTarget(project), after: { slug: project.slug, platform: project.platform } });
     return new Created(serializeProject(project, access.org, true));
   }),
 ];
