@@ -11,6 +11,8 @@ import type { ReleaseStore } from "./ports/releases";
 import type { ReleaseOrder } from "./ports/release-order";
 import type { ReleaseHealthStore } from "./ports/release-health";
 import type { AlertStore } from "./ports/alerts";
+import type { TwoFactorStore } from "./ports/two-factor";
+import type { SecretBox } from "./crypto/secret-box";
 
 /** What every core action receives besides its input: storage, the public URL and named limits. */
 export interface Ctx {
@@ -42,6 +44,10 @@ export interface Ctx {
   alerts: AlertStore & { within(trx: Kysely<DB>): AlertStore };
   /** Outgoing email (src/core/email/mailer.ts); null when no SMTP server is configured. */
   mailer: Mailer | null;
+  /** TOTP secrets, recovery codes and pending sign-ins (src/core/ports/two-factor.ts). */
+  twoFactor: TwoFactorStore;
+  /** Seals stored secrets with TELLTALE_SECRET_KEY when it is set (src/core/crypto/secret-box.ts). */
+  secrets: SecretBox;
   now: () => number;
   limits: {
     sessionDays: number;

@@ -9,6 +9,8 @@ import { KyselyReleaseHealthStore } from "../db/release-health-store";
 import { KyselyReleaseStore } from "../db/release-store";
 import { KyselyReleaseOrder } from "../db/release-order";
 import { KyselyAlertStore } from "../db/alerts-store";
+import { KyselyTwoFactorStore } from "../db/two-factor-store";
+import { SecretBox } from "./crypto/secret-box";
 import type { Ctx } from "./context";
 import type { Mailer } from "./email/mailer";
 
@@ -32,6 +34,8 @@ export function createCtx(settings: Settings, store: Store, mailer: Mailer | nul
     artifacts: new KyselyArtifactStore(store.db),
     alerts: new KyselyAlertStore(store.db, store.dialect),
     mailer,
+    twoFactor: new KyselyTwoFactorStore(store.db),
+    secrets: new SecretBox(settings.secretKey),
     now: Date.now,
     limits: {
       sessionDays: settings.sessionDays,

@@ -1,6 +1,7 @@
 import type { ColumnType, Generated, Insertable, Selectable } from "kysely";
 import type { ReleasesSchema } from "./schema-releases";
 import type { AlertsSchema } from "./schema-alerts";
+import type { TwoFactorSchema } from "./schema-two-factor";
 import type { Role, TeamRole } from "../core/orgs/roles";
 
 /**
@@ -43,6 +44,8 @@ export interface OrganizationsTable {
   created_at: number;
   /** 1: members see every project (Sentry's default); 0: only their teams' projects. */
   open_membership: Generated<number>;
+  /** 1: members without two-factor sign-in are sent to enrol before anything else (migration 0030). */
+  require_2fa: Generated<number>;
 }
 
 export type { Role, TeamRole } from "../core/orgs/roles";
@@ -481,7 +484,7 @@ export interface ProjectGroupingTable {
   next_short_number: number;
 }
 
-export interface DB extends ReleasesSchema, AlertsSchema {
+export interface DB extends ReleasesSchema, AlertsSchema, TwoFactorSchema {
   users: UsersTable;
   sessions: SessionsTable;
   login_attempts: LoginAttemptsTable;

@@ -15,6 +15,8 @@ import { KyselyReleaseStore } from "../../src/db/release-store";
 import { KyselyReleaseOrder } from "../../src/db/release-order";
 import { KyselyAlertStore } from "../../src/db/alerts-store";
 import type { Ctx } from "../../src/core/context";
+import { KyselyTwoFactorStore } from "../../src/db/two-factor-store";
+import { SecretBox } from "../../src/core/crypto/secret-box";
 
 /** Every storage test runs on both databases. */
 export const DIALECTS: Dialect[] = ["sqlite", "postgres"];
@@ -85,6 +87,8 @@ export function testCtx(store: Store, overrides: Partial<Ctx> = {}): Ctx {
     artifacts: new KyselyArtifactStore(store.db),
     alerts: new KyselyAlertStore(store.db, store.dialect),
     mailer: null,
+    twoFactor: new KyselyTwoFactorStore(store.db),
+    secrets: new SecretBox(null),
     now: Date.now,
     limits: { sessionDays: 14, loginMaxFailures: 10, loginAccountMaxFailures: 100, loginWindowSeconds: 900 },
     ...overrides,

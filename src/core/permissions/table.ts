@@ -255,6 +255,26 @@ export const PERMISSIONS = [
     scope: "alerts:write",
     description: "create, change, switch off and delete a project's issue alert rules",
   },
+  // two-factor sign-in (issue 15)
+  {
+    permission: "session:second-factor",
+    audience: "public",
+    roles: [],
+    description: "finish signing in with an authenticator app's code or a recovery code (the pending sign-in's cookie is the credential)",
+  },
+  {
+    permission: "twofactor:write",
+    audience: "signed-in",
+    roles: [],
+    description: "turn two-factor sign-in on and off for one's own account and renew its recovery codes",
+  },
+  {
+    permission: "org:require-2fa",
+    audience: "organization",
+    roles: MEMBER_MANAGERS,
+    scope: "org:write",
+    description: "require two-factor sign-in of the organization's members",
+  },
 ] as const satisfies readonly PermissionRow[];
 
 type Row = (typeof PERMISSIONS)[number];
