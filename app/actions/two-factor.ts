@@ -59,7 +59,7 @@ export const disableTwoFactorAction = userAction("twofactor:write", async ({ ctx
   return { notice: "Two-factor sign-in is off." };
 });
 
-export const setTwoFactorRequiredAction = action("org:require-2fa", async ({ ctx, user, access, form }) => {
+export const setTwoFactorRequiredAction = action("org:require-two-factor", async ({ ctx, user, access, form }) => {
   const required = field(form, "required") === "1";
   await setTwoFactorRequired({ ctx, user, access, required });
   revalidatePath(`/orgs/${access.org.slug}`, "layout");

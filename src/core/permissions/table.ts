@@ -269,7 +269,7 @@ export const PERMISSIONS = [
     description: "turn two-factor sign-in on and off for one's own account and renew its recovery codes",
   },
   {
-    permission: "org:require-2fa",
+    permission: "org:require-two-factor",
     audience: "organization",
     roles: MEMBER_MANAGERS,
     scope: "org:write",

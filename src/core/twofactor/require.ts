@@ -7,7 +7,7 @@ import { hasTwoFactor } from "./check-code";
 export const TWO_FACTOR_REQUIRED = "This organization requires two-factor sign-in. Turn it on for your account to continue.";
 
 /**
- * "Require two-factor" for an organization (owners and managers, `org:require-2fa`). Only
+ * "Require two-factor" for an organization (owners and managers, `org:require-two-factor`). Only
  * someone who has it may require it, as in Sentry: whoever turns it on is not sent to enrol
  * by their own change.
  */

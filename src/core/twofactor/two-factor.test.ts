@@ -160,7 +160,7 @@ describe.each(DIALECTS)("two-factor sign-in on %s", (dialect) => {
       .insertInto("memberships")
       .values({ organization_id: org.id, user_id: member.id, role: "member", created_at: clock })
       .execute();
-    const access = await authorize(ctx, owner, "org:require-2fa", org.slug);
+    const access = await authorize(ctx, owner, "org:require-two-factor", org.slug);
 
     // Only someone who has it may require it.
     const memberAccess = await authorize(ctx, member, "org:read", org.slug);
