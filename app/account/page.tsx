@@ -1,5 +1,7 @@
 import { cookies } from "next/headers";
 import { listSessions } from "@/src/core/accounts/sessions";
+import { twoFactorStatus } from "@/src/core/twofactor/manage";
+import Link from "next/link";
 import { SESSION_COOKIE } from "@/src/server/cookies";
 import { When } from "../components/when";
 import { ctx } from "../lib/app-runtime";
@@ -14,6 +16,7 @@ export const metadata = { title: "Account" };
 export default async function AccountPage() {
   const user = await loadUser("account:write", "/account");
   const sessions = await listSessions(ctx(), user.id, (await cookies()).get(SESSION_COOKIE)?.value);
+  const twoFactor = await twoFactorStatus(ctx(), user.id);
   return (
     <main>
       <h1>Account</h1>
@@ -51,6 +54,18 @@ export default async function AccountPage() {
       <h2>Change password</h2>
       <div className="panel">
         <ChangePasswordForm email={user.email} />
+      </div>
+
+      <h2>Two-factor sign-in</h2>
+      <div className="panel row" data-testid="two-factor-summary">
+        {twoFactor ? (
+          <span>
+            <span className="badge on">On</span> · {twoFactor.recoveryCodesLeft} recovery codes left
+          </span>
+        ) : (
+          <span className="muted">Off: signing in takes your password alone.</span>
+        )}
+        <Link href="/account/two-factor">{twoFactor ? "Manage" : "Turn on"}</Link>
       </div>
 
       <h2>Sessions</h2>

@@ -1,12 +1,12 @@
 "use server";
 
 import { headers } from "next/headers";
-import { redirect } from "next/navigation";
 import { requestPasswordReset, RESET_REQUESTED, resetPassword } from "@/src/core/accounts/password-reset";
-import { clientIp, setSessionCookie } from "../lib/auth";
+import { clientIp } from "../lib/auth";
 import { ctx } from "../lib/app-runtime";
 import { publicAction } from "../lib/action";
 import { field, type FormState } from "../lib/forms";
+import { finishPasswordSignIn } from "../lib/second-factor";
 
 /** "Forgot your password?": the same answer whether or not the account exists. */
 async function requestReset(_prev: FormState, form: FormData): Promise<FormState> {
@@ -15,7 +15,7 @@ async function requestReset(_prev: FormState, form: FormData): Promise<FormState
   return { notice: RESET_REQUESTED, values: { email: field(form, "email") } };
 }
 
-/** The reset link's form: a new password, then signed in with every older session ended. */
+/** The reset link's form: a new password, then signed in (after the second factor, for those who have it) with every older session ended. */
 async function chooseNewPassword(_prev: FormState, form: FormData): Promise<FormState> {
   const session = await resetPassword({
     ctx: ctx(),
@@ -26,8 +26,7 @@ async function chooseNewPassword(_prev: FormState, form: FormData): Promise<Form
       userAgent: (await headers()).get("user-agent") ?? "",
     },
   });
-  await setSessionCookie(session.token, session.expiresAt);
-  redirect("/");
+  return finishPasswordSignIn(session, "/");
 }
 
 // Public by design: someone who forgot their password has no session (src/core/permissions/table.ts).

@@ -2,7 +2,7 @@
 
 import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
-import { login } from "@/src/core/accounts/login";
+import { login, passwordSignIn, type PasswordSignIn } from "@/src/core/accounts/login";
 import { logout } from "@/src/core/accounts/sessions";
 import { setupFirstAdmin } from "@/src/core/accounts/setup-first-admin";
 import { isTelltaleError } from "@/src/core/errors";
@@ -11,11 +11,13 @@ import { clientIp, safeNext, setSessionCookie } from "../lib/auth";
 import { ctx } from "../lib/app-runtime";
 import { publicAction } from "../lib/action";
 import { field, type FormState } from "../lib/forms";
+import { finishPasswordSignIn } from "../lib/second-factor";
 import { headers } from "next/headers";
 
 async function signIn(_prev: FormState, form: FormData): Promise<FormState> {
+  let result: PasswordSignIn;
   try {
-    const result = await login({
+    result = await passwordSignIn({
       ctx: ctx(),
       input: {
         email: field(form, "email"),
@@ -24,12 +26,11 @@ async function signIn(_prev: FormState, form: FormData): Promise<FormState> {
         userAgent: (await headers()).get("user-agent") ?? "",
       },
     });
-    await setSessionCookie(result.token, result.expiresAt);
   } catch (error) {
     if (isTelltaleError(error)) return { error: error.message, values: { email: field(form, "email") } };
     throw error;
   }
-  redirect(safeNext(field(form, "next")));
+  return finishPasswordSignIn(result, safeNext(field(form, "next")));
 }
 
 async function setUp(_prev: FormState, form: FormData): Promise<FormState> {

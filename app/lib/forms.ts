@@ -11,6 +11,8 @@ export interface FormState {
   values?: Record<string, string>;
   /** Each invalid field's message, shown beside the field. */
   fieldErrors?: Record<string, string>;
+  /** Secrets shown once and kept nowhere (new two-factor recovery codes). */
+  shown?: string[];
 }
 
 export function field(form: FormData, name: string): string {

@@ -1,4 +1,4 @@
-import { notFound } from "next/navigation";
+import { notFound, redirect } from "next/navigation";
 import { isTelltaleError } from "@/src/core/errors";
 import type { OrgAccess } from "@/src/core/orgs/access";
 import { authorize } from "@/src/core/permissions/authorize";
@@ -39,7 +39,15 @@ export async function loadSuperuser(permission: SuperuserPermission, returnTo: s
 
 export async function loadOrg(permission: OrgPermission, slug: string, returnTo: string): Promise<{ user: User } & OrgAccess> {
   const user = await requireUser(returnTo);
-  return { user, ...(await orNotFound(authorize(ctx(), user, permission, slug))) };
+  return { user, ...(await orNotFound(authorize(ctx(), user, permission, slug).catch(toEnrolment(returnTo)))) };
+}
+
+/** A member refused for want of two-factor sign-in (the organization requires it) is sent to set it up, then back. */
+function toEnrolment(returnTo: string) {
+  return (error: unknown): never => {
+    if (isTelltaleError(error) && error.details.twoFactorRequired) redirect(`/account/two-factor?next=${encodeURIComponent(returnTo)}`);
+    throw error;
+  };
 }
 
 export async function loadProject(

@@ -123,6 +123,10 @@ export const SETTINGS = {
     default: "365",
     doc: "Audit-log entries older than this many days are deleted; nothing else deletes or changes them.",
   },
+  TELLTALE_SECRET_KEY: {
+    default: "(unset: secrets stored plain)",
+    doc: "Key (at least 32 characters, e.g. `openssl rand -base64 48`) that seals stored secrets such as two-factor (TOTP) secrets with AES-256-GCM. Keep it: secrets sealed under a lost key cannot be read back, and their users sign in with a recovery code. Unset, they are stored plain.",
+  },
 } as const satisfies Record<string, { default: string; doc: string }>;
 
 const MiB = 1024 * 1024;
@@ -189,6 +193,7 @@ const envSchema = z.object({
   TELLTALE_MAX_EVENTS_PER_ISSUE: positiveInt.default(10_000),
   TELLTALE_ALERTS_ALLOW_PRIVATE_URLS: boolText.default(false),
   TELLTALE_AUDIT_RETENTION_DAYS: positiveInt.default(365),
+  TELLTALE_SECRET_KEY: z.string().min(32, "TELLTALE_SECRET_KEY must be at least 32 characters").optional(),
 });
 
 export type SelfMonitoring = { mode: "self" } | { mode: "off" } | { mode: "dsn"; dsn: string };
@@ -243,6 +248,8 @@ export interface Settings {
   retention: { days: number; internalDays: number; maxEventsPerIssue: number; auditDays: number };
   /** Where alert webhooks may go (decision 0018). */
   alerts: { allowPrivateUrls: boolean };
+  /** Seals stored secrets (src/core/crypto/secret-box.ts); null: they are stored plain. Never log it. */
+  secretKey: string | null;
 }
 
 export class SettingsError extends Error {}
@@ -306,6 +313,7 @@ export function parseSettings(env: Record<string, string | undefined>): Settings
       auditDays: e.TELLTALE_AUDIT_RETENTION_DAYS,
     },
     alerts: { allowPrivateUrls: e.TELLTALE_ALERTS_ALLOW_PRIVATE_URLS },
+    secretKey: e.TELLTALE_SECRET_KEY ?? null,
   };
 }
 

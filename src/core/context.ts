@@ -16,6 +16,8 @@ import type { WebhookPoster } from "./ports/webhooks";
 import type { MetricAlertStore } from "./ports/metric-alerts";
 import type { UserNotificationStore } from "./ports/user-notifications";
 import type { AuditLog } from "./ports/audit";
+import type { TwoFactorStore } from "./ports/two-factor";
+import type { SecretBox } from "./crypto/secret-box";
 
 /** What every core action receives besides its input: storage, the public URL and named limits. */
 export interface Ctx {
@@ -55,6 +57,10 @@ export interface Ctx {
   mailer: Mailer | null;
   /** Per-user notification preferences and issue participants (src/core/ports/user-notifications.ts); `within` binds to a consumer's transaction. */
   userNotifications: UserNotificationStore & { within(trx: Kysely<DB>): UserNotificationStore };
+  /** TOTP secrets, recovery codes and pending sign-ins (src/core/ports/two-factor.ts). */
+  twoFactor: TwoFactorStore;
+  /** Seals stored secrets with TELLTALE_SECRET_KEY when it is set (src/core/crypto/secret-box.ts). */
+  secrets: SecretBox;
   now: () => number;
   /** Alert webhooks, Slack and Discord (src/server/webhook-client.ts); null in processes that send no alerts. */
   webhooks: WebhookPoster | null;

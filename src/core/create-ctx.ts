@@ -13,6 +13,8 @@ import { KyselyAlertStore } from "../db/alerts-store";
 import { KyselyMetricAlertStore } from "../db/metric-alerts-store";
 import { KyselyUserNotificationStore } from "../db/user-notifications-store";
 import { KyselyAuditLog } from "../db/audit-store";
+import { KyselyTwoFactorStore } from "../db/two-factor-store";
+import { SecretBox } from "./crypto/secret-box";
 import type { Ctx } from "./context";
 import type { Mailer } from "./email/mailer";
 
@@ -41,6 +43,8 @@ export function createCtx(settings: Settings, store: Store, mailer: Mailer | nul
     audit: new KyselyAuditLog(store.db),
     mailer,
     userNotifications: new KyselyUserNotificationStore(store.db),
+    twoFactor: new KyselyTwoFactorStore(store.db),
+    secrets: new SecretBox(settings.secretKey),
     now: Date.now,
     webhooks: null,
     limits: {

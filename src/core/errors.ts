@@ -8,7 +8,7 @@ export class TelltaleError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
-    readonly details: { retryAfterSeconds?: number; fields?: Record<string, string> } = {},
+    readonly details: { retryAfterSeconds?: number; fields?: Record<string, string>; twoFactorRequired?: boolean } = {},
   ) {
     super(message);
     this.name = "TelltaleError";
@@ -21,7 +21,9 @@ export const invalidInput = (message: string, fields?: Record<string, string>) =
 export const notFound = (message: string) => new TelltaleError("not_found", message);
 export const conflict = (message: string) => new TelltaleError("conflict", message);
 export const unauthenticated = (message: string) => new TelltaleError("unauthenticated", message);
-export const forbidden = (message: string) => new TelltaleError("forbidden", message);
+/** `twoFactorRequired`: refused only for want of two-factor sign-in, which pages send the user to set up. */
+export const forbidden = (message: string, details: { twoFactorRequired?: boolean } = {}) =>
+  new TelltaleError("forbidden", message, details);
 export const throttled = (message: string, retryAfterSeconds: number) => new TelltaleError("throttled", message, { retryAfterSeconds });
 
 export function isTelltaleError(e: unknown): e is TelltaleError {

@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Account, AccountStore, AttemptCount, SessionRow, UserActivity } from "../core/ports/accounts";
-import { countAttempt, forgetExpiredAttempts } from "./login-attempts";
+import { countAttempt, forgetExpiredAttempts, refundAttempt } from "./login-attempts";
 import type { Dialect } from "./connect";
 import type { DB } from "./schema";
 
@@ -17,6 +17,10 @@ export class KyselyAccountStore implements AccountStore {
 
   forgetExpiredAttempts(now: number, windowMs: number): Promise<void> {
     return forgetExpiredAttempts(this.db, now, windowMs);
+  }
+
+  refundAttempt(key: string, windowStart: number): Promise<void> {
+    return refundAttempt(this.db, key, windowStart);
   }
 
   async userByEmail(email: string): Promise<Account | null> {

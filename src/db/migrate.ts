@@ -28,6 +28,7 @@ import { m0025 } from "./migrations/0025_alert_channels";
 import { m0027 } from "./migrations/0027_metric_alerts";
 import { m0028 } from "./migrations/0028_notification_preferences";
 import { m0031 } from "./migrations/0031_audit_log";
+import { m0030 } from "./migrations/0030_two_factor";
 import { adoptQueue } from "./queue";
 import type { AnyDb, Migration } from "./migrations/helpers";
 
@@ -60,6 +61,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0027_metric_alerts": m0027,
   "0028_notification_preferences": m0028,
   "0031_audit_log": m0031,
+  "0030_two_factor": m0030,
 };
 
 export interface MigrateResult {

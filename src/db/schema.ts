@@ -4,6 +4,7 @@ import type { AlertsSchema } from "./schema-alerts";
 import type { MetricAlertsSchema } from "./schema-metric-alerts";
 import type { NotificationPreferencesSchema } from "./schema-notification-preferences";
 import type { AuditSchema } from "./schema-audit";
+import type { TwoFactorSchema } from "./schema-two-factor";
 import type { Role, TeamRole } from "../core/orgs/roles";
 
 /**
@@ -46,6 +47,8 @@ export interface OrganizationsTable {
   created_at: number;
   /** 1: members see every project (Sentry's default); 0: only their teams' projects. */
   open_membership: Generated<number>;
+  /** 1: members without two-factor sign-in are sent to enrol before anything else (migration 0030). */
+  require_2fa: Generated<number>;
 }
 
 export type { Role, TeamRole } from "../core/orgs/roles";
@@ -484,7 +487,7 @@ export interface ProjectGroupingTable {
   next_short_number: number;
 }
 
-export interface DB extends ReleasesSchema, AlertsSchema, MetricAlertsSchema, NotificationPreferencesSchema, AuditSchema {
+export interface DB extends ReleasesSchema, AlertsSchema, MetricAlertsSchema, NotificationPreferencesSchema, AuditSchema, TwoFactorSchema {
   users: UsersTable;
   sessions: SessionsTable;
   login_attempts: LoginAttemptsTable;

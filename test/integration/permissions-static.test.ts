@@ -17,6 +17,7 @@ const PUBLIC_PAGES: Record<string, string> = {
   "app/invite/[token]/page.tsx": "an invitation's link: the unguessable token is the permission (invite:accept)",
   "app/forgot-password/page.tsx": "asks for a password-reset link: whoever forgot their password has no session",
   "app/reset-password/[token]/page.tsx": "the reset link's form: the token in the link is the credential",
+  "app/login/two-factor/page.tsx": "sign-in's second step: the pending sign-in's cookie is the credential (session:second-factor)",
 };
 
 const appFiles = sourceFiles(ROOT, "app");

@@ -19,6 +19,8 @@ import { KyselyMetricAlertStore } from "../../src/db/metric-alerts-store";
 import { KyselyUserNotificationStore } from "../../src/db/user-notifications-store";
 import { KyselyAuditLog } from "../../src/db/audit-store";
 import type { Ctx } from "../../src/core/context";
+import { KyselyTwoFactorStore } from "../../src/db/two-factor-store";
+import { SecretBox } from "../../src/core/crypto/secret-box";
 
 /** Every storage test runs on both databases. */
 export const DIALECTS: Dialect[] = ["sqlite", "postgres"];
@@ -94,6 +96,8 @@ export function testCtx(store: Store, overrides: Partial<Ctx> = {}): Ctx {
     audit: new KyselyAuditLog(store.db),
     mailer: null,
     userNotifications: new KyselyUserNotificationStore(store.db),
+    twoFactor: new KyselyTwoFactorStore(store.db),
+    secrets: new SecretBox(null),
     now: Date.now,
     webhooks: null,
     limits: { sessionDays: 14, loginMaxFailures: 10, loginAccountMaxFailures: 100, loginWindowSeconds: 900 },

@@ -5,6 +5,8 @@ import { auditForUser } from "../audit/record";
 import type { Ctx } from "../context";
 import { throttled, unauthenticated } from "../errors";
 import { throttleKey } from "../net/ip";
+import { openChallenge } from "../twofactor/challenge";
+import { hasTwoFactor } from "../twofactor/check-code";
 import { dummyHash, verifyPassword } from "./password";
 
 export interface LoginInput {
@@ -21,17 +23,25 @@ export interface LoginResult {
   expiresAt: number;
 }
 
+/**
+ * What a right password leads to: a session, or, for a user with two-factor sign-in, a pending
+ * sign-in (src/core/twofactor/challenge.ts) that the code completes (decision 0023).
+ */
+export type PasswordSignIn =
+  ({ kind: "session" } & LoginResult) | { kind: "second-factor"; user: User; challenge: string; expiresAt: number };
+
 export const hashSessionToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
 /**
- * Checks the password and opens a session, throttled as decision 0007 records: every
+ * Checks the password, then opens a session or, for a user with two-factor sign-in, a pending
+ * sign-in (decision 0023). Throttled as decision 0007 records: every
  * attempt is counted *before* the password is checked, atomically, first against the
  * client address (`loginMaxFailures` per window; IPv6 per /64), then against the account
  * (`loginAccountMaxFailures`, higher, against guessing from many addresses). Past either
  * limit the attempt answers "throttled" unchecked, even with the right password, so
  * parallel guesses get no more checks than the limit. A right password gives its attempt back.
  */
-export async function login({ ctx, input }: { ctx: Ctx; input: LoginInput }): Promise<LoginResult> {
+export async function passwordSignIn({ ctx, input }: { ctx: Ctx; input: LoginInput }): Promise<PasswordSignIn> {
   const email = input.email.trim().toLowerCase();
   const now = ctx.now();
   const windowMs = ctx.limits.loginWindowSeconds * 1000;
@@ -64,9 +74,27 @@ export async function login({ ctx, input }: { ctx: Ctx; input: LoginInput }): Pr
 
   await refundAttempt(ctx.db, ipKey, byIp.windowStart);
   await refundAttempt(ctx.db, accountKey, byAccount.windowStart);
-  const session = await openSession(ctx, user, input.ip, input.userAgent);
-  await auditLogin("user.login", user);
-  return session;
+  const result = await sessionOrSecondFactor(ctx, user, input.ip, input.userAgent);
+  // With two-factor sign-in the entry is written when the code completes it (src/core/twofactor).
+  if (result.kind === "session") await auditLogin("user.login", user);
+  return result;
+}
+
+/**
+ * Signs in where no second factor can be asked for (a new account's first sign-in, scripts and
+ * tests): a user with two-factor sign-in is refused, never let past it. The sign-in form uses
+ * `passwordSignIn`.
+ */
+export async function login(args: { ctx: Ctx; input: LoginInput }): Promise<LoginResult> {
+  const result = await passwordSignIn(args);
+  if (result.kind !== "session") throw unauthenticated("This account signs in with a second factor: use the sign-in page.");
+  return { user: result.user, token: result.token, expiresAt: result.expiresAt };
+}
+
+/** After a proof of the password (sign-in, a reset link): a session, or the second factor first. */
+export async function sessionOrSecondFactor(ctx: Ctx, user: User, ip: string, userAgent: string): Promise<PasswordSignIn> {
+  if (await hasTwoFactor(ctx, user.id)) return { kind: "second-factor", user, ...(await openChallenge(ctx, user.id, ip, userAgent)) };
+  return { kind: "session", ...(await openSession(ctx, user, ip, userAgent)) };
 }
 
 /** Opens a session for a user whose identity was proven (a password, a reset link). */

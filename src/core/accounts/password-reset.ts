@@ -5,7 +5,7 @@ import type { OutgoingEmail } from "../email/mailer";
 import { throttleKey } from "../net/ip";
 import type { Account } from "../ports/accounts";
 import { validate } from "../validate";
-import { openSession, type LoginResult } from "./login";
+import { sessionOrSecondFactor, type PasswordSignIn } from "./login";
 import { hashPassword } from "./password";
 import {
   hashResetToken,
@@ -97,7 +97,8 @@ export async function userForResetToken(ctx: Ctx, token: string): Promise<Pick<A
 /**
  * Sets the new password with a reset link: single use (the token is deleted in the same
  * transaction that checks it, so two submissions cannot both pass), and every other reset
- * token of the user dies with it. Every session of the user ends; a new one is opened here.
+ * token of the user dies with it. Every session of the user ends; a new one is opened here, or,
+ * for a user with two-factor sign-in, a pending sign-in that their code completes.
  */
 export async function resetPassword({
   ctx,
@@ -105,10 +106,10 @@ export async function resetPassword({
 }: {
   ctx: Ctx;
   input: { token: string; password: string; ip: string; userAgent: string };
-}): Promise<LoginResult> {
+}): Promise<PasswordSignIn> {
   const password = validate(Password, input.password);
   if (!isResetTokenShape(input.token)) throw invalidInput(RESET_LINK_INVALID);
   const user = await ctx.accounts.useResetToken(hashResetToken(input.token), ctx.now(), await hashPassword(password));
   if (!user) throw invalidInput(RESET_LINK_INVALID);
-  return openSession(ctx, user, input.ip, input.userAgent);
+  return sessionOrSecondFactor(ctx, user, input.ip, input.userAgent);
 }

@@ -6,6 +6,10 @@
 export const AUDIT_EVENTS = {
   "user.login": "signed in",
   "user.login-failed": "failed to sign in",
+  "user.enable-2fa": "turned on two-factor sign-in",
+  "user.disable-2fa": "turned off two-factor sign-in",
+  "user.regenerate-recovery-codes": "replaced their two-factor recovery codes",
+  "org.require-2fa": "changed whether the organization requires two-factor sign-in",
   "org.edit": "changed the organization",
   "member.invite": "invited a member",
   "member.reinvite": "resent an invitation",

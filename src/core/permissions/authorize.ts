@@ -2,6 +2,7 @@ import type { User } from "../../db/schema";
 import type { Ctx } from "../context";
 import { forbidden } from "../errors";
 import { organizationFor, type OrgAccess } from "../orgs/access";
+import { assertTwoFactorIfRequired } from "../twofactor/require";
 import { NOT_ALLOWED, roleAllows, type OrgPermission } from "./table";
 
 /**
@@ -11,6 +12,8 @@ import { NOT_ALLOWED, roleAllows, type OrgPermission } from "./table";
  */
 export async function authorize(ctx: Ctx, user: User, permission: OrgPermission, orgSlug: string): Promise<OrgAccess> {
   const access = await organizationFor(ctx, user, orgSlug);
+  // A member of an organization that requires two-factor sign-in does nothing there without it.
+  await assertTwoFactorIfRequired(ctx, user, access);
   if (!roleAllows(access.role, permission)) throw forbidden(NOT_ALLOWED);
   return access;
 }

@@ -28,6 +28,7 @@ describe("the permission table", () => {
       "session:logout",
       "invite:accept",
       "password:reset",
+      "session:second-factor",
     ]);
     expect(publicRows.every((p) => p.roles.length === 0)).toBe(true);
   });

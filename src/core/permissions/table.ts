@@ -329,6 +329,30 @@ export const PERMISSIONS = [
     scope: "org:write",
     description: "read the organization's audit log (no one can change or delete its entries)",
   },
+  // two-factor sign-in (issue 15)
+  {
+    permission: "session:second-factor",
+    audience: "public",
+    roles: [],
+    description: "finish signing in with an authenticator app's code or a recovery code (the pending sign-in's cookie is the credential)",
+    unaudited: "its sign-ins and failures are written by core into each of the user's organizations (user.login, user.login-failed)",
+  },
+  {
+    permission: "twofactor:write",
+    audience: "signed-in",
+    roles: [],
+    description: "turn two-factor sign-in on and off for one's own account and renew its recovery codes",
+    unaudited:
+      "one's own account, no one organization's: core writes user.enable-2fa, user.disable-2fa and user.regenerate-recovery-codes into each organization the user belongs to",
+  },
+  {
+    permission: "org:require-two-factor",
+    audience: "organization",
+    roles: MEMBER_MANAGERS,
+    scope: "org:write",
+    description: "require two-factor sign-in of the organization's members",
+    audit: ["org.require-2fa"],
+  },
 ] as const satisfies readonly PermissionRow[];
 
 type Row = (typeof PERMISSIONS)[number];

@@ -40,6 +40,8 @@ export interface AccountStore {
   /** Counts one attempt against `key` atomically (src/db/login-attempts.ts, decision 0007). */
   countAttempt(key: string, now: number, windowMs: number): Promise<AttemptCount>;
   forgetExpiredAttempts(now: number, windowMs: number): Promise<void>;
+  /** Gives back an attempt that turned out right, unless its window has since started again. */
+  refundAttempt(key: string, windowStart: number): Promise<void>;
 
   userByEmail(email: string): Promise<Account | null>;
   userById(id: number): Promise<Account | null>;

@@ -1,4 +1,5 @@
 import { setOpenMembershipAction, updateOrganizationAction } from "../../../actions/members";
+import { setTwoFactorRequiredAction } from "../../../actions/two-factor";
 import { ActionForm } from "../../../components/action-form";
 import { LocalhostLinksWarning } from "../../../components/email-warnings";
 import { PageCrumbs } from "../../../components/shell/page-crumbs";
@@ -12,6 +13,7 @@ export default async function OrganizationSettingsPage({ params }: { params: Pro
   const { org: slug } = await params;
   const { org } = await loadOrg("org:write", slug, `/orgs/${slug}/settings`);
   const open = org.open_membership === 1;
+  const require2fa = org.require_2fa === 1;
   return (
     <main>
       <PageCrumbs items={[{ label: org.name, href: `/orgs/${org.slug}` }, { label: "Settings" }]} />
@@ -54,6 +56,27 @@ export default async function OrganizationSettingsPage({ params }: { params: Pro
               <span className="muted-small" style={{ display: "block" }}>
                 When off, members and admins see only the projects of their teams and join a team only when a team admin adds them; owners
                 and managers still see everything. Currently {open ? "on" : "off"}.
+              </span>
+            </span>
+          </label>
+        </ActionForm>
+      </section>
+      <section className="panel">
+        <h2 className="panel-title">Two-factor sign-in</h2>
+        <ActionForm
+          action={setTwoFactorRequiredAction}
+          hidden={{ org: org.slug }}
+          submit="Save"
+          className="stack-form"
+          testId="require-2fa-form"
+        >
+          <label className="switch-row">
+            <input type="checkbox" name="required" value="1" defaultChecked={require2fa} />
+            <span>
+              Require two-factor sign-in of every member.
+              <span className="muted-small" style={{ display: "block" }}>
+                Members without it are sent to set it up before they can see anything here; you need it on your own account first. Currently{" "}
+                {require2fa ? "required" : "not required"}.
               </span>
             </span>
           </label>

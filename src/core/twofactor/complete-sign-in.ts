@@ -1,0 +1,41 @@
+import { openSession, type LoginResult } from "../accounts/login";
+import type { Ctx } from "../context";
+import { auditTwoFactor } from "./audit";
+import { unauthenticated } from "../errors";
+import { hashChallengeToken } from "./challenge";
+import { useCode } from "./check-code";
+import { countCodeAttempt } from "./throttle";
+
+export const CHALLENGE_EXPIRED = "This sign-in has expired. Sign in again.";
+export const WRONG_CODE = "That code is not right. Enter the current code from your app, or a recovery code.";
+
+/**
+ * The second step of signing in: the pending sign-in's token (its cookie) and a code from the
+ * authenticator app or a recovery code. Attempts are counted first (./throttle.ts); a right
+ * code opens the session and ends the pending sign-in, which works once.
+ */
+export async function completeSignIn({
+  ctx,
+  input,
+}: {
+  ctx: Ctx;
+  input: { challenge: string | undefined; code: string; ip: string; userAgent: string };
+}): Promise<LoginResult & { used: "totp" | "recovery" }> {
+  const token = input.challenge;
+  if (!token || token.length > 128) throw unauthenticated(CHALLENGE_EXPIRED);
+  const id = hashChallengeToken(token);
+  const pending = await ctx.twoFactor.challenge(id, ctx.now());
+  if (!pending) throw unauthenticated(CHALLENGE_EXPIRED);
+  const attempt = await countCodeAttempt(ctx, pending.userId, input.ip);
+  const used = await useCode(ctx, pending.userId, input.code.slice(0, 64), { recovery: true });
+  if (!used) {
+    await auditTwoFactor(ctx, pending.userId, input.ip, "user.login-failed");
+    throw unauthenticated(WRONG_CODE);
+  }
+  await attempt.succeeded();
+  const user = await ctx.accounts.userById(pending.userId);
+  if (!user || !(await ctx.twoFactor.takeChallenge(id))) throw unauthenticated(CHALLENGE_EXPIRED);
+  const session = await openSession(ctx, user, input.ip, input.userAgent);
+  await auditTwoFactor(ctx, user.id, input.ip, "user.login");
+  return { ...session, used };
+}
