@@ -115,6 +115,10 @@ export const SETTINGS = {
     doc: "Retention of the internal project (Telltale's own errors and traces), in days, in place of `TELLTALE_RETENTION_DAYS`.",
   },
   TELLTALE_MAX_EVENTS_PER_ISSUE: { default: "10000", doc: "Only the newest this-many events of each issue are kept; counts stay correct." },
+  TELLTALE_SECRET_KEY: {
+    default: "(unset: no single sign-on)",
+    doc: "At least 32 random characters (`openssl rand -base64 48`): the key that encrypts stored secrets (OpenID client secrets) and the sign-in cookie of single sign-on. Unset, organizations cannot set up single sign-on. Keep it: a new key makes stored client secrets unreadable (enter them again).",
+  },
 } as const satisfies Record<string, { default: string; doc: string }>;
 
 const MiB = 1024 * 1024;
@@ -179,6 +183,7 @@ const envSchema = z.object({
   TELLTALE_RETENTION_DAYS: positiveInt.default(90),
   TELLTALE_INTERNAL_RETENTION_DAYS: positiveInt.default(7),
   TELLTALE_MAX_EVENTS_PER_ISSUE: positiveInt.default(10_000),
+  TELLTALE_SECRET_KEY: z.string().min(32, "TELLTALE_SECRET_KEY must hold at least 32 characters").max(1024).optional(),
 });
 
 export type SelfMonitoring = { mode: "self" } | { mode: "off" } | { mode: "dsn"; dsn: string };
@@ -231,6 +236,8 @@ export interface Settings {
   clients: ClientTimeouts;
   /** `internalDays` applies to the internal project (self-monitoring), `days` to every other. */
   retention: { days: number; internalDays: number; maxEventsPerIssue: number };
+  /** TELLTALE_SECRET_KEY: encrypts stored secrets (single sign-on); null when unset. Never log it. */
+  secretKey: string | null;
 }
 
 export class SettingsError extends Error {}
@@ -292,6 +299,7 @@ export function parseSettings(env: Record<string, string | undefined>): Settings
       internalDays: e.TELLTALE_INTERNAL_RETENTION_DAYS,
       maxEventsPerIssue: e.TELLTALE_MAX_EVENTS_PER_ISSUE,
     },
+    secretKey: e.TELLTALE_SECRET_KEY ?? null,
   };
 }
 

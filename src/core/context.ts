@@ -11,6 +11,7 @@ import type { ReleaseStore } from "./ports/releases";
 import type { ReleaseOrder } from "./ports/release-order";
 import type { ReleaseHealthStore } from "./ports/release-health";
 import type { AlertStore } from "./ports/alerts";
+import type { SsoStore } from "./ports/sso";
 
 /** What every core action receives besides its input: storage, the public URL and named limits. */
 export interface Ctx {
@@ -50,4 +51,8 @@ export interface Ctx {
     loginAccountMaxFailures: number;
     loginWindowSeconds: number;
   };
+  /** OpenID providers and identities of single sign-on (src/core/ports/sso.ts). */
+  sso: SsoStore;
+  /** TELLTALE_SECRET_KEY, which seals stored secrets (src/core/sso/secret-box.ts); null when unset. */
+  secretKey: string | null;
 }

@@ -9,6 +9,7 @@ import { KyselyReleaseHealthStore } from "../db/release-health-store";
 import { KyselyReleaseStore } from "../db/release-store";
 import { KyselyReleaseOrder } from "../db/release-order";
 import { KyselyAlertStore } from "../db/alerts-store";
+import { KyselySsoStore } from "../db/sso-store";
 import type { Ctx } from "./context";
 import type { Mailer } from "./email/mailer";
 
@@ -39,5 +40,7 @@ export function createCtx(settings: Settings, store: Store, mailer: Mailer | nul
       loginAccountMaxFailures: settings.loginAccountMaxFailures,
       loginWindowSeconds: settings.loginWindowSeconds,
     },
+    sso: new KyselySsoStore(store.db),
+    secretKey: settings.secretKey,
   };
 }

@@ -24,6 +24,7 @@ import { m0020 } from "./migrations/0020_release_health";
 import { m0022 } from "./migrations/0022_digest_deferred";
 import { m0023 } from "./migrations/0023_alert_rules";
 import { m0024 } from "./migrations/0024_alert_notifications";
+import { m0029 } from "./migrations/0029_sso";
 import { adoptQueue } from "./queue";
 import type { AnyDb, Migration } from "./migrations/helpers";
 
@@ -52,6 +53,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0022_digest_deferred": m0022,
   "0023_alert_rules": m0023,
   "0024_alert_notifications": m0024,
+  "0029_sso": m0029,
 };
 
 export interface MigrateResult {

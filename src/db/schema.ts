@@ -1,6 +1,7 @@
 import type { ColumnType, Generated, Insertable, Selectable } from "kysely";
 import type { ReleasesSchema } from "./schema-releases";
 import type { AlertsSchema } from "./schema-alerts";
+import type { SsoSchema } from "./schema-sso";
 import type { Role, TeamRole } from "../core/orgs/roles";
 
 /**
@@ -481,7 +482,7 @@ export interface ProjectGroupingTable {
   next_short_number: number;
 }
 
-export interface DB extends ReleasesSchema, AlertsSchema {
+export interface DB extends ReleasesSchema, AlertsSchema, SsoSchema {
   users: UsersTable;
   sessions: SessionsTable;
   login_attempts: LoginAttemptsTable;

@@ -14,6 +14,7 @@ import { KyselyReleaseHealthStore } from "../../src/db/release-health-store";
 import { KyselyReleaseStore } from "../../src/db/release-store";
 import { KyselyReleaseOrder } from "../../src/db/release-order";
 import { KyselyAlertStore } from "../../src/db/alerts-store";
+import { KyselySsoStore } from "../../src/db/sso-store";
 import type { Ctx } from "../../src/core/context";
 
 /** Every storage test runs on both databases. */
@@ -87,6 +88,8 @@ export function testCtx(store: Store, overrides: Partial<Ctx> = {}): Ctx {
     mailer: null,
     now: Date.now,
     limits: { sessionDays: 14, loginMaxFailures: 10, loginAccountMaxFailures: 100, loginWindowSeconds: 900 },
+    sso: new KyselySsoStore(store.db),
+    secretKey: "test secret key, 32 characters or more",
     ...overrides,
   };
 }

@@ -4,6 +4,7 @@ import type { User } from "../../db/schema";
 import type { Ctx } from "../context";
 import { throttled, unauthenticated } from "../errors";
 import { throttleKey } from "../net/ip";
+import { refusePasswordSignIn } from "../sso/require";
 import { dummyHash, verifyPassword } from "./password";
 
 export interface LoginInput {
@@ -51,6 +52,7 @@ export async function login({ ctx, input }: { ctx: Ctx; input: LoginInput }): Pr
 
   await refundAttempt(ctx.db, ipKey, byIp.windowStart);
   await refundAttempt(ctx.db, accountKey, byAccount.windowStart);
+  await refusePasswordSignIn(ctx, user);
   return openSession(ctx, user, input.ip, input.userAgent);
 }
 
