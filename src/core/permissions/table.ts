@@ -255,6 +255,16 @@ export const PERMISSIONS = [
     scope: "alerts:write",
     description: "create, change, switch off and delete a project's issue alert rules",
   },
+  // Single sign-on (issue 15, item 1; decision 0022). Owners only: whoever sets the provider
+  // decides who may sign in as a member, so it is not a manager's to change.
+  { permission: "sso:login", audience: "public", roles: [], description: "sign in through an organization's OpenID provider" },
+  {
+    permission: "sso:write",
+    audience: "organization",
+    roles: ["owner"],
+    scope: "org:admin",
+    description: "set up, change and remove the organization's OpenID provider, require single sign-on",
+  },
 ] as const satisfies readonly PermissionRow[];
 
 type Row = (typeof PERMISSIONS)[number];

@@ -62,7 +62,7 @@ export async function saveSsoProvider({
   input,
 }: {
   ctx: Ctx;
-  input: { access: OrgAccess; provider: SsoProviderInput };
+  input: { access: OrgAccess; provider: Record<keyof SsoProviderInput, string> };
 }): Promise<void> {
   if (ctx.secretKey === null) throw invalidInput(NO_SECRET_KEY);
   const form = validate(SsoProviderInput, input.provider);

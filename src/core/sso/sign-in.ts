@@ -93,3 +93,9 @@ function safeJson(text: string): unknown {
     return null;
   }
 }
+
+/** The organization a "Sign in with … SSO" button names, when it has a provider. */
+export async function ssoSignInTarget(ctx: Ctx, slug: string): Promise<{ slug: string; name: string } | null> {
+  const found = await ctx.sso.providerBySlug(slug.trim().toLowerCase().slice(0, 64));
+  return found ? { slug: found.org.slug, name: found.org.name } : null;
+}
