@@ -145,7 +145,14 @@ export async function exchangeCode(
       { pkceCodeVerifier: checks.codeVerifier, expectedState: checks.state, expectedNonce: checks.nonce, idTokenExpected: true },
       { redirect_uri: checks.redirectUri },
     );
-    claims = tokens.claims();
+    const fromToken = tokens.claims();
+    claims = fromToken;
+    // Many providers put only `sub` in the ID token of the code flow and the rest at the
+    // UserInfo endpoint (Core §5.4): ask it then, for the same subject (openid-client checks it).
+    if (fromToken && typeof fromToken.email !== "string" && config.serverMetadata().userinfo_endpoint) {
+      const info = await client.fetchUserInfo(config, tokens.access_token, fromToken.sub);
+      claims = { ...info, iss: fromToken.iss, sub: fromToken.sub };
+    }
   } catch (error) {
     throw new ProviderError("The identity provider's answer was refused.", error);
   }
