@@ -37,7 +37,6 @@ export const GET = publicRoute<{ org: string }>("sso:login", async (request, { p
       path: "/",
       expires: new Date(result.expiresAt),
     });
-    response.cookies.set(SSO_COOKIE, "", { httpOnly: true, sameSite: "lax", secure, path: "/sso/", maxAge: 0 });
     return response;
   } catch (error) {
     if (!(error instanceof ProviderError) && !isTelltaleError(error)) throw error;
@@ -51,7 +50,9 @@ export const GET = publicRoute<{ org: string }>("sso:login", async (request, { p
       path: "/login",
       maxAge: 60,
     });
-    response.cookies.set(SSO_COOKIE, "", { httpOnly: true, sameSite: "lax", secure, path: "/sso/", maxAge: 0 });
     return response;
   }
+  // One cookie per answer: only the last Set-Cookie of a route handler's redirect reached the
+  // browser here. The sign-in cookie is left to expire (10 minutes); its state is spent anyway,
+  // since the provider takes a code once.
 });
