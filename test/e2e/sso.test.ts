@@ -141,7 +141,7 @@ describe.each(DIALECTS)("single sign-on with OpenID Connect in Chromium on %s", 
     expect(new URL(again.page.url()).pathname).toBe("/orgs/acme");
     expect((await ctx.accounts.userByEmail("grace@example.com"))?.id).toBe(grace!.id);
     await again.context.close();
-  });
+  }, 120_000);
 
   it("refuses an email the provider did not verify", async () => {
     const { context, page } = await ssoSignIn("mallory");
