@@ -108,22 +108,28 @@ export default async function SsoSettingsPage({ params }: { params: Promise<{ or
         <>
           <section className="panel" data-testid="sso-discovered">
             <h2 className="panel-title">Discovered endpoints</h2>
-            <dl className="facts">
-              <dt>Issuer</dt>
-              <dd>{current.issuer}</dd>
-              <dt>Authorization</dt>
-              <dd>{current.endpoints.authorization}</dd>
-              <dt>Token</dt>
-              <dd>{current.endpoints.token}</dd>
-              <dt>Keys (JWKS)</dt>
-              <dd>{current.endpoints.jwks}</dd>
-              <dt>Sign-out</dt>
-              <dd>{current.endpoints.endSession ?? "not offered"}</dd>
-              <dt>Checked</dt>
-              <dd>
-                <When ms={current.updatedAt} />
-              </dd>
-            </dl>
+            <table>
+              <tbody>
+                {[
+                  ["Issuer", current.issuer],
+                  ["Authorization", current.endpoints.authorization],
+                  ["Token", current.endpoints.token],
+                  ["Keys (JWKS)", current.endpoints.jwks],
+                  ["Sign-out", current.endpoints.endSession ?? "not offered"],
+                ].map(([label, value]) => (
+                  <tr key={label}>
+                    <th scope="row">{label}</th>
+                    <td style={{ wordBreak: "break-all" }}>{value}</td>
+                  </tr>
+                ))}
+                <tr>
+                  <th scope="row">Checked</th>
+                  <td>
+                    <When ms={current.updatedAt} />
+                  </td>
+                </tr>
+              </tbody>
+            </table>
             <p className="muted">Members sign in at</p>
             <code className="dsn">{signInLink}</code>
             <p>
