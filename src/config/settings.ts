@@ -124,8 +124,8 @@ export const SETTINGS = {
     doc: "Audit-log entries older than this many days are deleted; nothing else deletes or changes them.",
   },
   TELLTALE_SECRET_KEY: {
-    default: "(unset: secrets stored plain)",
-    doc: "Key (at least 32 characters, e.g. `openssl rand -base64 48`) that seals stored secrets such as two-factor (TOTP) secrets with AES-256-GCM. Keep it: secrets sealed under a lost key cannot be read back, and their users sign in with a recovery code. Unset, they are stored plain.",
+    default: "(unset: no single sign-on; two-factor secrets stored plain)",
+    doc: "At least 32 random characters (`openssl rand -base64 48`): the key that seals stored secrets with AES-256-GCM — OpenID client secrets and single sign-on's cookie, two-factor (TOTP) secrets. Unset, organizations cannot set up single sign-on and TOTP secrets are stored plain. Keep it: a new key makes sealed secrets unreadable (client secrets must be entered again, two-factor users sign in with a recovery code).",
   },
 } as const satisfies Record<string, { default: string; doc: string }>;
 
@@ -193,7 +193,7 @@ const envSchema = z.object({
   TELLTALE_MAX_EVENTS_PER_ISSUE: positiveInt.default(10_000),
   TELLTALE_ALERTS_ALLOW_PRIVATE_URLS: boolText.default(false),
   TELLTALE_AUDIT_RETENTION_DAYS: positiveInt.default(365),
-  TELLTALE_SECRET_KEY: z.string().min(32, "TELLTALE_SECRET_KEY must be at least 32 characters").optional(),
+  TELLTALE_SECRET_KEY: z.string().min(32, "TELLTALE_SECRET_KEY must hold at least 32 characters").max(1024).optional(),
 });
 
 export type SelfMonitoring = { mode: "self" } | { mode: "off" } | { mode: "dsn"; dsn: string };
@@ -248,7 +248,7 @@ export interface Settings {
   retention: { days: number; internalDays: number; maxEventsPerIssue: number; auditDays: number };
   /** Where alert webhooks may go (decision 0018). */
   alerts: { allowPrivateUrls: boolean };
-  /** Seals stored secrets (src/core/crypto/secret-box.ts); null: they are stored plain. Never log it. */
+  /** Seals stored secrets (src/core/crypto/secret-box.ts: TOTP; src/core/sso: client secrets); null: TOTP secrets are stored plain and single sign-on is off. Never log it. */
   secretKey: string | null;
 }
 

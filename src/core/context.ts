@@ -18,6 +18,7 @@ import type { UserNotificationStore } from "./ports/user-notifications";
 import type { AuditLog } from "./ports/audit";
 import type { TwoFactorStore } from "./ports/two-factor";
 import type { SecretBox } from "./crypto/secret-box";
+import type { SsoStore } from "./ports/sso";
 
 /** What every core action receives besides its input: storage, the public URL and named limits. */
 export interface Ctx {
@@ -71,4 +72,8 @@ export interface Ctx {
     loginAccountMaxFailures: number;
     loginWindowSeconds: number;
   };
+  /** OpenID providers and identities of single sign-on (src/core/ports/sso.ts). */
+  sso: SsoStore;
+  /** TELLTALE_SECRET_KEY, which seals stored secrets (src/core/sso/secret-box.ts); null when unset. */
+  secretKey: string | null;
 }

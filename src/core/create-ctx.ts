@@ -15,6 +15,7 @@ import { KyselyUserNotificationStore } from "../db/user-notifications-store";
 import { KyselyAuditLog } from "../db/audit-store";
 import { KyselyTwoFactorStore } from "../db/two-factor-store";
 import { SecretBox } from "./crypto/secret-box";
+import { KyselySsoStore } from "../db/sso-store";
 import type { Ctx } from "./context";
 import type { Mailer } from "./email/mailer";
 
@@ -53,5 +54,7 @@ export function createCtx(settings: Settings, store: Store, mailer: Mailer | nul
       loginAccountMaxFailures: settings.loginAccountMaxFailures,
       loginWindowSeconds: settings.loginWindowSeconds,
     },
+    sso: new KyselySsoStore(store.db),
+    secretKey: settings.secretKey,
   };
 }

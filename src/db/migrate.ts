@@ -27,8 +27,9 @@ import { m0024 } from "./migrations/0024_alert_notifications";
 import { m0025 } from "./migrations/0025_alert_channels";
 import { m0027 } from "./migrations/0027_metric_alerts";
 import { m0028 } from "./migrations/0028_notification_preferences";
-import { m0031 } from "./migrations/0031_audit_log";
+import { m0029 } from "./migrations/0029_sso";
 import { m0030 } from "./migrations/0030_two_factor";
+import { m0031 } from "./migrations/0031_audit_log";
 import { adoptQueue } from "./queue";
 import type { AnyDb, Migration } from "./migrations/helpers";
 
@@ -60,8 +61,9 @@ const MIGRATIONS: Record<string, Migration> = {
   "0025_alert_channels": m0025,
   "0027_metric_alerts": m0027,
   "0028_notification_preferences": m0028,
-  "0031_audit_log": m0031,
+  "0029_sso": m0029,
   "0030_two_factor": m0030,
+  "0031_audit_log": m0031,
 };
 
 export interface MigrateResult {

@@ -5,6 +5,7 @@ import type { MetricAlertsSchema } from "./schema-metric-alerts";
 import type { NotificationPreferencesSchema } from "./schema-notification-preferences";
 import type { AuditSchema } from "./schema-audit";
 import type { TwoFactorSchema } from "./schema-two-factor";
+import type { SsoSchema } from "./schema-sso";
 import type { Role, TeamRole } from "../core/orgs/roles";
 
 /**
@@ -487,7 +488,8 @@ export interface ProjectGroupingTable {
   next_short_number: number;
 }
 
-export interface DB extends ReleasesSchema, AlertsSchema, MetricAlertsSchema, NotificationPreferencesSchema, AuditSchema, TwoFactorSchema {
+export interface DB
+  extends ReleasesSchema, AlertsSchema, MetricAlertsSchema, NotificationPreferencesSchema, AuditSchema, TwoFactorSchema, SsoSchema {
   users: UsersTable;
   sessions: SessionsTable;
   login_attempts: LoginAttemptsTable;

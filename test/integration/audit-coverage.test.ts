@@ -20,6 +20,8 @@ import { ROUTES } from "../../src/server/api/router";
 import { CLIENT_IP_HEADER } from "../../src/server/headers";
 import type { FormState } from "../../app/lib/forms";
 import { startApiServer } from "../support/api-server";
+import { startOidcProvider, type TestProvider } from "../support/oidc-provider";
+import { saveSsoProvider } from "../../src/core/sso/configure";
 import { readSource, scanServerActions, sourceFiles, type Registration } from "../support/permission-scan";
 import { DIALECTS, openTestStore, testCtx, type TestStore } from "../support/stores";
 
@@ -493,6 +495,27 @@ const ACTION_CASES: Record<string, ActionCase> = {
       return { fields: { required: "0" }, expected: { event: "org.require-2fa", targetType: "organization", targetLabel: "acme" } };
     },
   },
+  "sso.ts saveSsoAction": {
+    async form() {
+      const p = oidc();
+      return {
+        fields: { issuer: p.issuer, clientId: p.clientId, clientSecret: p.clientSecret, defaultRole: "member", defaultTeam: "" },
+        expected: { event: "sso.edit", targetType: "organization", targetLabel: "acme" },
+      };
+    },
+  },
+  "sso.ts requireSsoAction": {
+    async form(w) {
+      await withSso(w);
+      return { fields: { required: "0" }, expected: { event: "sso.require", targetType: "organization", targetLabel: "acme" } };
+    },
+  },
+  "sso.ts removeSsoAction": {
+    async form(w) {
+      await withSso(w);
+      return { fields: {}, expected: { event: "sso.disable", targetType: "organization", targetLabel: "acme" } };
+    },
+  },
   "dead-letters.ts retryDeadLetterAction": {
     async form(w) {
       const id = await deadLetter(w);
@@ -720,6 +743,26 @@ async function keyed(w: World) {
 }
 
 /** A project with its default alert rule (new projects get one). */
+/** The OpenID provider single sign-on's cases set up (one per file, started with the first suite). */
+let provider: TestProvider | null = null;
+const oidc = (): TestProvider => {
+  if (!provider) throw new Error("the OpenID provider is not running");
+  return provider;
+};
+
+/** Sets up single sign-on for acme through core, so the case's own action has something to change. */
+async function withSso(w: World) {
+  const p = oidc();
+  const access = await organizationFor(w.ctx, w.owner, "acme");
+  await saveSsoProvider({
+    ctx: w.ctx,
+    input: {
+      access,
+      provider: { issuer: p.issuer, clientId: p.clientId, clientSecret: p.clientSecret, defaultRole: "member", defaultTeam: "" },
+    },
+  });
+}
+
 function metricBody(w: World, project: string, name: string) {
   return {
     name,
@@ -773,6 +816,7 @@ describe.each(DIALECTS)("every audited action and route writes exactly one entry
 
   beforeAll(async () => {
     registerGroupingStrategy(NEWER_GROUPING);
+    provider ??= await startOidcProvider(["http://telltale.test:8000/sso/acme/callback"], {});
     store = await openTestStore(dialect);
     const ctx = testCtx(store);
     session.ctx = ctx;
@@ -806,6 +850,8 @@ describe.each(DIALECTS)("every audited action and route writes exactly one entry
     api = await startApiServer(ctx);
   });
   afterAll(async () => {
+    await provider?.close();
+    provider = null;
     await api?.close();
     await store?.cleanup();
   });

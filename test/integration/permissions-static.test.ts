@@ -2,7 +2,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { PERMISSIONS } from "../../src/core/permissions/table";
 import { ACCOUNT_ROUTES, ROUTES } from "../../src/server/api/router";
-import { readSource, scanPage, scanRoutes, scanServerActions, sourceFiles } from "../support/permission-scan";
+import { readSource, scanPage, scanRouteHandler, scanRoutes, scanServerActions, sourceFiles } from "../support/permission-scan";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -51,12 +51,27 @@ describe("the permission table covers every entry point", () => {
     expect(scanRoutes(ACCOUNT_ROUTES, "signed-in").violations).toEqual([]);
   });
 
+  it("registers every route handler under app/ with publicRoute and a public row", () => {
+    const handlers = appFiles.filter((f) => f.endsWith("/route.ts"));
+    expect(handlers).toContain("app/sso/[org]/callback/route.ts");
+    const results = handlers.map((file) => scanRouteHandler(file, readSource(ROOT, file)));
+    expect(results.flatMap((r) => r.violations)).toEqual([]);
+    expect(results.flatMap((r) => r.registrations).map((r) => r.name)).toContain("GET");
+    expect(
+      scanRouteHandler(
+        "app/x/route.ts",
+        'export const dynamic = "force-dynamic";\nexport async function GET() {}\nexport const POST = publicRoute("org:read", h);',
+      ).violations.map((v) => v.problem),
+    ).toEqual(["exported without publicRoute", "'org:read' belongs to the organization audience, not public"]);
+  });
+
   it("uses every row of the table somewhere, so a row cannot go stale unnoticed", () => {
     const used = new Set(
       [
         ...appFiles.flatMap((f) => [
           ...scanServerActions(f, readSource(ROOT, f)).registrations,
           ...(f.endsWith("page.tsx") ? scanPage(f, readSource(ROOT, f)).registrations : []),
+          ...(f.endsWith("/route.ts") ? scanRouteHandler(f, readSource(ROOT, f)).registrations : []),
         ]),
         ...scanRoutes(ROUTES).registrations,
         ...scanRoutes(ACCOUNT_ROUTES, "signed-in").registrations,

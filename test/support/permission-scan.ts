@@ -10,7 +10,7 @@ import { PERMISSIONS, type Audience } from "../../src/core/permissions/table";
  * the access issue (#12) iterates over.
  */
 export interface Registration {
-  kind: "action" | "page" | "route";
+  kind: "action" | "page" | "route" | "route-handler";
   file: string;
   name: string;
   permission: string;
@@ -164,3 +164,40 @@ export function sourceFiles(root: string, dir: string): string[] {
 }
 
 export const readSource = (root: string, file: string) => readFileSync(join(root, file), "utf8");
+
+/**
+ * A Next.js route handler (a `route.ts` under app/) answers without a page guard: each of its
+ * exports must be `export const GET = publicRoute("perm", …)` with a public row of the table.
+ */
+export function scanRouteHandler(file: string, source: string): ScanResult {
+  const sf = parse(file, source);
+  const result: ScanResult = { registrations: [], violations: [] };
+  for (const s of sf.statements) {
+    if (ts.isInterfaceDeclaration(s) || ts.isTypeAliasDeclaration(s)) continue;
+    if (ts.isExportAssignment(s) || ts.isExportDeclaration(s)) {
+      result.violations.push({ file, name: s.getText(sf).slice(0, 60), problem: "re-exports and default exports escape the wrapper" });
+      continue;
+    }
+    if (!hasExport(s)) continue;
+    if (!ts.isVariableStatement(s)) {
+      const name = (ts.isFunctionDeclaration(s) || ts.isClassDeclaration(s)) && s.name ? s.name.text : s.getText(sf).slice(0, 60);
+      result.violations.push({ file, name, problem: "exported without publicRoute" });
+      continue;
+    }
+    for (const d of s.declarationList.declarations) {
+      const name = d.name.getText(sf);
+      // Route segment options (`dynamic`, `runtime`, …) are plain values, not handlers.
+      if (!/^(GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS)$/.test(name)) continue;
+      const call = d.initializer && ts.isCallExpression(d.initializer) ? d.initializer : null;
+      if (!call || !ts.isIdentifier(call.expression) || call.expression.text !== "publicRoute") {
+        result.violations.push({ file, name, problem: "exported without publicRoute" });
+        continue;
+      }
+      const permission = literal(call.arguments[0]);
+      const problem = permissionProblem(permission, "public");
+      if (problem) result.violations.push({ file, name, problem });
+      else result.registrations.push({ kind: "route-handler", file, name, permission: permission! });
+    }
+  }
+  return result;
+}

@@ -18,6 +18,7 @@ import { KyselyAlertStore } from "../../src/db/alerts-store";
 import { KyselyMetricAlertStore } from "../../src/db/metric-alerts-store";
 import { KyselyUserNotificationStore } from "../../src/db/user-notifications-store";
 import { KyselyAuditLog } from "../../src/db/audit-store";
+import { KyselySsoStore } from "../../src/db/sso-store";
 import type { Ctx } from "../../src/core/context";
 import { KyselyTwoFactorStore } from "../../src/db/two-factor-store";
 import { SecretBox } from "../../src/core/crypto/secret-box";
@@ -101,6 +102,8 @@ export function testCtx(store: Store, overrides: Partial<Ctx> = {}): Ctx {
     now: Date.now,
     webhooks: null,
     limits: { sessionDays: 14, loginMaxFailures: 10, loginAccountMaxFailures: 100, loginWindowSeconds: 900 },
+    sso: new KyselySsoStore(store.db),
+    secretKey: "test secret key, 32 characters or more",
     ...overrides,
   };
 }

@@ -7,6 +7,7 @@ import { throttled, unauthenticated } from "../errors";
 import { throttleKey } from "../net/ip";
 import { openChallenge } from "../twofactor/challenge";
 import { hasTwoFactor } from "../twofactor/check-code";
+import { refusePasswordSignIn } from "../sso/require";
 import { dummyHash, verifyPassword } from "./password";
 
 export interface LoginInput {
@@ -74,6 +75,7 @@ export async function passwordSignIn({ ctx, input }: { ctx: Ctx; input: LoginInp
 
   await refundAttempt(ctx.db, ipKey, byIp.windowStart);
   await refundAttempt(ctx.db, accountKey, byAccount.windowStart);
+  await refusePasswordSignIn(ctx, user);
   const result = await sessionOrSecondFactor(ctx, user, input.ip, input.userAgent);
   // With two-factor sign-in the entry is written when the code completes it (src/core/twofactor).
   if (result.kind === "session") await auditLogin("user.login", user);

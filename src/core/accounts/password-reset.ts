@@ -6,6 +6,7 @@ import { throttleKey } from "../net/ip";
 import type { Account } from "../ports/accounts";
 import { validate } from "../validate";
 import { sessionOrSecondFactor, type PasswordSignIn } from "./login";
+import { refusePasswordSignIn } from "../sso/require";
 import { hashPassword } from "./password";
 import {
   hashResetToken,
@@ -111,5 +112,6 @@ export async function resetPassword({
   if (!isResetTokenShape(input.token)) throw invalidInput(RESET_LINK_INVALID);
   const user = await ctx.accounts.useResetToken(hashResetToken(input.token), ctx.now(), await hashPassword(password));
   if (!user) throw invalidInput(RESET_LINK_INVALID);
+  await refusePasswordSignIn(ctx, user);
   return sessionOrSecondFactor(ctx, user, input.ip, input.userAgent);
 }

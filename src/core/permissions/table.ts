@@ -353,6 +353,23 @@ export const PERMISSIONS = [
     description: "require two-factor sign-in of the organization's members",
     audit: ["org.require-2fa"],
   },
+  // Single sign-on (issue 15, item 1; decision 0022). Owners only: whoever sets the provider
+  // decides who may sign in as a member, so it is not a manager's to change.
+  {
+    permission: "sso:login",
+    audience: "public",
+    roles: [],
+    description: "sign in through an organization's OpenID provider",
+    unaudited: "its sign-ins are written by core (user.login) into each organization of the account, as password sign-ins are",
+  },
+  {
+    permission: "sso:write",
+    audience: "organization",
+    roles: ["owner"],
+    scope: "org:admin",
+    description: "set up, change and remove the organization's OpenID provider, require single sign-on",
+    audit: ["sso.edit", "sso.require", "sso.disable"],
+  },
 ] as const satisfies readonly PermissionRow[];
 
 type Row = (typeof PERMISSIONS)[number];

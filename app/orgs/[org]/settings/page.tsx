@@ -1,3 +1,5 @@
+import Link from "next/link";
+import { roleAllows } from "@/src/core/permissions/table";
 import { setOpenMembershipAction, updateOrganizationAction } from "../../../actions/members";
 import { setTwoFactorRequiredAction } from "../../../actions/two-factor";
 import { ActionForm } from "../../../components/action-form";
@@ -11,7 +13,7 @@ export const metadata = { title: "Organization settings" };
 /** The organization's name, slug and open membership (issue 12), for those with org:write. */
 export default async function OrganizationSettingsPage({ params }: { params: Promise<{ org: string }> }) {
   const { org: slug } = await params;
-  const { org } = await loadOrg("org:write", slug, `/orgs/${slug}/settings`);
+  const { org, role } = await loadOrg("org:write", slug, `/orgs/${slug}/settings`);
   const open = org.open_membership === 1;
   const require2fa = org.require_2fa === 1;
   return (
@@ -82,6 +84,13 @@ export default async function OrganizationSettingsPage({ params }: { params: Pro
           </label>
         </ActionForm>
       </section>
+      {roleAllows(role, "sso:write") && (
+        <section className="panel">
+          <h2 className="panel-title">Single sign-on</h2>
+          <p className="muted">Let members sign in through your OpenID Connect identity provider, and require it.</p>
+          <Link href={`/orgs/${org.slug}/settings/sso`}>Set up single sign-on</Link>
+        </section>
+      )}
     </main>
   );
 }

@@ -1,0 +1,33 @@
+import type { Generated } from "kysely";
+import type { Role } from "../core/orgs/roles";
+
+/** Tables of single sign-on (issue 15, migration 0029), part of `DB` in ./schema.ts. */
+export interface SsoSchema {
+  sso_providers: SsoProvidersTable;
+  sso_identities: SsoIdentitiesTable;
+}
+
+export interface SsoProvidersTable {
+  organization_id: number;
+  issuer: string;
+  client_id: string;
+  /** `v1.<iv>.<tag>.<ciphertext>` (base64url), AES-256-GCM (src/core/sso/secret-box.ts). */
+  client_secret: string;
+  /** The provider's discovered metadata (its `.well-known/openid-configuration`), JSON. */
+  metadata: string;
+  default_role: Role;
+  default_team_id: number | null;
+  require_sso: Generated<number>;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface SsoIdentitiesTable {
+  id: Generated<number>;
+  organization_id: number;
+  issuer: string;
+  subject: string;
+  user_id: number;
+  created_at: number;
+  last_sign_in_at: number;
+}
