@@ -20,7 +20,7 @@ describe("the permission table", () => {
     }
   });
 
-  it("keeps sign-in, setup, sign-out and the password reset public, with no roles", () => {
+  it("keeps sign-in (password, second factor, single sign-on), setup, sign-out and the password reset public, with no roles", () => {
     const publicRows = PERMISSIONS.filter((p) => p.audience === "public");
     expect(publicRows.map((p) => p.permission)).toEqual([
       "session:login",
@@ -29,6 +29,7 @@ describe("the permission table", () => {
       "invite:accept",
       "password:reset",
       "session:second-factor",
+      "sso:login",
     ]);
     expect(publicRows.every((p) => p.roles.length === 0)).toBe(true);
   });
