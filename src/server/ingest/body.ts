@@ -90,6 +90,18 @@ const once = (buffer: Buffer): AsyncIterable<Buffer> => ({
   },
 });
 
+/** A body whose bytes cannot be decoded: reading it raises the decoder's error, tagged as the body's. */
+const failing = (error: unknown): AsyncIterable<Buffer> => {
+  const tagged = error instanceof Error ? error : new Error(String(error));
+  decodeErrors.add(tagged);
+  return {
+    // eslint-disable-next-line require-yield -- a body that fails as soon as it is read
+    async *[Symbol.asyncIterator]() {
+      throw tagged;
+    },
+  };
+};
+
 const tooLarge = (error: unknown) =>
   error instanceof RangeError && (error as RangeError & { code?: string }).code === "ERR_BUFFER_TOO_LARGE";
 
@@ -111,8 +123,9 @@ function decodeWhole(
       const decoded = coding === "deflate" ? inflateSync(raw, { maxOutputLength: cap }) : gunzipSync(raw, { maxOutputLength: cap });
       return { ok: true, stream: once(decoded), release: () => {} };
     } catch (error) {
-      if (!tooLarge(error))
-        return { ok: false, status: 400, reason: `invalid ${encoding} body: ${error instanceof Error ? error.message : String(error)}` };
+      // Not what its content-encoding says: the reader finds out when it reads, as from a stream
+      // (a request refused first, say for an unknown key, is answered for that, not for its body).
+      if (!tooLarge(error)) return { ok: true, stream: failing(error), release: () => {} };
       const refusal = overCap();
       if (refusal) return refusal;
     }
