@@ -48,9 +48,9 @@ describe.each(DIALECTS)("API tokens on %s", (dialect) => {
     });
   });
 
-  it("resolves a token to its user", async () => {
-    const { token } = await createToken({ ctx, input: { user: "api@example.com" } });
-    expect(await userForToken(ctx, token)).toEqual({ user, scopes: null, organizationId: null });
+  it("resolves a token to its user, and names the token (for the audit log)", async () => {
+    const { id, token } = await createToken({ ctx, input: { user: "api@example.com" } });
+    expect(await userForToken(ctx, token)).toEqual({ user, scopes: null, organizationId: null, tokenId: id });
   });
 
   it.each([
