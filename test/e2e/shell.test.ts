@@ -41,6 +41,7 @@ const WITH_PROJECT = [
   "Teams",
   "API tokens",
   "Dead letters",
+  "Audit log",
 ];
 
 describe("the application shell in Chromium", () => {
@@ -114,6 +115,7 @@ describe("the application shell in Chromium", () => {
       "Teams",
       "API tokens",
       "Dead letters",
+      "Audit log",
     ]);
     await page.goto(`${server.url}/orgs/shop/issues?project=api`);
     expect(await sectionNames(page)).toEqual(WITH_PROJECT);
