@@ -157,7 +157,8 @@ describe.concurrent.each(DIALECTS)("the telltale command on %s", (dialect) => {
     expect(out).toEqual({ id: expect.stringMatching(/^\d+$/), token: expect.stringMatching(/^tlt_/) });
   });
 
-  it("creates scoped, expiring and organization tokens, lists and revokes them", async () => {
+  // A dozen CLI processes, each starting Node: more than the default 30 s on a busy machine.
+  it("creates scoped, expiring and organization tokens, lists and revokes them", { timeout: 120_000 }, async () => {
     await cli("user", "create", "--email", "ci@example.com", "--password", "ci password");
     await cli("org", "create", "--slug", "ci-org", "--owner", "ci@example.com");
     const scoped = await cli(
