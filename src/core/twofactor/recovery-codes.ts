@@ -18,7 +18,7 @@ export function newRecoveryCodes(): string[] {
   );
 }
 
-/** What a person may type for a code: any case, with or without dashes and spaces. */
+/** What a person may type for a code, in upper or lower case, with or without dashes and spaces. */
 export function normaliseRecoveryCode(text: string): string | null {
   const compact = text.toLowerCase().replace(/[\s-]/g, "");
   return compact.length === GROUPS * GROUP_LENGTH && [...compact].every((c) => ALPHABET.includes(c)) ? compact : null;
