@@ -1,5 +1,3 @@
-import { alertConsumer } from "../core/alerts/consumer";
-import { workflowConsumer } from "../core/workflow/consumer";
 import { sendDueNotifications } from "../core/alerts/send";
 import type { Ctx } from "../core/context";
 import { driveInProcessConsumers } from "../core/outbox/in-process";
@@ -12,7 +10,7 @@ export const ALERT_TICK_MS = 1000;
 /**
  * The alert sender's loop (docs/decisions/0017-alert-delivery.md), in the thread that serves the
  * web UI and API: never in the request path of ingest (the main thread) nor in the digest's loop.
- * Each tick catches the alerts consumer up with the outbox (the digest drives it after each batch
+ * Each tick catches the outbox consumers up (the digest drives them after each batch
  * too; this covers changes another process made) and sends what is due. One tick at a time.
  */
 export function startAlertLoop(ctx: Ctx, everyMs = ALERT_TICK_MS): { stop(): Promise<void> } {
@@ -21,7 +19,10 @@ export function startAlertLoop(ctx: Ctx, everyMs = ALERT_TICK_MS): { stop(): Pro
   const metric = { prunedAt: 0 };
   const tick = async () => {
     try {
-      await driveInProcessConsumers(ctx, [alertConsumer, workflowConsumer]);
+      // Every in-process consumer, the activity log's too: a triage action's own drive can fail
+      // (a busy database) and the digest only drives after a batch, so without this an action's
+      // activity entry could wait for the next event.
+      await driveInProcessConsumers(ctx);
       const { sent, failed, notSent } = await sendDueNotifications(ctx);
       if (sent + failed + notSent > 0) log("info", "alert notifications", { sent, failed, notSent });
     } catch (error) {

@@ -163,14 +163,18 @@ describe("the command palette and stream shortcuts in Chromium", () => {
     await expect.poll(async () => (await issue(selected)).assignee_id).toBe(user.id);
     await page.keyboard.press("i");
     await expect.poll(async () => (await issue(selected)).status).toBe("ignored");
-    const activity = await store.db.selectFrom("issue_activity").select(["issue_id", "type"]).execute();
-    expect(activity).toEqual(
-      expect.arrayContaining([
-        expect.objectContaining({ issue_id: second, type: "set_resolved" }),
-        expect.objectContaining({ issue_id: selected, type: "assigned" }),
-        expect.objectContaining({ issue_id: selected, type: "set_ignored" }),
-      ]),
-    );
+    // The activity log is written by the issue-change outbox's consumer, after the state change
+    // commits: it catches up within a poll, not within the same request.
+    const activity = () => store.db.selectFrom("issue_activity").select(["issue_id", "type"]).execute();
+    await expect
+      .poll(activity, { timeout: 15_000 })
+      .toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ issue_id: second, type: "set_resolved" }),
+          expect.objectContaining({ issue_id: selected, type: "assigned" }),
+          expect.objectContaining({ issue_id: selected, type: "set_ignored" }),
+        ]),
+      );
     await page.close();
   });
 
