@@ -60,6 +60,6 @@ describe("slow clients against the built server", () => {
     await new Promise((r) => setTimeout(r, 500));
     expect(server.process.exitCode).toBeNull();
     expect((await fetch(`${server.url}/login`)).status).toBe(200);
-    if (cut) expect(server.logs()).toMatch(/request body too slow/);
+    if (cut) await expect.poll(() => server.logs(), { timeout: 10_000 }).toMatch(/request body too slow/);
   });
 });

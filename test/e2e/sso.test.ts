@@ -157,7 +157,8 @@ describe.each(DIALECTS)("single sign-on with OpenID Connect in Chromium on %s", 
       const { context, page } = await ssoSignIn("grace");
       expect(new URL(page.url()).pathname).toBe("/login");
       expect(await page.locator("[data-testid=sso-error]").textContent()).toBe("The identity provider's answer was refused.");
-      expect(server.logs()).toContain("sso sign-in refused");
+      // The log line travels through the server's stdout pipe: it can arrive after the page.
+      await expect.poll(() => server.logs(), { timeout: 10_000 }).toContain("sso sign-in refused");
       await context.close();
     } finally {
       provider.tamper = false;
