@@ -58,6 +58,59 @@ describe("the rule editor's form and Sentry's rule shape", () => {
     expect([again.name, again.actionMatch, again.frequency]).toEqual(["Busy checkout", "any", 15]);
   });
 
+  it("holds an email, a webhook, a Slack and a Discord post, and a rule without its email", () => {
+    const actions = [
+      { id: EMAIL, targetType: "Team", targetIdentifier: 2 },
+      { id: "telltale.actions.NotifyWebhookAction", url: "https://hooks.example.com/telltale" },
+      { id: "telltale.actions.SlackWebhookAction", webhookUrl: "https://hooks.slack.com/services/T0/B0/x" },
+      { id: "telltale.actions.DiscordWebhookAction", webhookUrl: "https://discord.com/api/webhooks/1/y" },
+    ];
+    const conditions = [{ id: "sentry.rules.conditions.first_seen_event.FirstSeenEventCondition" }];
+    const all = formValuesOf(stored({ name: "Everywhere", conditions, actions }));
+    expect(all).toMatchObject({
+      "a.email": "on",
+      "action.target": "Team:2",
+      "a.webhook": "on",
+      "a.webhook.url": "https://hooks.example.com/telltale",
+      "a.slack": "on",
+      "a.slack.webhookUrl": "https://hooks.slack.com/services/T0/B0/x",
+      "a.discord": "on",
+      "a.discord.webhookUrl": "https://discord.com/api/webhooks/1/y",
+    });
+    expect(validate(RuleInput, ruleBodyOf((name) => all?.[name] ?? "").body).actions).toEqual(actions);
+
+    const slackOnly = formValuesOf(stored({ name: "Slack", conditions, actions: [actions[2]] }));
+    expect(slackOnly?.["a.email"]).toBe("");
+    expect(slackOnly?.["a.webhook"]).toBeUndefined();
+    expect(validate(RuleInput, ruleBodyOf((name) => slackOnly?.[name] ?? "").body).actions).toEqual([actions[2]]);
+    expect(formValuesOf(stored({ name: "Two Slacks", conditions, actions: [actions[2], actions[2]] }))).toBeNull();
+  });
+
+  it("puts a web action's URL problem beside its field, and a rule without actions beside Then", () => {
+    const posted: Record<string, string> = {
+      ...NEW_RULE_VALUES,
+      name: "x",
+      "c.first_seen": "on",
+      "a.slack": "on",
+      "a.slack.webhookUrl": "slack",
+    };
+    const messages = (values: Record<string, string>) => {
+      const { body, fieldOf } = ruleBodyOf((name) => values[name] ?? "");
+      try {
+        validate(RuleInput, body);
+        return {};
+      } catch (error) {
+        return formFieldErrors(
+          (error as { details: { fields: Record<string, string> } }).details.fields,
+          fieldOf,
+          new Set(Object.keys(values)),
+        );
+      }
+    };
+    expect(Object.keys(messages(posted))).toEqual(["a.slack.webhookUrl"]);
+    expect(Object.keys(messages({ ...posted, "a.email": "", "a.slack": "" }))).toEqual(["actions"]);
+  });
+
   it("says when the form cannot hold a rule: two entries of a kind", () => {
     const rule = stored({
       name: "Two tags",

@@ -2,18 +2,35 @@
  * The rule editor's form (the project's Alerts page) and Sentry's rule shape, both ways: a rule
  * becomes the form's field values, and the posted fields become the body the web API takes, so
  * one validation (src/core/alerts/rule-schema.ts) serves both. The form has one slot per kind of
- * condition, filter and target; a rule with more than that (two tag filters, several actions) is
- * edited through the API, and the page says so.
+ * condition, filter and action (an email, a webhook, a Slack and a Discord post); a rule with more
+ * than that (two tag filters, two emails) is edited through the API, and the page says so.
  */
 import { EVENT_FREQUENCY, USER_FREQUENCY, type Interval } from "@/src/core/alerts/frequency-conditions";
 import { AGE_FILTER, ASSIGNED_FILTER, LATEST_RELEASE_FILTER, TAGGED_FILTER } from "@/src/core/alerts/issue-filters";
-import { EMAIL_ACTION, FIRST_SEEN, LEVEL_FILTER, REAPPEARED, REGRESSION, type AlertRule } from "@/src/core/alerts/rule-schema";
+import {
+  DISCORD_ACTION,
+  EMAIL_ACTION,
+  FIRST_SEEN,
+  LEVEL_FILTER,
+  REAPPEARED,
+  REGRESSION,
+  SLACK_ACTION,
+  WEBHOOK_ACTION,
+  type AlertRule,
+} from "@/src/core/alerts/rule-schema";
 
 export type FormValues = Record<string, string>;
 
 /** The state conditions' checkboxes, by field name. */
 export const STATE_SLOTS = { "c.first_seen": FIRST_SEEN, "c.regression": REGRESSION, "c.reappeared": REAPPEARED } as const;
 const ON = "on";
+
+/** The web actions' checkboxes and the field each keeps its URL in (as Sentry's shape names it). */
+export const WEB_SLOTS = {
+  "a.webhook": { id: WEBHOOK_ACTION, field: "url" },
+  "a.slack": { id: SLACK_ACTION, field: "webhookUrl" },
+  "a.discord": { id: DISCORD_ACTION, field: "webhookUrl" },
+} as const;
 
 /** What a new rule's form starts with. */
 export const NEW_RULE_VALUES: FormValues = {
@@ -33,12 +50,13 @@ export const NEW_RULE_VALUES: FormValues = {
   "f.age.value": "1",
   "f.age.time": "day",
   "f.assigned.target": "Unassigned",
+  "a.email": ON,
   "action.target": "IssueOwners",
 };
 
 const target = (type: string, id: number | null) => (type === "Team" || type === "Member" ? `${type}:${id}` : type);
 
-/** A rule's form values; null when the form cannot hold it (more than one entry of a kind, or an action other than one email). */
+/** A rule's form values; null when the form cannot hold it (more than one entry of a kind). */
 export function formValuesOf(rule: AlertRule): FormValues | null {
   const v: FormValues = {
     ...NEW_RULE_VALUES,
@@ -81,9 +99,18 @@ export function formValuesOf(rule: AlertRule): FormValues | null {
       v["f.assigned.target"] = target(f.targetType, f.targetIdentifier);
     } else if (!once("f.latest_release")) return null;
   }
-  const [action, ...more] = rule.actions;
-  if (!action || more.length > 0 || action.id !== EMAIL_ACTION) return null;
-  v["action.target"] = target(action.targetType, action.targetIdentifier);
+  // A rule saved with web actions only starts with its email unticked.
+  v["a.email"] = "";
+  for (const a of rule.actions) {
+    if (a.id === EMAIL_ACTION) {
+      if (!once("a.email")) return null;
+      v["action.target"] = target(a.targetType, a.targetIdentifier);
+      continue;
+    }
+    const [slot, web] = Object.entries(WEB_SLOTS).find(([, w]) => w.id === a.id)!;
+    if (!once(slot)) return null;
+    v[`${slot}.${web.field}`] = a.id === WEBHOOK_ACTION ? a.url : a.webhookUrl;
+  }
   return v;
 }
 
@@ -127,8 +154,14 @@ export function ruleBodyOf(get: (name: string) => string): { body: Record<string
   });
   add(filters, "filters", "f.assigned", { id: ASSIGNED_FILTER, ...parseTarget(get("f.assigned.target")) });
   add(filters, "filters", "f.latest_release", { id: LATEST_RELEASE_FILTER });
-  fieldOf["actions.0"] = "action.target";
-  fieldOf.actions = "action.target";
+  const actions: Record<string, unknown>[] = [];
+  if (get("a.email") === ON) {
+    fieldOf[`actions.${actions.length}`] = "action.target";
+    actions.push({ id: EMAIL_ACTION, ...parseTarget(get("action.target")) });
+  }
+  for (const [slot, web] of Object.entries(WEB_SLOTS))
+    add(actions, "actions", slot, { id: web.id, [web.field]: get(`${slot}.${web.field}`).trim() });
+  fieldOf.actions = "actions";
   const body = {
     name: get("name"),
     environment: get("environment").trim() || null,
@@ -137,7 +170,7 @@ export function ruleBodyOf(get: (name: string) => string): { body: Record<string
     frequency: get("frequency").trim(),
     conditions,
     filters,
-    actions: [{ id: EMAIL_ACTION, ...parseTarget(get("action.target")) }],
+    actions,
   };
   return { body, fieldOf };
 }

@@ -24,7 +24,7 @@ const KINDS: Record<string, string> = {
   regressed: "Regression",
   escalating: "Escalating",
   seen: "Frequency",
-  unignored: "Frequency",
+  unignored: "Ignore ended",
   test: "Test of the rule",
   assigned: "Assigned",
   commented: "Comment",
@@ -137,7 +137,7 @@ export default async function AlertsPage({ params }: { params: Promise<{ org: st
           <p className="muted">No rule has fired yet.</p>
         ) : (
           <div className="table-scroll">
-            <table data-testid="notifications">
+            <table data-testid="notifications" className="stack-narrow">
               <thead>
                 <tr>
                   <th>When</th>
@@ -165,7 +165,7 @@ export default async function AlertsPage({ params }: { params: Promise<{ org: st
                       <div className="muted-small">{CHANNELS[n.channel] ?? n.channel}</div>
                       <span style={{ wordBreak: "break-all" }}>{n.channel === "email" ? n.target : maskedUrl(n.target)}</span>
                     </td>
-                    <td>
+                    <td data-label="Status">
                       {STATUS[n.status] ?? n.status}
                       {n.lastError && <div className="muted-small">{n.lastError}</div>}
                       {n.status === "pending" && n.attempts > 0 && (
@@ -190,7 +190,7 @@ export default async function AlertsPage({ params }: { params: Promise<{ org: st
                         </details>
                       )}
                     </td>
-                    <td>{n.attempts}</td>
+                    <td data-label="Tries">{n.attempts}</td>
                   </tr>
                 ))}
               </tbody>
@@ -220,7 +220,9 @@ function RuleManagement(props: { org: string; project: string; rule: AlertRule; 
           />
         </details>
       ) : (
-        <p className="muted-small">This rule has more entries than the form shows: change it through the web API.</p>
+        <p className="muted-small">
+          This rule has more entries of a kind than the form shows (two emails, two tag filters): change it through the web API.
+        </p>
       )}
       <DeleteRuleForm org={props.org} project={props.project} ruleId={props.rule.id} name={props.rule.name} />
     </div>

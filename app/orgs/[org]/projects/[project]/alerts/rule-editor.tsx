@@ -77,6 +77,18 @@ function fieldsOf(values: FormValues, state: FormState, idPrefix: string) {
   const text = (name: string, label: string, size: number) => (
     <input name={name} defaultValue={current(name)} aria-label={label} size={size} {...invalid(name)} />
   );
+  const url = (name: string, label: string, placeholder: string) => (
+    <input
+      name={name}
+      type="url"
+      className="rule-url"
+      defaultValue={current(name)}
+      aria-label={label}
+      placeholder={placeholder}
+      autoComplete="off"
+      {...invalid(name)}
+    />
+  );
   const check = (name: string, children: React.ReactNode) => (
     <div className="rule-line">
       <input type="checkbox" name={name} id={id(name)} defaultChecked={current(name) === "on"} {...invalid(name)} />
@@ -84,12 +96,12 @@ function fieldsOf(values: FormValues, state: FormState, idPrefix: string) {
       {error(name)}
     </div>
   );
-  return { current, id, invalid, error, select, text, check };
+  return { current, id, invalid, error, select, text, url, check };
 }
 
 /**
  * Creates a rule, or edits one (`ruleId`), in Sentry's terms: conditions under "When" with
- * actionMatch, filters under "If" with filterMatch, an email under "Then". The server checks it
+ * actionMatch, filters under "If" with filterMatch, an email and web posts under "Then". The server checks it
  * all and answers with each problem beside its field; what was typed stays (the form is submitted
  * in a transition, which React does not follow with a reset).
  */
@@ -103,7 +115,7 @@ export function RuleEditor(props: {
 }) {
   const [state, action] = useActionState<FormState, FormData>(saveAlertRuleAction, {});
   const prefix = `rule-${props.ruleId ?? "new"}`;
-  const { id, invalid, error, select, text, check, current } = fieldsOf(props.values, state, prefix);
+  const { id, invalid, error, select, text, url, check, current } = fieldsOf(props.values, state, prefix);
   return (
     <form
       action={action}
@@ -239,11 +251,39 @@ export function RuleEditor(props: {
       </fieldset>
       <fieldset>
         <legend>Then</legend>
-        <div className="rule-line">
-          Send an email to
-          {select("action.target", "Email recipients", props.targets)}
-        </div>
-        {error("action.target")}
+        {error("actions")}
+        {check(
+          "a.email",
+          <>
+            <label htmlFor={id("a.email")}>Send an email to</label>
+            {select("action.target", "Email recipients", props.targets)}
+            {error("action.target")}
+          </>,
+        )}
+        {check(
+          "a.webhook",
+          <>
+            <label htmlFor={id("a.webhook")}>Send a signed webhook to</label>
+            {url("a.webhook.url", "Webhook URL", "https://example.com/hooks/telltale")}
+            {error("a.webhook.url")}
+          </>,
+        )}
+        {check(
+          "a.slack",
+          <>
+            <label htmlFor={id("a.slack")}>Post to Slack through the incoming webhook</label>
+            {url("a.slack.webhookUrl", "Slack webhook URL", "https://hooks.slack.com/services/…")}
+            {error("a.slack.webhookUrl")}
+          </>,
+        )}
+        {check(
+          "a.discord",
+          <>
+            <label htmlFor={id("a.discord")}>Post to Discord through the webhook</label>
+            {url("a.discord.webhookUrl", "Discord webhook URL", "https://discord.com/api/webhooks/…")}
+            {error("a.discord.webhookUrl")}
+          </>,
+        )}
       </fieldset>
       <Submit pendingText="Saving…">{props.ruleId === undefined ? "Create rule" : "Save rule"}</Submit>
       <FormMessages state={state} />
