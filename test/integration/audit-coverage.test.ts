@@ -434,6 +434,7 @@ const ACTION_CASES: Record<string, ActionCase> = {
           filterMatch: "all",
           frequency: "30",
           "c.first_seen": "on",
+          "a.email": "on",
           "action.target": "IssueOwners",
         },
         expected: { event: "rule.add", targetType: "rule", targetLabel: name },
