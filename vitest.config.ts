@@ -28,7 +28,7 @@ export default defineConfig({
           // Each file starts a server and a browser: two at a time fit two cores.
           maxWorkers: 1,
           fileParallelism: false,
-          // A browser, a built server and its child processes share two cores with the rest: a
+          // A browser, a built server and its child processes share two cores with the rest (decision 0025): a
           // test that fails once is run once more and reported as flaky (vitest lists the retry),
           // so a timing race shows without sinking the whole run; one that fails twice fails.
           retry: 1,

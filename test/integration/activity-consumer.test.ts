@@ -4,11 +4,13 @@ import { issueActivity } from "../../src/core/issues/queries";
 import { changeIssues, mergeIssues, type IssueChange } from "../../src/core/issues/triage";
 import { writeIssueChanges } from "../../src/core/outbox/changes";
 import { driveInProcessConsumers } from "../../src/core/outbox/in-process";
+import { startAlertLoop } from "../../src/server/alert-loop";
 import type { User } from "../../src/db/schema";
 import { m0014 } from "../../src/db/migrations/0014_activity_consumer";
 import { buildEnvelope, eventItem, newEventId } from "../support/envelopes";
 import { DIGEST_OPTIONS, openDigestBench, type DigestBench } from "../support/digest";
 import { DIALECTS } from "../support/stores";
+import { waitFor } from "../support/wait";
 
 /**
  * Issue 11, item 3: the activity log is the outbox's first consumer. Each change becomes one
@@ -130,6 +132,26 @@ describe.each(DIALECTS)("the activity log as the outbox's first consumer on %s",
     expect(await activity(id)).toEqual([{ type: "note", user: user.id, data: { text: "from elsewhere" } }]);
     expect(await driveInProcessConsumers(bench.ctx)).toBe(0);
     expect(await count()).toBe(before + 1);
+  });
+
+  it("writes a change whose own drive failed within a tick of the web UI's loop, with no event to follow", async () => {
+    const id = await digest("No event follows");
+    // A triage committed its change, then its drive failed (a busy database): nothing drove the activity consumer.
+    await bench.ctx.db
+      .transaction()
+      .execute((trx) =>
+        writeIssueChanges(trx, [
+          { projectId: bench.projectId, issueId: id, kind: "commented", data: { text: "left" }, userId: user.id, at: Date.now() },
+        ]),
+      );
+    expect(await activity(id)).toEqual([]);
+    const loop = startAlertLoop(bench.ctx, 20);
+    try {
+      await waitFor(async () => (await activity(id)).length > 0, 10_000, "the loop to write the activity");
+    } finally {
+      await loop.stop();
+    }
+    expect(await activity(id)).toEqual([{ type: "note", user: user.id, data: { text: "left" } }]);
   });
 
   it("starts after the changes an older version had already written activity for (migration 0014)", async () => {
