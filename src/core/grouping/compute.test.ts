@@ -225,3 +225,27 @@ describe("default grouping: without a stack", () => {
     expect(() => computeGrouping(makeEvent(), { config: "telltale:1999-01-01" })).toThrow(/unknown grouping config/);
   });
 });
+
+describe("frame parts remembered across events", () => {
+  // A frame's parts are kept for later events by what they are made of (frames.ts): a frame
+  // that differs in any of those fields must not get another frame's parts.
+  const base: Frame = { filename: "static/app.js", lineno: 10, colno: 5, in_app: true };
+  const jsEvent = (frame: Frame) => errorEvent("Error", "x", [frame], { platform: "javascript" });
+
+  it.each<[string, Frame]>([
+    ["file name", { ...base, filename: "static/other.js" }],
+    ["path when there is no file name", { abs_path: "https://x.test/static/other.js", lineno: 10, colno: 5, in_app: true }],
+    ["line", { ...base, lineno: 11 }],
+    ["column", { ...base, colno: 6 }],
+    ["module", { ...base, module: "shop/cart" }],
+    ["function", { ...base, function: "render" }],
+    ["source line", { ...base, context_line: "render()" }],
+    ["the frame's own platform", { ...base, platform: "python" }],
+  ])("gives a frame that differs in its %s its own parts", (_field, other) => {
+    const first = values(jsEvent(base));
+    const second = values(jsEvent(other));
+    expect(second).not.toEqual(first);
+    // And the first frame's parts are still its own afterwards.
+    expect(values(jsEvent(base))).toEqual(first);
+  });
+});

@@ -136,14 +136,52 @@ function frameParts(frame: Frame, platform: string, family: Family): GroupingCom
 /** Parts already built for an event's frames, shared by its variants' trees. */
 export type FramePartsCache = Map<Frame, GroupingComponent[]>;
 
+/**
+ * Parts built for earlier events, by what they are made of: the events of one issue repeat
+ * the same frames, and building a frame's parts (file name rules, function normalization)
+ * was a third of grouping's cost. Parts are never changed once built, so events share them.
+ * Bounded: emptied when full, which costs only rebuilding.
+ */
+const recentParts = new Map<string, GroupingComponent[]>();
+const RECENT_PARTS_MAX = 4096;
+/** Frames whose source line is longer than this are not remembered (the key would be as long). */
+const RECENT_KEY_MAX_LINE = 400;
+
+/** An unambiguous key (JSON: any value, separators included, is escaped). */
+function partsKey(frame: Frame, platform: string): string | null {
+  if (frame.context_line !== undefined && frame.context_line.length > RECENT_KEY_MAX_LINE) return null;
+  return JSON.stringify([
+    platform,
+    frame.module,
+    frame.filename ?? frame.abs_path,
+    frame.function,
+    frame.context_line,
+    frame.lineno,
+    frame.colno,
+  ]);
+}
+
+/** A frame's parts: from this event's cache, else from recent events', else built. */
+function partsOf(frame: Frame, platform: string, family: Family, cache: FramePartsCache | undefined): GroupingComponent[] {
+  let parts = cache?.get(frame);
+  if (parts) return parts;
+  const key = partsKey(frame, platform);
+  parts = key === null ? undefined : recentParts.get(key);
+  if (!parts) {
+    parts = frameParts(frame, platform, family);
+    if (key !== null) {
+      if (recentParts.size >= RECENT_PARTS_MAX) recentParts.clear();
+      recentParts.set(key, parts);
+    }
+  }
+  cache?.set(frame, parts);
+  return parts;
+}
+
 export function frameComponent(frame: Frame, ctx: FrameContext, cache?: FramePartsCache): GroupingComponent {
   const platform = frame.platform ?? ctx.platform;
   const family = familyOf(platform);
-  let parts = cache?.get(frame);
-  if (!parts) {
-    parts = frameParts(frame, platform, family);
-    cache?.set(frame, parts);
-  }
+  const parts = partsOf(frame, platform, family, cache);
   const node = parent("frame", parts);
   const exclusion = frameExclusion(frame, family, ctx);
   if (exclusion !== null) ignored(node, exclusion);

@@ -167,7 +167,23 @@ export function parameterize(text: string): string {
   return out;
 }
 
+/**
+ * Messages normalized for earlier events: an issue's events mostly repeat one message, and
+ * parameterizing it is most of what grouping a message costs. Bounded: emptied when full.
+ */
+const recentMessages = new Map<string, string>();
+const RECENT_MESSAGES_MAX = 2048;
+/** Longer messages are not remembered (the key would hold them whole). */
+const RECENT_MESSAGE_MAX_CHARS = 1024;
+
 /** What a message groups by: its first lines with variable parts replaced. */
 export function normalizeMessage(text: string): string {
-  return parameterize(trimMessage(text));
+  if (text.length > RECENT_MESSAGE_MAX_CHARS) return parameterize(trimMessage(text));
+  let normalized = recentMessages.get(text);
+  if (normalized === undefined) {
+    normalized = parameterize(trimMessage(text));
+    if (recentMessages.size >= RECENT_MESSAGES_MAX) recentMessages.clear();
+    recentMessages.set(text, normalized);
+  }
+  return normalized;
 }
