@@ -13,9 +13,27 @@ import type {
   StoredIssueState,
 } from "../core/ports/issues";
 import type { DB } from "./schema";
+import { insertRows, type ConflictClause } from "./bulk-insert";
 
 /** Rows per statement: well under SQLite's 32,766 bound parameters for the widest of these tables. */
 const CHUNK = 400;
+
+const ADD_TAG_COUNTS: ConflictClause<"issue_tags"> = {
+  name: "add counts",
+  apply: (q) =>
+    q.onConflict((oc) =>
+      oc.columns(["issue_id", "key", "value"]).doUpdateSet({
+        times_seen: sql`issue_tags.times_seen + excluded.times_seen`,
+        first_seen: sql`case when excluded.first_seen < issue_tags.first_seen then excluded.first_seen else issue_tags.first_seen end`,
+        last_seen: sql`case when excluded.last_seen > issue_tags.last_seen then excluded.last_seen else issue_tags.last_seen end`,
+      }),
+    ),
+};
+
+const ADD_HOUR_COUNTS: ConflictClause<"issue_hourly"> = {
+  name: "add counts",
+  apply: (q) => q.onConflict((oc) => oc.columns(["issue_id", "hour"]).doUpdateSet({ count: sql`issue_hourly.count + excluded.count` })),
+};
 
 /**
  * The IssueStore on the main database, in the transaction it is given, for SQLite and
@@ -140,38 +158,20 @@ export class KyselyIssueStore implements IssueStore {
   }
 
   async addTags(rows: readonly IssueTagDelta[]): Promise<void> {
-    for (let i = 0; i < rows.length; i += CHUNK) {
-      await this.trx
-        .insertInto("issue_tags")
-        .values(
-          rows.slice(i, i + CHUNK).map((t) => ({
-            issue_id: t.issueId,
-            key: t.key,
-            value: t.value,
-            times_seen: t.count,
-            first_seen: t.firstSeen,
-            last_seen: t.lastSeen,
-          })),
-        )
-        .onConflict((oc) =>
-          oc.columns(["issue_id", "key", "value"]).doUpdateSet({
-            times_seen: sql`issue_tags.times_seen + excluded.times_seen`,
-            first_seen: sql`case when excluded.first_seen < issue_tags.first_seen then excluded.first_seen else issue_tags.first_seen end`,
-            last_seen: sql`case when excluded.last_seen > issue_tags.last_seen then excluded.last_seen else issue_tags.last_seen end`,
-          }),
-        )
-        .execute();
-    }
+    const tags = rows.map((t) => ({
+      issue_id: t.issueId,
+      key: t.key,
+      value: t.value,
+      times_seen: t.count,
+      first_seen: t.firstSeen,
+      last_seen: t.lastSeen,
+    }));
+    await insertRows(this.trx, "issue_tags", tags, ADD_TAG_COUNTS);
   }
 
   async addHours(rows: readonly IssueHourDelta[]): Promise<void> {
-    for (let i = 0; i < rows.length; i += CHUNK) {
-      await this.trx
-        .insertInto("issue_hourly")
-        .values(rows.slice(i, i + CHUNK).map((h) => ({ issue_id: h.issueId, hour: h.hour, count: h.count })))
-        .onConflict((oc) => oc.columns(["issue_id", "hour"]).doUpdateSet({ count: sql`issue_hourly.count + excluded.count` }))
-        .execute();
-    }
+    const hours = rows.map((h) => ({ issue_id: h.issueId, hour: h.hour, count: h.count }));
+    await insertRows(this.trx, "issue_hourly", hours, ADD_HOUR_COUNTS);
   }
 
   async addWindowCounts(samples: readonly WindowSample[]): Promise<void> {

@@ -1,4 +1,5 @@
-import { sql, type Insertable, type Kysely } from "kysely";
+import { sql, type Insertable, type InsertQueryBuilder, type InsertResult, type Kysely } from "kysely";
+import { insertRows } from "./bulk-insert";
 import type { DigestRecords, EventRecord, SessionCountRecord, SessionMemberRecord } from "../core/digest/records";
 import { admitMembers, mergeMembers, overflowCounts } from "../core/releases/health-members";
 import { storableRow } from "../core/digest/storable";
@@ -32,19 +33,19 @@ function eventRow(record: EventRecord): EventRow {
   };
 }
 
-async function insertChunks<T extends keyof DB>(
+async function insertChunks<T extends keyof DB & string>(
   trx: Kysely<DB>,
   table: T,
   rows: readonly Insertable<DB[T]>[],
   ignoreConflict?: readonly string[],
 ): Promise<void> {
-  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-    const chunk = rows.slice(i, i + INSERT_CHUNK).map(storableRow);
-    // Kysely cannot relate a generic table's row type to its `values` overloads; the rows are typed above.
-    let query = trx.insertInto(table).values(chunk as never);
-    if (ignoreConflict) query = query.onConflict((oc) => oc.columns(ignoreConflict as never).doNothing());
-    await query.execute();
-  }
+  if (rows.length === 0) return;
+  const conflict = ignoreConflict && {
+    name: `ignore(${ignoreConflict.join(",")})`,
+    // Kysely cannot relate a generic table's columns to `columns`; they are the table's unique key.
+    apply: (q: InsertQueryBuilder<DB, T, InsertResult>) => q.onConflict((oc) => oc.columns(ignoreConflict as never).doNothing()),
+  };
+  await insertRows(trx, table, rows.map(storableRow), conflict);
 }
 
 /** Adds session counts, summing those with the same key first (PostgreSQL refuses duplicates in one upsert). */

@@ -1,0 +1,113 @@
+/**
+ * Multi-row INSERTs whose SQL is built by Kysely once per shape and then reused: the digest
+ * writes the same few statements for every batch (events, spans, issue tags, counters), and
+ * building and compiling a 200-row statement's syntax tree each time cost 8–11 % of the
+ * digest's CPU (docs/benchmarks.md, 2026-11-27 second session). The statement is still
+ * Kysely's, typed by the table's columns; only its text is remembered, by table, column list,
+ * conflict clause and row count. Rows go in chunks whose sizes are powers of two (at most
+ * `MAX_CHUNK`), so a table has at most nine shapes per column list.
+ */
+import { CompiledQuery, type Insertable, type InsertQueryBuilder, type InsertResult, type Kysely } from "kysely";
+import type { DB } from "./schema";
+
+/** Rows in the largest statement: SQLite takes 32,766 parameters, the widest table has 13 columns. */
+export const MAX_CHUNK = 256;
+
+/** What is added to the INSERT after its rows (an ON CONFLICT clause), named for the cache. */
+export interface ConflictClause<T extends keyof DB> {
+  /** Names the clause: two different clauses on one table must have different names. */
+  name: string;
+  apply: (query: InsertQueryBuilder<DB, T, InsertResult>) => InsertQueryBuilder<DB, T, InsertResult>;
+}
+
+/**
+ * Statement texts by dialect (the adapter's class: SQLite's and PostgreSQL's texts differ) and
+ * shape; a shape whose parameters do not follow the rows is `null` (never cached).
+ */
+const textsByDialect = new WeakMap<object, Map<string, string | null>>();
+
+function textsFor(db: Kysely<DB>): Map<string, string | null> {
+  const dialect = db.getExecutor().adapter.constructor;
+  let texts = textsByDialect.get(dialect);
+  if (!texts) {
+    texts = new Map();
+    textsByDialect.set(dialect, texts);
+  }
+  return texts;
+}
+/** Shapes remembered at most: emptied when full (it only costs compiling again). */
+const MAX_SHAPES = 512;
+
+/** The chunk sizes for `n` rows: powers of two, largest first (200 → 128, 64, 8). */
+export function chunkSizes(n: number): number[] {
+  const sizes: number[] = [];
+  let left = n;
+  while (left > 0) {
+    let size = MAX_CHUNK;
+    while (size > left) size >>= 1;
+    sizes.push(size);
+    left -= size;
+  }
+  return sizes;
+}
+
+/**
+ * The rows' values in column order, or null when a row's columns are not exactly `columns`
+ * or a value is `undefined` (Kysely writes DEFAULT for it, not a parameter).
+ */
+function parametersOf(rows: readonly object[], columns: readonly string[]): unknown[] | null {
+  const out: unknown[] = [];
+  for (const row of rows) {
+    const record = row as Record<string, unknown>;
+    if (Object.keys(record).length !== columns.length) return null;
+    for (const c of columns) {
+      const v = record[c];
+      if (v === undefined) return null;
+      out.push(v);
+    }
+  }
+  return out;
+}
+
+const sameParameters = (a: readonly unknown[], b: readonly unknown[]) => a.length === b.length && a.every((v, i) => v === b[i]);
+
+async function insertChunk<T extends keyof DB & string>(
+  db: Kysely<DB>,
+  table: T,
+  rows: readonly Insertable<DB[T]>[],
+  conflict: ConflictClause<T> | undefined,
+): Promise<void> {
+  const build = () => {
+    // Kysely cannot relate a generic table's row type to its `values` overloads; the rows are typed above.
+    const query = db.insertInto(table).values(rows as never);
+    return conflict ? conflict.apply(query) : query;
+  };
+  const columns = Object.keys(rows[0]!);
+  const parameters = parametersOf(rows, columns);
+  if (parameters === null) return void (await build().execute());
+  const texts = textsFor(db);
+  const shape = `${table}\u0000${columns.join(",")}\u0000${conflict?.name ?? ""}\u0000${rows.length}`;
+  const text = texts.get(shape);
+  if (text === null) return void (await build().execute());
+  if (text !== undefined) return void (await db.executeQuery(CompiledQuery.raw(text, parameters)));
+  // First time for this shape: Kysely builds it, and its text is kept only if its parameters
+  // are exactly the rows' values in column order (the order the cached text binds them in).
+  const compiled = build().compile();
+  if (texts.size >= MAX_SHAPES) texts.clear();
+  texts.set(shape, sameParameters(compiled.parameters, parameters) ? compiled.sql : null);
+  await db.executeQuery(compiled);
+}
+
+/** Inserts the rows (any number) in statements of at most MAX_CHUNK rows, in order. */
+export async function insertRows<T extends keyof DB & string>(
+  db: Kysely<DB>,
+  table: T,
+  rows: readonly Insertable<DB[T]>[],
+  conflict?: ConflictClause<T>,
+): Promise<void> {
+  let at = 0;
+  for (const size of chunkSizes(rows.length)) {
+    await insertChunk(db, table, rows.slice(at, at + size), conflict);
+    at += size;
+  }
+}
