@@ -29,6 +29,11 @@ describe("nestsDeeperThan", () => {
   it("does not count brackets inside strings, escaped quotes included", () => {
     expect(nestsDeeperThan(Buffer.from(JSON.stringify({ s: '[[[[{{{{\\"[[[[' })), 1)).toBe(false);
     expect(nestsDeeperThan(Buffer.from(JSON.stringify({ s: '"', t: [[1]] })), 2)).toBe(true);
+    // A string ending in backslashes: its closing quote follows an even number of them.
+    expect(nestsDeeperThan(Buffer.from(JSON.stringify({ s: "a\\", t: [[1]] })), 2)).toBe(true);
+    expect(nestsDeeperThan(Buffer.from(JSON.stringify({ s: '\\"[[[', t: [1] })), 2)).toBe(false);
+    // An unterminated string hides the rest (the parse rejects the text anyway).
+    expect(nestsDeeperThan(Buffer.from('{"s":"[[[[[[[[[['), 2)).toBe(false);
   });
 
   it("agrees with the depth of the parsed value for any JSON", () => {

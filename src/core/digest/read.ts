@@ -20,22 +20,34 @@ const BACKSLASH = 0x5c;
  * recursion and no parsing, so it is safe to run before anything walks the value. Brackets
  * inside strings do not count; bytes of multi-byte UTF-8 characters are all >= 0x80 and so
  * never look like a quote or a bracket. Malformed text is judged only by its brackets: the
- * parse that follows rejects it.
+ * parse that follows rejects it. Most of a payload is strings (keys and values): each is
+ * skipped with a native search for its closing quote rather than byte by byte.
  */
 export function nestsDeeperThan(payload: Uint8Array, max: number): boolean {
   let depth = 0;
-  let inString = false;
   for (let i = 0; i < payload.length; i++) {
     const b = payload[i];
-    if (inString) {
-      if (b === BACKSLASH) i++;
-      else if (b === QUOTE) inString = false;
-    } else if (b === QUOTE) inString = true;
-    else if (b === 0x5b || b === 0x7b) {
+    if (b === QUOTE) {
+      i = closingQuote(payload, i + 1);
+      if (i < 0) return false;
+    } else if (b === 0x5b || b === 0x7b) {
       if (++depth > max) return true;
     } else if (b === 0x5d || b === 0x7d) depth--;
   }
   return false;
+}
+
+/** The index of the quote that ends the string whose text starts at `from`, or -1 if none does. */
+function closingQuote(payload: Uint8Array, from: number): number {
+  for (let at = from; ;) {
+    const quote = payload.indexOf(QUOTE, at);
+    if (quote < 0) return -1;
+    // Escaped when an odd number of backslashes stands right before it.
+    let slashes = 0;
+    while (quote - slashes - 1 >= from && payload[quote - slashes - 1] === BACKSLASH) slashes++;
+    if (slashes % 2 === 0) return quote;
+    at = quote + 1;
+  }
 }
 
 export function readJson(payload: Buffer): unknown {
