@@ -51,6 +51,8 @@ export async function buildServer({ force = false } = {}) {
     absWorkingDir: root,
     entryPoints: {
       cli: "src/cli/entry.ts",
+      // Loaded by dist/cli.js once `serve` has started the UI worker (src/server/ui-prestart.ts).
+      "cli-main": "src/cli/main.ts",
       "next-worker": "src/server/next-worker.ts",
       "digest-worker": "src/server/digest-worker.ts",
       "sourcemap-thread": "src/server/sourcemap-thread.ts",

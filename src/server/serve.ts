@@ -1,7 +1,6 @@
 import { once } from "node:events";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
@@ -19,6 +18,7 @@ import { NOSNIFF } from "./security-headers";
 import type { TunnelTarget } from "./tunnel";
 import type { QueueGauge } from "../core/ingest/accept";
 import { createIngestRuntime } from "./ingest/ingest-runtime";
+import { launchUi, takePrestartedUi, type LaunchedUi, type UiStartMessage } from "./ui-prestart";
 
 /** The digest worker thread: woken when envelopes arrive, reporting how many it digested. */
 function startDigestWorker(file: string, queue: QueueGauge, digested: (upTo: number) => void) {
@@ -69,6 +69,20 @@ export interface Running {
 const UI_WAIT_MS = 30_000;
 
 export async function serve(config: Settings, appDir: string): Promise<Running> {
+  const dir = resolve(appDir);
+  const workerFile = join(dirname(fileURLToPath(import.meta.url)), "next-worker.js");
+  // The UI's worker loads Next.js while this thread migrates and starts listening (ui-prestart.ts).
+  const first = takePrestartedUi(dir) ?? launchUi(workerFile, dir);
+  try {
+    return await serveWith(config, first, workerFile);
+  } catch (error) {
+    await first.worker.terminate();
+    throw error;
+  }
+}
+
+async function serveWith(config: Settings, first: LaunchedUi, workerFile: string): Promise<Running> {
+  const { dir, socketPath } = first.input;
   // The digest worker checkpoints the queue file's WAL (src/server/digest-worker.ts).
   const store = connect(config.database, { queueCheckpoints: false });
   const { applied } = await migrate(store);
@@ -77,7 +91,6 @@ export async function serve(config: Settings, appDir: string): Promise<Running> 
 
   const selfDsn = config.selfMonitoring.mode === "dsn" ? parseDsn(config.selfMonitoring.dsn) : null;
   const tunnel: TunnelTarget | null = selfDsn ? { dsn: selfDsn } : null;
-  const socketPath = join(tmpdir(), `telltale-${process.pid}-${Math.random().toString(36).slice(2, 8)}.sock`);
   const proxy = createProxy(socketPath, { trustProxy: config.trustProxy, https: config.publicUrl.startsWith("https:") });
 
   let markReady: () => void = () => {};
@@ -127,29 +140,31 @@ export async function serve(config: Settings, appDir: string): Promise<Running> 
   const loopbackUrl = `http://127.0.0.1:${port}`;
   log("info", "listening", { url: config.publicUrl, port, database: store.dialect });
 
-  const workerFile = join(dirname(fileURLToPath(import.meta.url)), "next-worker.js");
   let worker: Worker | null = null;
   let stopping = false;
-  const startWorker = () => {
-    const started = Date.now();
-    const w = new Worker(workerFile, { workerData: { socketPath, dir: resolve(appDir), loopbackUrl } });
+  const startWorker = (launched: LaunchedUi) => {
+    const w = launched.worker;
     w.on("message", (message: { type?: string; selfMonitoring?: string }) => {
       if (message.type !== "ready") return;
       isReady = true;
       markReady();
-      log("info", "web UI ready", { ms: Date.now() - started, selfMonitoring: message.selfMonitoring });
+      log("info", "web UI ready", { ms: Date.now() - launched.startedAt, selfMonitoring: message.selfMonitoring });
     });
     w.on("error", (error) => log("error", "web UI worker failed", { error: error.stack ?? error.message }));
-    w.on("exit", (code) => {
+    const restart = (code: number) => {
       if (stopping) return;
       // Ingest keeps working; bring the UI back after a pause rather than exiting the process.
       isReady = false;
       log("error", "web UI worker exited; restarting", { code });
-      setTimeout(startWorker, 1000).unref();
-    });
+      setTimeout(() => startWorker(launchUi(workerFile, dir)), 1000).unref();
+    };
+    if (launched.exitCode !== null) restart(launched.exitCode);
+    else w.on("exit", restart);
+    const start: UiStartMessage = { type: "start", loopbackUrl };
+    w.postMessage(start);
     worker = w;
   };
-  startWorker();
+  startWorker(first);
 
   return {
     port,
