@@ -147,18 +147,13 @@ const RECENT_PARTS_MAX = 4096;
 /** Frames whose source line is longer than this are not remembered (the key would be as long). */
 const RECENT_KEY_MAX_LINE = 400;
 
-/** An unambiguous key (JSON: any value, separators included, is escaped). */
+/** A text and its length, so that no text can run into the next part of a key. */
+const sized = (text: string | undefined) => (text === undefined ? "-" : `${text.length}:${text}`);
+
+/** An unambiguous key: every text part carries its length. */
 function partsKey(frame: Frame, platform: string): string | null {
   if (frame.context_line !== undefined && frame.context_line.length > RECENT_KEY_MAX_LINE) return null;
-  return JSON.stringify([
-    platform,
-    frame.module,
-    frame.filename ?? frame.abs_path,
-    frame.function,
-    frame.context_line,
-    frame.lineno,
-    frame.colno,
-  ]);
+  return `${sized(platform)}${sized(frame.module)}${sized(frame.filename ?? frame.abs_path)}${sized(frame.function)}${sized(frame.context_line)}${frame.lineno}|${frame.colno}`;
 }
 
 /** A frame's parts: from this event's cache, else from recent events', else built. */
