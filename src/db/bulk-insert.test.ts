@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDigestBench, type DigestBench } from "../../test/support/digest";
 import { DIALECTS } from "../../test/support/stores";
-import { chunkSizes, insertRows, MAX_CHUNK } from "./bulk-insert";
+import { chunkSizes, exactSizes, insertRows, MAX_CHUNK } from "./bulk-insert";
 
 describe("chunkSizes", () => {
   it("splits any count into powers of two, largest first, adding up to it", () => {
@@ -13,6 +13,15 @@ describe("chunkSizes", () => {
       expect(sizes.reduce((a, b) => a + b, 0)).toBe(n);
       for (const s of sizes) expect(Number.isInteger(Math.log2(s)) && s <= MAX_CHUNK).toBe(true);
     }
+  });
+});
+
+describe("exactSizes", () => {
+  it("makes one statement of any count up to MAX_CHUNK, and full ones before the rest past it", () => {
+    expect(exactSizes(0)).toEqual([]);
+    expect(exactSizes(77)).toEqual([77]);
+    expect(exactSizes(MAX_CHUNK)).toEqual([MAX_CHUNK]);
+    expect(exactSizes(MAX_CHUNK + 5)).toEqual([MAX_CHUNK, 5]);
   });
 });
 
@@ -47,6 +56,24 @@ for (const dialect of DIALECTS) {
       expect(rows).toHaveLength(600);
       expect(rows.map((r) => Number(r.timestamp))).toEqual([...first, ...second].map((r) => r.timestamp));
       expect(rows[301]).toMatchObject({ level: "warning", body: "log 1001", trace_id: "t1001", data: '{"i":1001}' });
+    });
+
+    it("stores a group of any size in one statement with `exact`, in order", async () => {
+      await bench.store.db.deleteFrom("logs").execute();
+      for (const n of [3, 77, 3])
+        await insertRows(
+          bench.store.db,
+          "logs",
+          Array.from({ length: n }, (_, i) => row(n * 1000 + i)),
+          undefined,
+          { exact: true },
+        );
+      const rows = await stored();
+      expect(rows.map((r) => Number(r.timestamp))).toEqual([
+        ...[0, 1, 2].map((i) => 3000 + i),
+        ...Array.from({ length: 77 }, (_, i) => 77_000 + i),
+        ...[0, 1, 2].map((i) => 3000 + i),
+      ]);
     });
 
     it("stores rows whose columns differ from the first row's, or hold undefined, as Kysely would", async () => {

@@ -14,10 +14,10 @@ import type { DB } from "./schema";
 export const MAX_CHUNK = 256;
 
 /** What is added to the INSERT after its rows (an ON CONFLICT clause), named for the cache. */
-export interface ConflictClause<T extends keyof DB> {
+export interface ConflictClause<T extends keyof D, D = DB> {
   /** Names the clause: two different clauses on one table must have different names. */
   name: string;
-  apply: (query: InsertQueryBuilder<DB, T, InsertResult>) => InsertQueryBuilder<DB, T, InsertResult>;
+  apply: (query: InsertQueryBuilder<D, T, InsertResult>) => InsertQueryBuilder<D, T, InsertResult>;
 }
 
 /**
@@ -26,7 +26,7 @@ export interface ConflictClause<T extends keyof DB> {
  */
 const textsByDialect = new WeakMap<object, Map<string, string | null>>();
 
-function textsFor(db: Kysely<DB>): Map<string, string | null> {
+function textsFor<D>(db: Kysely<D>): Map<string, string | null> {
   const dialect = db.getExecutor().adapter.constructor;
   let texts = textsByDialect.get(dialect);
   if (!texts) {
@@ -51,6 +51,13 @@ export function chunkSizes(n: number): number[] {
   return sizes;
 }
 
+/** The chunk sizes for `n` rows when every row count is a shape of its own: MAX_CHUNK, …, the rest. */
+export function exactSizes(n: number): number[] {
+  const sizes: number[] = [];
+  for (let left = n; left > 0; left -= MAX_CHUNK) sizes.push(Math.min(left, MAX_CHUNK));
+  return sizes;
+}
+
 /**
  * The rows' values in column order, or null when a row's columns are not exactly `columns`
  * or a value is `undefined` (Kysely writes DEFAULT for it, not a parameter).
@@ -71,11 +78,11 @@ function parametersOf(rows: readonly object[], columns: readonly string[]): unkn
 
 const sameParameters = (a: readonly unknown[], b: readonly unknown[]) => a.length === b.length && a.every((v, i) => v === b[i]);
 
-async function insertChunk<T extends keyof DB & string>(
-  db: Kysely<DB>,
+async function insertChunk<D, T extends keyof D & string>(
+  db: Kysely<D>,
   table: T,
-  rows: readonly Insertable<DB[T]>[],
-  conflict: ConflictClause<T> | undefined,
+  rows: readonly Insertable<D[T]>[],
+  conflict: ConflictClause<T, D> | undefined,
 ): Promise<void> {
   const build = () => {
     // Kysely cannot relate a generic table's row type to its `values` overloads; the rows are typed above.
@@ -98,15 +105,21 @@ async function insertChunk<T extends keyof DB & string>(
   await db.executeQuery(compiled);
 }
 
-/** Inserts the rows (any number) in statements of at most MAX_CHUNK rows, in order. */
-export async function insertRows<T extends keyof DB & string>(
-  db: Kysely<DB>,
+/**
+ * Inserts the rows (any number) in statements of at most MAX_CHUNK rows, in order. `exact`:
+ * one statement per MAX_CHUNK rows and one for the rest, whatever its size (a shape per row
+ * count): for callers whose every statement is its own round trip or commit (the request
+ * path's group commits, src/core/ingest/queue-writer.ts).
+ */
+export async function insertRows<D, T extends keyof D & string>(
+  db: Kysely<D>,
   table: T,
-  rows: readonly Insertable<DB[T]>[],
-  conflict?: ConflictClause<T>,
+  rows: readonly Insertable<D[T]>[],
+  conflict?: ConflictClause<T, D>,
+  { exact = false }: { exact?: boolean } = {},
 ): Promise<void> {
   let at = 0;
-  for (const size of chunkSizes(rows.length)) {
+  for (const size of exact ? exactSizes(rows.length) : chunkSizes(rows.length)) {
     await insertChunk(db, table, rows.slice(at, at + size), conflict);
     at += size;
   }

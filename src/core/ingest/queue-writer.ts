@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Kysely } from "kysely";
 import type { DB, QueueDB } from "../../db/schema";
+import { insertRows, MAX_CHUNK } from "../../db/bulk-insert";
 import { GroupCommit } from "./group-commit";
 
 /** Pages (4 KiB) returned per deletion: ~4 MiB, well under a millisecond's work. */
@@ -10,8 +11,8 @@ const VACUUM_PAGES = 1024;
  */
 const VACUUM_EVERY_MS = 1000;
 
-/** Rows per group commit. */
-const GROUP_ROWS = 128;
+/** Rows per group commit: one INSERT statement each (at most MAX_CHUNK rows). */
+const GROUP_ROWS = Math.min(128, MAX_CHUNK);
 
 export type QueueRow = Insertable<DB["ingest_queue"]>;
 
@@ -55,21 +56,14 @@ export class QueueWriter {
 
   private async write(rows: readonly QueueRow[]): Promise<void> {
     const upTo = this.forgetUpTo;
+    // One INSERT per group (GROUP_ROWS ≤ MAX_CHUNK) whose text Kysely built once for its row count.
     if (upTo <= this.forgotten) {
-      if (rows.length > 0)
-        await this.queue
-          .insertInto("ingest_queue")
-          .values([...rows])
-          .execute();
+      if (rows.length > 0) await insertRows<QueueDB, "ingest_queue">(this.queue, "ingest_queue", rows, undefined, { exact: true });
       return;
     }
     await this.queue.transaction().execute(async (trx) => {
       await trx.deleteFrom("ingest_queue").where("id", "<=", upTo).execute();
-      if (rows.length > 0)
-        await trx
-          .insertInto("ingest_queue")
-          .values([...rows])
-          .execute();
+      if (rows.length > 0) await insertRows<QueueDB, "ingest_queue">(trx, "ingest_queue", rows, undefined, { exact: true });
     });
     this.forgotten = upTo;
     if (this.vacuum && Date.now() - this.lastVacuum >= VACUUM_EVERY_MS) {
