@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDigestBench, type DigestBench } from "../../test/support/digest";
 import { DIALECTS } from "../../test/support/stores";
@@ -74,6 +75,15 @@ for (const dialect of DIALECTS) {
         ...Array.from({ length: 77 }, (_, i) => 77_000 + i),
         ...[0, 1, 2].map((i) => 3000 + i),
       ]);
+    });
+
+    it("writes an expression in a value as Kysely does, even where the shape's text is remembered", async () => {
+      await bench.store.db.deleteFrom("logs").execute();
+      await insertRows(bench.store.db, "logs", [row(1), row(2)]);
+      // Insertable rows are typed as plain values; a caller that casts an expression in must still get its SQL.
+      const fatal = sql<string>`'fa' || 'tal'` as unknown as string;
+      await insertRows(bench.store.db, "logs", [row(3), { ...row(4), level: fatal }]);
+      expect((await stored()).map((r) => r.level)).toEqual(["info", "info", "info", "fatal"]);
     });
 
     it("stores rows whose columns differ from the first row's, or hold undefined, as Kysely would", async () => {

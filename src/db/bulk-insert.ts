@@ -35,6 +35,7 @@ function textsFor<D>(db: Kysely<D>): Map<string, string | null> {
   }
   return texts;
 }
+
 /** Shapes remembered at most: emptied when full (it only costs compiling again). */
 const MAX_SHAPES = 512;
 
@@ -58,9 +59,16 @@ export function exactSizes(n: number): number[] {
   return sizes;
 }
 
+/** Whether Kysely makes SQL of the value rather than a parameter (`sql`…``, a subquery). */
+const isExpression = (v: unknown) =>
+  (typeof v === "object" || typeof v === "function") &&
+  v !== null &&
+  typeof (v as { toOperationNode?: unknown }).toOperationNode === "function";
+
 /**
  * The rows' values in column order, or null when a row's columns are not exactly `columns`
- * or a value is `undefined` (Kysely writes DEFAULT for it, not a parameter).
+ * or a value is `undefined` (Kysely writes DEFAULT for it) or an expression (Kysely writes
+ * its SQL): values a remembered text could not bind.
  */
 function parametersOf(rows: readonly object[], columns: readonly string[]): unknown[] | null {
   const out: unknown[] = [];
@@ -69,7 +77,7 @@ function parametersOf(rows: readonly object[], columns: readonly string[]): unkn
     if (Object.keys(record).length !== columns.length) return null;
     for (const c of columns) {
       const v = record[c];
-      if (v === undefined) return null;
+      if (v === undefined || isExpression(v)) return null;
       out.push(v);
     }
   }

@@ -35,6 +35,15 @@ describe.each(DIALECTS)("the activity log as the outbox's first consumer on %s",
   }
   const triage = (issueId: number, change: IssueChange) =>
     changeIssues({ ctx: bench.ctx, input: { projectIds: [bench.projectId], issueIds: [issueId], user, change } });
+  /** A comment change committed without driving any consumer (as by a process that stopped, or whose drive failed). */
+  const commitComment = (issueId: number, text: string) =>
+    bench.ctx.db
+      .transaction()
+      .execute((trx) =>
+        writeIssueChanges(trx, [
+          { projectId: bench.projectId, issueId, kind: "commented", data: { text }, userId: user.id, at: Date.now() },
+        ]),
+      );
   const activity = async (issueId: number) =>
     (await bench.store.db.selectFrom("issue_activity").selectAll().where("issue_id", "=", issueId).orderBy("id").execute()).map((a) => ({
       type: a.type,
@@ -120,13 +129,7 @@ describe.each(DIALECTS)("the activity log as the outbox's first consumer on %s",
 
     // Changes committed by a process that stopped before driving the consumer: the next digest batch writes them.
     const id = await digest("Left behind");
-    await bench.ctx.db
-      .transaction()
-      .execute((trx) =>
-        writeIssueChanges(trx, [
-          { projectId: bench.projectId, issueId: id, kind: "commented", data: { text: "from elsewhere" }, userId: user.id, at: Date.now() },
-        ]),
-      );
+    await commitComment(id, "from elsewhere");
     expect((await activity(id)).map((a) => a.type)).toEqual([]);
     expect(await bench.drain()).toBe(0);
     expect(await activity(id)).toEqual([{ type: "note", user: user.id, data: { text: "from elsewhere" } }]);
@@ -137,13 +140,7 @@ describe.each(DIALECTS)("the activity log as the outbox's first consumer on %s",
   it("writes a change whose own drive failed within a tick of the web UI's loop, with no event to follow", async () => {
     const id = await digest("No event follows");
     // A triage committed its change, then its drive failed (a busy database): nothing drove the activity consumer.
-    await bench.ctx.db
-      .transaction()
-      .execute((trx) =>
-        writeIssueChanges(trx, [
-          { projectId: bench.projectId, issueId: id, kind: "commented", data: { text: "left" }, userId: user.id, at: Date.now() },
-        ]),
-      );
+    await commitComment(id, "left");
     expect(await activity(id)).toEqual([]);
     const loop = startAlertLoop(bench.ctx, 20);
     try {

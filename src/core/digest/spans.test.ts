@@ -95,6 +95,15 @@ describe("span v2 attributes shared with the segment", () => {
     expect(spanAttributes(rows.spans[0]!.data, null)).toEqual(common);
   });
 
+  it("keeps a child's attributes whole when two segments in the container share its segment's id", () => {
+    const rows = spanV2Records(1, T0 * 1000, [
+      segmentItem({ ...common }),
+      segmentItem({ ...common, "sentry.release": attr("other") }),
+      child({ ...common }),
+    ]);
+    expect(JSON.parse(rows.spans[2]!.data)).toEqual({ is_segment: false, attributes: common });
+  });
+
   it("gives back exactly the attributes sent, whatever the segment and child hold", () => {
     const { seed, numRuns } = fuzzParameters("span attributes shared with the segment", 200);
     const key = fc.oneof(fc.constantFrom("__proto__", "constructor", "0", "sentry.release", "a", "b"), fc.string({ maxLength: 8 }));

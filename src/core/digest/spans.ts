@@ -67,8 +67,10 @@ function segmentsIn(items: unknown[]): Map<string, SegmentInfo> {
     const start = num(item.start_timestamp);
     const end = num(item.end_timestamp) ?? num(item.timestamp);
     const attributes = obj(item.attributes) ? item.attributes : undefined;
-    if (id && start !== undefined && end !== undefined)
-      segments.set(id, { start, end, attributes, keys: attributes ? Object.keys(attributes) : [] });
+    if (!id || start === undefined || end === undefined) continue;
+    // Two segments with one id (a hostile container): a child could not tell whose attributes it shares.
+    const twice = segments.has(id);
+    segments.set(id, { start, end, attributes: twice ? undefined : attributes, keys: attributes && !twice ? Object.keys(attributes) : [] });
   }
   return segments;
 }
