@@ -4,6 +4,7 @@
 //   npm run bench -- --quick        ≤ 1 minute smoke run; prints, and writes .bench/quick-results.md
 // Options: --duration S  --connections N  --read-events N  --read-issues N  --no-postgres
 //          --no-read  --profile (server under --cpu-prof; hot functions printed)  --rebuild-corpus
+//          --no-sqlite (PostgreSQL's ingest only; never writes the doc)
 //          --small (errors only, 60 % of 2–3 KB: per-request costs; never writes the doc)
 //          --no-doc (full run without touching docs/benchmarks.md)
 //          --server-root DIR (measure the build of another checkout, e.g. to compare a change)
@@ -181,7 +182,7 @@ async function main() {
       : `PostgreSQL not reachable at ${PG_ADMIN_URL}`;
   log("setting up users, organizations, projects and tokens through the CLI…");
   const targets = await Promise.allSettled([
-    createTarget("sqlite", "ingest-sqlite"),
+    has("--no-sqlite") ? null : createTarget("sqlite", "ingest-sqlite"),
     pgState === "ok" ? createTarget("postgres", "ingest-postgres") : null,
     has("--no-read") ? null : createTarget("sqlite", "read"),
   ]);
@@ -221,7 +222,8 @@ async function main() {
       await floor.stop();
     }
 
-    await ingestTelltale(sqliteTarget, corpus, results);
+    if (sqliteTarget) await ingestTelltale(sqliteTarget, corpus, results);
+    else results.sqlite = { skipped: "--no-sqlite" };
     if (pgTarget) await ingestTelltale(pgTarget, corpus, results);
     else {
       results.postgres = { skipped: pgState };
@@ -255,9 +257,9 @@ async function main() {
     process.stdout.write(`\nhot functions (self time), telltale on ${dialect}:\n${top}\n`);
   mkdirSync(CACHE, { recursive: true });
   // Only a full run that writes the doc replaces results-full.json; the doc's figures come from it.
-  const kind = QUICK ? "quick" : has("--no-doc") || SMALL ? "partial" : "full";
+  const kind = QUICK ? "quick" : has("--no-doc") || has("--no-sqlite") || SMALL ? "partial" : "full";
   writeFileSync(join(CACHE, `results-${kind}.json`), JSON.stringify(results, null, 2));
-  if (QUICK || has("--no-doc") || SMALL) {
+  if (QUICK || has("--no-doc") || has("--no-sqlite") || SMALL) {
     writeFileSync(join(CACHE, "quick-results.md"), markdown(results));
     log(`done in ${results.seconds.toFixed(0)} s; results in .bench/ (docs/benchmarks.md untouched)`);
   } else {

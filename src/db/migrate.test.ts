@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DIALECTS, openTestStore, type TestStore } from "../../test/support/stores";
 import { connect, type Store } from "./connect";
@@ -56,6 +57,15 @@ describe.each(DIALECTS)("migrate on %s", (dialect) => {
     } finally {
       await empty.close();
     }
+  });
+
+  it.runIf(dialect === "postgres")("compresses the queue's bodies with lz4 where the server has it (PostgreSQL 14+)", async () => {
+    const version = await sql<{ v: string }>`select current_setting('server_version_num') as v`.execute(store.db);
+    if (Number(version.rows[0]!.v) < 140_000) return;
+    const column = await sql<{ c: string }>`
+      select attcompression as c from pg_attribute
+      where attrelid = to_regclass('ingest_queue') and attname = 'body'`.execute(store.db);
+    expect(column.rows).toEqual([{ c: "l" }]);
   });
 
   it("does nothing when run again", async () => {

@@ -30,6 +30,7 @@ import { m0028 } from "./migrations/0028_notification_preferences";
 import { m0029 } from "./migrations/0029_sso";
 import { m0030 } from "./migrations/0030_two_factor";
 import { m0031 } from "./migrations/0031_audit_log";
+import { m0032 } from "./migrations/0032_queue_lz4";
 import { adoptQueue } from "./queue";
 import type { AnyDb, Migration } from "./migrations/helpers";
 
@@ -64,6 +65,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0029_sso": m0029,
   "0030_two_factor": m0030,
   "0031_audit_log": m0031,
+  "0032_queue_lz4": m0032,
 };
 
 export interface MigrateResult {
