@@ -129,6 +129,45 @@ describe.each(DIALECTS)("frequency conditions and filters on %s", (dialect) => {
     expect(await store.db.selectFrom("issue_activity").select("type").where("issue_id", "=", issue.id).execute()).toEqual([]);
   });
 
+  it("says a frequency rule fired on a frequency when the events that pass it also create the issue (one batch)", async () => {
+    const p = await project();
+    const busy = await createRule(p.slug, {
+      name: "Busy from the start",
+      actionMatch: "all",
+      frequency: 5,
+      conditions: [{ id: EVENT_FREQUENCY, value: 2, comparisonType: "count", interval: "1h" }],
+      actions: [TO_OWNERS],
+    });
+    const fresh = await createRule(p.slug, {
+      name: "New",
+      actionMatch: "all",
+      frequency: 5,
+      conditions: [{ id: FIRST_SEEN }],
+      actions: [TO_OWNERS],
+    });
+    for (let i = 0; i < 3; i++) {
+      const id = newEventId();
+      await store.queue
+        .insertInto("ingest_queue")
+        .values({
+          project_id: p.id,
+          key_id: 0,
+          endpoint: "envelope",
+          received_at: Date.now(),
+          body: buildEnvelope({ event_id: id }, [eventItem(id, "cart is empty", {})]),
+        })
+        .execute();
+    }
+    expect(await digestBatch(ctx, DIGEST_OPTIONS)).toBe(3);
+    const kinds = (await ctx.alerts.notifications({ projectId: p.id })).map((x) => [x.ruleId, x.changeKind]);
+    expect(kinds.sort()).toEqual(
+      [
+        [busy, "seen"],
+        [fresh, "created"],
+      ].sort(),
+    );
+  });
+
   it("fires 'more than 2 users in a day' on the third distinct user, not on repeats", async () => {
     const p = await project();
     const rule = await createRule(p.slug, {

@@ -13,7 +13,7 @@ import type { InDatabaseConsumer } from "../outbox/consume";
 import type { IssueChangeRecord } from "../outbox/changes";
 import { readChangeEvent } from "../issues/change-event";
 import type { AlertIssue, AlertStore, NewNotification, Recipient } from "../ports/alerts";
-import { ALERTING_KINDS, intervalsOf, ruleFires, type IssueFacts } from "./evaluate";
+import { ALERTING_KINDS, firedOn, intervalsOf, ruleFires, type IssueFacts } from "./evaluate";
 import { INTERVALS, type Interval, type WindowCount } from "./frequency-conditions";
 import { LATEST_RELEASE_FILTER } from "./issue-filters";
 import { actionChannel, actionUrl, EMAIL_ACTION, type AlertRule, type EmailAction } from "./rule-schema";
@@ -109,7 +109,7 @@ export async function notificationsFor(store: AlertStore, change: IssueChangeRec
   for (const rule of rules) {
     if (!ruleFires(rule, change.kind, facts, countsOf)) continue;
     if (!(await store.claimFire(rule.id, issue.id, change.seq, change.at, rule.frequency * 60_000))) continue;
-    out.push(...(await notificationsOfRule(store, rule, issue, change, at)));
+    out.push(...(await notificationsOfRule(store, rule, issue, { ...change, kind: firedOn(rule, change.kind) }, at)));
   }
   return out;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ruleFires, type IssueFacts } from "./evaluate";
+import { firedOn, ruleFires, type IssueFacts } from "./evaluate";
 import { EVENT_FREQUENCY, USER_FREQUENCY } from "./frequency-conditions";
 import { AGE_FILTER, ASSIGNED_FILTER, LATEST_RELEASE_FILTER, TAGGED_FILTER } from "./issue-filters";
 import { DEFAULT_RULE, FIRST_SEEN, LEVEL_FILTER, REGRESSION, type AlertRule } from "./rule-schema";
@@ -75,6 +75,19 @@ describe("whether a rule fires for an issue change", () => {
     expect(ruleFires(users, "seen", error, counts(1, 3))).toBe(true);
     // The default rule is about new issues: a `seen` change never fires it.
     expect(ruleFires(rule(), "seen", error, counts(100, 100))).toBe(false);
+  });
+
+  it("says a rule fired on a frequency (seen) unless one of its state conditions names the change", () => {
+    const busy = { id: EVENT_FREQUENCY, value: 2, interval: "1h", comparisonType: "count" } as AlertRule["conditions"][number];
+    // Three events digested in the batch that created the issue: the count fired it, not the creation.
+    expect(firedOn(rule({ conditions: [busy] }), "created")).toBe("seen");
+    expect(firedOn(rule({ conditions: [busy] }), "seen")).toBe("seen");
+    expect(firedOn(rule({ conditions: [{ id: FIRST_SEEN }, busy], actionMatch: "any" }), "created")).toBe("created");
+    expect(firedOn(rule({ conditions: [{ id: REGRESSION }, busy], actionMatch: "any" }), "created")).toBe("seen");
+    // Without frequency conditions, or when no condition may hold ("none"), the change is the reason.
+    expect(firedOn(rule(), "created")).toBe("created");
+    expect(firedOn(rule({ conditions: [], actionMatch: "all" }), "regressed")).toBe("regressed");
+    expect(firedOn(rule({ conditions: [busy], actionMatch: "none" }), "created")).toBe("created");
   });
 
   it("matches the event's tags as Sentry does: keys and values without case, eq ne sw ew co nc is ns", () => {

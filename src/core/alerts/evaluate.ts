@@ -66,3 +66,14 @@ export function ruleFires(rule: AlertRule, kind: IssueChangeKind, issue: IssueFa
     )
   );
 }
+
+/**
+ * What a fired rule's notification says it fired on: the change's kind when one of the rule's
+ * state conditions names it (or the rule has no frequency condition), else `seen` — a frequency
+ * condition held. So a "more than 2 events in an hour" rule says "Frequency" whether the third
+ * event reached an existing issue or was digested in the batch that created it.
+ */
+export function firedOn(rule: AlertRule, kind: IssueChangeKind): IssueChangeKind {
+  if (rule.actionMatch === "none" || !rule.conditions.some(isFrequency)) return kind;
+  return rule.conditions.some((c) => !isFrequency(c) && CONDITIONS[c.id].kind === kind) ? kind : "seen";
+}
