@@ -9,7 +9,7 @@ import { createToken } from "../../src/core/tokens/tokens";
 import type { User } from "../../src/db/schema";
 import { setLogLevel } from "../../src/server/log";
 import { startApiServer } from "../support/api-server";
-import { DIGEST_OPTIONS } from "../support/digest";
+import { DIGEST_OPTIONS, queueEnvelope } from "../support/digest";
 import { buildEnvelope, eventItem, newEventId } from "../support/envelopes";
 import { DIALECTS, openTestStore, testCtx, type TestStore } from "../support/stores";
 
@@ -53,20 +53,16 @@ describe.each(DIALECTS)("frequency conditions and filters on %s", (dialect) => {
     return Number(json.id);
   }
 
+  /** Queues one error event, as accept would. */
+  async function enqueue(projectId: number, message: string, extra: Record<string, unknown>): Promise<void> {
+    const id = newEventId();
+    await queueEnvelope(store, projectId, buildEnvelope({ event_id: id }, [eventItem(id, message, extra)]));
+  }
+
   /** One error event per entry, each digested on its own (its own batch, as events arriving apart). */
   async function send(projectId: number, message: string, ...extras: Record<string, unknown>[]): Promise<void> {
     for (const extra of extras) {
-      const id = newEventId();
-      await store.queue
-        .insertInto("ingest_queue")
-        .values({
-          project_id: projectId,
-          key_id: 0,
-          endpoint: "envelope",
-          received_at: Date.now(),
-          body: buildEnvelope({ event_id: id }, [eventItem(id, message, extra)]),
-        })
-        .execute();
+      await enqueue(projectId, message, extra);
       while ((await digestBatch(ctx, DIGEST_OPTIONS)) > 0);
     }
   }
@@ -145,19 +141,7 @@ describe.each(DIALECTS)("frequency conditions and filters on %s", (dialect) => {
       conditions: [{ id: FIRST_SEEN }],
       actions: [TO_OWNERS],
     });
-    for (let i = 0; i < 3; i++) {
-      const id = newEventId();
-      await store.queue
-        .insertInto("ingest_queue")
-        .values({
-          project_id: p.id,
-          key_id: 0,
-          endpoint: "envelope",
-          received_at: Date.now(),
-          body: buildEnvelope({ event_id: id }, [eventItem(id, "cart is empty", {})]),
-        })
-        .execute();
-    }
+    for (let i = 0; i < 3; i++) await enqueue(p.id, "cart is empty", {});
     expect(await digestBatch(ctx, DIGEST_OPTIONS)).toBe(3);
     const kinds = (await ctx.alerts.notifications({ projectId: p.id })).map((x) => [x.ruleId, x.changeKind]);
     expect(kinds.sort()).toEqual(

@@ -25,6 +25,14 @@ export interface DigestBench {
 
 let benches = 0;
 
+/** Queues one envelope body for a project as accept would (the store's queue: its own file on SQLite). */
+export async function queueEnvelope(store: TestStore, projectId: number, body: Buffer): Promise<void> {
+  await store.queue
+    .insertInto("ingest_queue")
+    .values({ project_id: projectId, key_id: 0, endpoint: "envelope", received_at: Date.now(), body })
+    .execute();
+}
+
 export async function openDigestBench(dialect: Dialect): Promise<DigestBench> {
   const store = await openTestStore(dialect);
   const ctx = testCtx(store);
@@ -33,12 +41,7 @@ export async function openDigestBench(dialect: Dialect): Promise<DigestBench> {
   await createOrganization({ ctx, input: { slug: `dg${n}`, owner: `digest${n}@example.com` } });
   const projectId = (await createProject({ ctx, input: { org: `dg${n}`, slug: "p" } })).project.id;
   const enqueue = async (...bodies: Buffer[]) => {
-    for (const body of bodies) {
-      await store.queue
-        .insertInto("ingest_queue")
-        .values({ project_id: projectId, key_id: 0, endpoint: "envelope", received_at: Date.now(), body })
-        .execute();
-    }
+    for (const body of bodies) await queueEnvelope(store, projectId, body);
   };
   const drain = async (maxBatches = 1000) => {
     let taken = 0;
