@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDigestBench, type DigestBench } from "../../test/support/digest";
 import { DIALECTS } from "../../test/support/stores";
 import { chunkSizes, exactSizes, insertRows, MAX_CHUNK } from "./bulk-insert";
+import { preparedName } from "./prepared-pool";
+import type { DB } from "./schema";
 
 describe("chunkSizes", () => {
   it("splits any count into powers of two, largest first, adding up to it", () => {
@@ -84,6 +86,31 @@ for (const dialect of DIALECTS) {
       const fatal = sql<string>`'fa' || 'tal'` as unknown as string;
       await insertRows(bench.store.db, "logs", [row(3), { ...row(4), level: fatal }]);
       expect((await stored()).map((r) => r.level)).toEqual(["info", "info", "info", "fatal"]);
+    });
+
+    it.runIf(dialect === "postgres")("runs a remembered text as a named prepared statement on PostgreSQL", async () => {
+      await bench.store.db.deleteFrom("logs").execute();
+      // One transaction: one connection, whose prepared statements pg_prepared_statements lists.
+      const prepared = await bench.store.db.transaction().execute(async (trx) => {
+        for (let round = 0; round < 3; round++)
+          await insertRows<DB, "logs">(trx, "logs", [row(round * 10), row(round * 10 + 1), row(round * 10 + 2)], undefined, {
+            exact: true,
+          });
+        const listed = await sql<{ name: string; statement: string; generic_plans: number; custom_plans: number }>`
+          select name, statement, generic_plans, custom_plans from pg_prepared_statements`.execute(trx);
+        // The three-row statement: six columns a row, so its last parameter is $18.
+        return listed.rows.filter(
+          (r) => /insert into "logs"/i.test(r.statement) && /\$18\b/.test(r.statement) && !/\$19\b/.test(r.statement),
+        );
+      });
+      expect(prepared).toHaveLength(1);
+      expect(prepared[0]!.name).toMatch(/^telltale_\d+$/);
+      expect(preparedName(prepared[0]!.statement)).toBe(prepared[0]!.name);
+      // Planned once, generically, not with each execution's values copied in (src/db/connect.ts).
+      // (An earlier test may have run the same shape on this connection: at least this test's three.)
+      expect(prepared[0]!.custom_plans).toBe(0);
+      expect(prepared[0]!.generic_plans).toBeGreaterThanOrEqual(3);
+      expect((await stored()).map((r) => Number(r.timestamp))).toEqual([0, 1, 2, 10, 11, 12, 20, 21, 22]);
     });
 
     it("stores rows whose columns differ from the first row's, or hold undefined, as Kysely would", async () => {

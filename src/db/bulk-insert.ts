@@ -7,7 +7,8 @@
  * conflict clause and row count. Rows go in chunks whose sizes are powers of two (at most
  * `MAX_CHUNK`), so a table has at most nine shapes per column list.
  */
-import { CompiledQuery, type Insertable, type InsertQueryBuilder, type InsertResult, type Kysely } from "kysely";
+import { CompiledQuery, PostgresAdapter, type Insertable, type InsertQueryBuilder, type InsertResult, type Kysely } from "kysely";
+import { prepareOnPostgres } from "./prepared-pool";
 import type { DB } from "./schema";
 
 /** Rows in the largest statement: SQLite takes 32,766 parameters, the widest table has 13 columns. */
@@ -109,7 +110,10 @@ async function insertChunk<D, T extends keyof D & string>(
   // are exactly the rows' values in column order (the order the cached text binds them in).
   const compiled = build().compile();
   if (texts.size >= MAX_SHAPES) texts.clear();
-  texts.set(shape, sameParameters(compiled.parameters, parameters) ? compiled.sql : null);
+  const reusable = sameParameters(compiled.parameters, parameters);
+  texts.set(shape, reusable ? compiled.sql : null);
+  // On PostgreSQL a remembered text also runs as a named statement (src/db/prepared-pool.ts).
+  if (reusable && db.getExecutor().adapter instanceof PostgresAdapter) prepareOnPostgres(compiled.sql);
   await db.executeQuery(compiled);
 }
 

@@ -15,6 +15,7 @@ import {
 } from "kysely";
 import pg from "pg";
 import type { Database as DatabaseSetting } from "../config/settings";
+import { PreparingPool } from "./prepared-pool";
 import { applySqlitePragmas, openQueueDatabase, queueFileOf } from "./queue";
 import type { DB, QueueDB } from "./schema";
 
@@ -143,11 +144,21 @@ function connectPostgres(url: string, max: number, schema: string | undefined): 
     max,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
+  // Named statements (only the inserts src/db/prepared-pool.ts names) get a generic plan from
+  // their first execution rather than their sixth: the queue's group commits have up to 128
+  // shapes per connection, most of which would otherwise never run five times. Set per
+  // connection, not in `options`, which would replace any the DATABASE_URL carries; the
+  // client runs it before any query it is given.
+  pool.on("connect", (client) => {
+    client.query("set plan_cache_mode = force_generic_plan").catch(() => {
+      // A server without the setting (before 12) plans named statements as before.
+    });
+  });
   // An idle connection the server closes (a restart, a failover, DROP DATABASE … FORCE)
   // emits 'error' on the pool; unhandled, that would end the process. The pool replaces it.
   pool.on("error", (error) =>
     process.stderr.write(`${new Date().toISOString()} warn  idle PostgreSQL connection closed error=${JSON.stringify(error.message)}\n`),
   );
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: new PreparingPool(pool) }) });
   return { db, queue: db, dialect: "postgres", ...(schema ? { schema } : {}), close: () => db.destroy() };
 }

@@ -1,0 +1,64 @@
+/**
+ * Named prepared statements for PostgreSQL's hot inserts. Kysely's driver sends every query
+ * as an unnamed statement, which PostgreSQL parses and plans at each execution: for a
+ * multi-row INSERT of the ingest queue's bodies, planning copies every bound value into the
+ * plan (its parameters become constants), and that copying was two thirds of the database's
+ * CPU per queued envelope (3.3 s of backend CPU per 20,000 of the bench corpus's envelopes in
+ * groups of 128, 1.2 s as a named statement: docs/benchmarks.md, 2026-11-27 fourth session).
+ *
+ * A text registered here (the cached multi-row INSERTs of src/db/bulk-insert.ts) runs as a
+ * named statement: node-postgres parses it once per connection, and after five executions
+ * PostgreSQL keeps a generic plan that reads the parameters where they arrived. The set is
+ * bounded and never shrinks, so a name always stands for the same text on every connection
+ * (node-postgres refuses one name for two texts) and each connection holds at most
+ * `MAX_PREPARED` statements.
+ */
+import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryResult } from "kysely";
+import type pg from "pg";
+
+/** Texts run as named statements at most; later ones run unnamed, as before. */
+export const MAX_PREPARED = 256;
+
+const names = new Map<string, string>();
+
+/** Runs `text` as a named prepared statement from now on (until MAX_PREPARED texts are). */
+export function prepareOnPostgres(text: string): void {
+  if (names.size >= MAX_PREPARED || names.has(text)) return;
+  names.set(text, `telltale_${names.size + 1}`);
+}
+
+/** The statement name `text` runs under, if it is registered. */
+export const preparedName = (text: string): string | undefined => names.get(text);
+
+/** The connections Kysely gets: node-postgres's, with registered texts sent as named statements. */
+export class PreparingPool implements PostgresPool {
+  constructor(private readonly pool: pg.Pool) {}
+
+  async connect(): Promise<PostgresPoolClient> {
+    return new PreparingClient(await this.pool.connect());
+  }
+
+  end(): Promise<void> {
+    return this.pool.end();
+  }
+}
+
+class PreparingClient implements PostgresPoolClient {
+  constructor(private readonly client: pg.PoolClient) {}
+
+  query<R>(sql: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>>;
+  query<R>(cursor: PostgresCursor<R>): PostgresCursor<R>;
+  query<R>(sql: string | PostgresCursor<R>, parameters?: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>> | PostgresCursor<R> {
+    // Kysely passes a cursor only for streamed queries, which need a `cursor` in the dialect's config (not set).
+    if (typeof sql !== "string") throw new Error("streaming queries are not configured for PostgreSQL");
+    const values = [...(parameters ?? [])];
+    const name = names.get(sql);
+    const result = name ? this.client.query({ name, text: sql, values }) : this.client.query(sql, values);
+    // node-postgres types `command` as any string; Kysely's as the verbs it knows (the value is the same).
+    return result as unknown as Promise<PostgresQueryResult<R>>;
+  }
+
+  release(): void {
+    this.client.release();
+  }
+}
