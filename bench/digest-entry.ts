@@ -1,14 +1,18 @@
 // The digest alone, in one process: queues the bodies bench/digest.mjs wrote, then times the
 // production digest (batches of 200, as src/server/digest-worker.ts runs it) until the queue is
-// empty. Bundled by bench/digest.mjs with esbuild; not part of the server.
+// empty. With `queue-writes` it times the request path's side instead: the bodies written
+// through the production QueueWriter from 64 concurrent requests, and on PostgreSQL the CPU the
+// database's backends spent on them. Bundled by bench/digest.mjs with esbuild; not part of the server.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { sql } from "kysely";
 import { Session } from "node:inspector/promises";
 import { join } from "node:path";
 import process from "node:process";
 import { digestBatch } from "../src/core/digest/batch";
+import { QueueWriter } from "../src/core/ingest/queue-writer";
 import { DEFAULT_ENVELOPE_LIMITS } from "../src/core/envelope/index";
 import type { Dialect } from "../src/db/connect";
-import { openDigestBench } from "../test/support/digest";
+import { openDigestBench, type DigestBench } from "../test/support/digest";
 
 function readBodies(file: string): Buffer[] {
   const all = readFileSync(file);
@@ -21,11 +25,53 @@ function readBodies(file: string): Buffer[] {
   return bodies;
 }
 
+/** CPU seconds the database's server processes for this bench's connections have used (PostgreSQL on this machine). */
+async function backendCpuSeconds(bench: DigestBench): Promise<number> {
+  const { rows } = await sql<{ pid: number }>`select pid from pg_stat_activity where datname = current_database()`.execute(bench.store.db);
+  let seconds = 0;
+  for (const { pid } of rows) {
+    // /proc/PID/stat: utime and stime are the 14th and 15th fields, in clock ticks (100 a second).
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    seconds += (Number(fields[11]) + Number(fields[12])) / 100;
+  }
+  return seconds;
+}
+
+/** The request path's queue writes: as src/server/ingest/ingest-runtime.ts sets the writer up. */
+async function queueWrites(bench: DigestBench, dialect: Dialect, bodies: readonly Buffer[], warm: number): Promise<void> {
+  const writer =
+    dialect === "postgres" ? new QueueWriter(bench.ctx.queue, false, 4, bench.ctx.appendToQueue) : new QueueWriter(bench.ctx.queue, true);
+  const write = (body: Buffer) =>
+    writer.add({ project_id: bench.projectId, key_id: 0, endpoint: "envelope", received_at: Date.now(), body });
+  let next = 0;
+  const requests = (upTo: number) =>
+    Promise.all(
+      Array.from({ length: 64 }, async () => {
+        while (next < upTo) await write(bodies[next++]!);
+      }),
+    );
+  await requests(warm);
+  const backend = dialect === "postgres" ? await backendCpuSeconds(bench) : 0;
+  const cpu = process.cpuUsage();
+  const started = process.hrtime.bigint();
+  await requests(bodies.length);
+  const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
+  const used = process.cpuUsage(cpu);
+  const backendMs = dialect === "postgres" ? ((await backendCpuSeconds(bench)) - backend) * 1000 : null;
+  process.stdout.write(
+    JSON.stringify({ dialect, written: bodies.length - warm, warmup: warm, wallMs, cpuMs: (used.user + used.system) / 1000, backendMs }) +
+      "\n",
+  );
+  await bench.store.cleanup();
+}
+
 async function main(): Promise<void> {
-  const [file, dialect, warmText, profileDir] = process.argv.slice(2) as [string, Dialect, string, string | undefined];
+  const [file, dialect, warmText, mode] = process.argv.slice(2) as [string, Dialect, string, string | undefined];
   const warm = Number(warmText);
   const bodies = readBodies(file);
   const bench = await openDigestBench(dialect);
+  if (mode === "queue-writes") return queueWrites(bench, dialect, bodies, warm);
+  const profileDir = mode;
   const batch = 500;
   for (let i = 0; i < bodies.length; i += batch) {
     const rows = bodies.slice(i, i + batch).map((body) => ({

@@ -3,7 +3,9 @@
 // digest drains them in this process and the run prints CPU and wall time per envelope.
 //   node bench/digest.mjs [--count 4000] [--warmup 1000] [--kind error|mix] [--postgres] [--profile DIR] [--seed 1]
 // With --profile the drain alone is profiled (node:inspector) into DIR and the run lists where
-// its time went.
+// its time went. With --queue-writes nothing is digested: the bodies are written to the queue
+// as the request path writes them (QueueWriter's group commits, 64 requests at once), and the
+// run prints this process's CPU and, on PostgreSQL, the database's per envelope.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -26,6 +28,7 @@ const kind = opt("kind", "error");
 const seed = Number(opt("seed", 1));
 const profile = opt("profile", null);
 const dialect = args.includes("--postgres") ? "postgres" : "sqlite";
+const queueWrites = args.includes("--queue-writes");
 
 const entries = (await loadCorpus()).filter((e) => e.endpoint !== "store");
 const target = { publicKey: "0".repeat(32), projectId: 1, host: "127.0.0.1", port: 1 };
@@ -69,16 +72,27 @@ await esbuild({
 const profileDir = profile ?? null;
 if (profileDir) rmSync(profileDir, { recursive: true, force: true });
 log(
-  `digest bench: ${count} ${kind} envelopes after ${warm} to warm up (${(bytes / (warm + count) / 1024).toFixed(1)} KiB average, seed ${seed}) on ${dialect}`,
+  `${queueWrites ? "queue-write" : "digest"} bench: ${count} ${kind} envelopes after ${warm} to warm up (${(bytes / (warm + count) / 1024).toFixed(1)} KiB average, seed ${seed}) on ${dialect}`,
 );
-const child = spawnSync(process.execPath, [entry, bodiesFile, dialect, String(warm), ...(profileDir ? [profileDir] : [])], {
+const mode = queueWrites ? ["queue-writes"] : profileDir ? [profileDir] : [];
+const child = spawnSync(process.execPath, [entry, bodiesFile, dialect, String(warm), ...mode], {
   cwd: ROOT,
   encoding: "utf8",
   stdio: ["ignore", "pipe", "inherit"],
 });
 if (child.status !== 0) process.exit(child.status ?? 1);
 const result = JSON.parse(child.stdout.trim().split("\n").pop());
-const perEnvelope = (ms) => ((ms / result.envelopes) * 1000).toFixed(0);
+const perEnvelope = (ms) => ((ms / (result.envelopes ?? result.written)) * 1000).toFixed(0);
+if (queueWrites) {
+  const backend =
+    result.backendMs === null ? "" : `, the database ${(result.backendMs / 1000).toFixed(2)} s (${perEnvelope(result.backendMs)} µs each)`;
+  log(
+    `wrote ${result.written} envelopes to the queue in ${(result.wallMs / 1000).toFixed(2)} s: ` +
+      `this process ${(result.cpuMs / 1000).toFixed(2)} s CPU (${perEnvelope(result.cpuMs)} µs each)${backend}`,
+  );
+  process.stdout.write(JSON.stringify(result) + "\n");
+  process.exit(0);
+}
 log(
   `digested ${result.envelopes} envelopes (${result.events} events, ${result.spans} spans): ` +
     `${(result.cpuMs / 1000).toFixed(2)} s CPU (${perEnvelope(result.cpuMs)} µs each), ` +

@@ -1,4 +1,4 @@
-import type { Kysely } from "kysely";
+import type { Insertable, Kysely } from "kysely";
 import type { Dialect } from "../db/connect";
 import type { DB, QueueDB } from "../db/schema";
 import type { Mailer } from "./email/mailer";
@@ -25,6 +25,11 @@ export interface Ctx {
   db: Kysely<DB>;
   /** The ingest queue (src/db/queue.ts): written by the request path, read by the digest. */
   queue: Kysely<QueueDB>;
+  /**
+   * PostgreSQL: appends rows to the ingest queue with COPY (src/db/queue-copy.ts), which the
+   * request path's group commits use instead of an INSERT. Absent on SQLite.
+   */
+  appendToQueue?: (rows: readonly Insertable<QueueDB["ingest_queue"]>[]) => Promise<void>;
   dialect: Dialect;
   /** Telemetry as core reads it back (src/core/ports/telemetry-read.ts), outside any transaction on `db`. */
   telemetry: TelemetryReader;

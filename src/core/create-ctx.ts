@@ -28,6 +28,7 @@ export function createCtx(settings: Settings, store: Store, mailer: Mailer | nul
   return {
     db: store.db,
     queue: store.queue,
+    ...(store.appendToQueue ? { appendToQueue: store.appendToQueue } : {}),
     dialect: store.dialect,
     telemetry: new KyselyTelemetryReader(store.db),
     issueSearch: new KyselyIssueSearch(store.db, store.dialect),

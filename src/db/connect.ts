@@ -8,6 +8,7 @@ import {
   SqliteDialect,
   SqliteDriver,
   type DatabaseConnection,
+  type Insertable,
   type Driver,
   type SqliteDatabase,
   type SqliteDialectConfig,
@@ -16,6 +17,7 @@ import {
 import pg from "pg";
 import type { Database as DatabaseSetting } from "../config/settings";
 import { PreparingPool } from "./prepared-pool";
+import { copyIntoQueue } from "./queue-copy";
 import { applySqlitePragmas, openQueueDatabase, queueFileOf } from "./queue";
 import type { DB, QueueDB } from "./schema";
 
@@ -25,6 +27,8 @@ export interface Store {
   db: Kysely<DB>;
   /** The ingest queue: a file of its own on SQLite (src/db/queue.ts), the main database on PostgreSQL. */
   queue: Kysely<QueueDB>;
+  /** PostgreSQL: appends rows to the queue with COPY (src/db/queue-copy.ts). */
+  appendToQueue?: (rows: readonly Insertable<QueueDB["ingest_queue"]>[]) => Promise<void>;
   dialect: Dialect;
   /** PostgreSQL only: the schema every table lives in, when not the default. */
   schema?: string;
@@ -160,5 +164,12 @@ function connectPostgres(url: string, max: number, schema: string | undefined): 
     process.stderr.write(`${new Date().toISOString()} warn  idle PostgreSQL connection closed error=${JSON.stringify(error.message)}\n`),
   );
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: new PreparingPool(pool) }) });
-  return { db, queue: db, dialect: "postgres", ...(schema ? { schema } : {}), close: () => db.destroy() };
+  return {
+    db,
+    queue: db,
+    appendToQueue: (rows) => copyIntoQueue(pool, rows),
+    dialect: "postgres",
+    ...(schema ? { schema } : {}),
+    close: () => db.destroy(),
+  };
 }

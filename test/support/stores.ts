@@ -81,6 +81,7 @@ export function testCtx(store: Store, overrides: Partial<Ctx> = {}): Ctx {
   return {
     db: store.db,
     queue: store.queue,
+    ...(store.appendToQueue ? { appendToQueue: store.appendToQueue } : {}),
     dialect: store.dialect,
     telemetry: new KyselyTelemetryReader(store.db),
     issueSearch: new KyselyIssueSearch(store.db, store.dialect),

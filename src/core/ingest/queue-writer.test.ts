@@ -48,6 +48,43 @@ describe.each(DIALECTS)("QueueWriter on %s", (dialect) => {
     expect(await ids()).toEqual([]);
   });
 
+  if (dialect === "postgres") {
+    it("writes each group with COPY: every byte of every body, a body larger than a COPY message, in order", async () => {
+      await store.queue.deleteFrom("ingest_queue").execute();
+      const ctx = testCtx(store);
+      let copies = 0;
+      const writer = new QueueWriter(store.queue, false, 2, (rows) => {
+        copies++;
+        return ctx.appendToQueue!(rows);
+      });
+      const every = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
+      const bodies = [
+        every,
+        Buffer.alloc(300 * 1024, 0x7b),
+        Buffer.from("{}\n\u0000\n"),
+        ...Array.from({ length: 40 }, (_, i) => Buffer.from(`{"n":${i}}`)),
+      ];
+      await Promise.all(bodies.map((body, i) => writer.add({ ...row(2 ** 40 + i), endpoint: i === 2 ? "store" : "envelope", body })));
+      expect(copies).toBeGreaterThan(0);
+      const stored = await store.queue.selectFrom("ingest_queue").selectAll().orderBy("id").execute();
+      expect(stored.map((r) => Buffer.compare(r.body, bodies[r.received_at - 2 ** 40]!))).toEqual(bodies.map(() => 0));
+      expect(stored.map((r) => r.received_at)).toEqual(bodies.map((_, i) => 2 ** 40 + i));
+      expect(stored.map((r) => [r.project_id, r.key_id, r.endpoint])).toEqual(
+        bodies.map((_, i) => [projectId, 0, i === 2 ? "store" : "envelope"]),
+      );
+    });
+
+    it("writes none of a group when one row is refused, and the pool's connections still work", async () => {
+      await store.queue.deleteFrom("ingest_queue").execute();
+      const ctx = testCtx(store);
+      // No such project: the foreign key refuses the row, and with it the whole COPY.
+      await expect(ctx.appendToQueue!([row(1), { ...row(2), project_id: 999_999 }, row(3)])).rejects.toThrow(/foreign key/);
+      expect(await ids()).toEqual([]);
+      await Promise.all(Array.from({ length: 12 }, (_, i) => ctx.appendToQueue!([row(10 + i)])));
+      expect(await ids()).toHaveLength(12);
+    });
+  }
+
   if (dialect === "sqlite") {
     it("gives the queue file's freed pages back to the file system after deleting digested rows", async () => {
       const writer = new QueueWriter(store.queue, true);

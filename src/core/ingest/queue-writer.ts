@@ -32,12 +32,14 @@ export class QueueWriter {
   /**
    * `vacuum` (SQLite): give freed pages of the queue file back after each deletion (incremental
    * auto-vacuum). `concurrency`: groups written at once (see GroupCommit; PostgreSQL overlaps
-   * several commits, each on its own pooled connection).
+   * several commits, each on its own pooled connection). `append`: how a group is written when
+   * nothing is to be deleted with it (PostgreSQL's COPY, Ctx.appendToQueue); an INSERT without it.
    */
   constructor(
     private readonly queue: Kysely<QueueDB>,
     private readonly vacuum = false,
     concurrency = 1,
+    private readonly append?: (rows: readonly QueueRow[]) => Promise<void>,
   ) {
     this.group = new GroupCommit((rows) => this.write(rows), GROUP_ROWS, concurrency);
   }
@@ -58,7 +60,8 @@ export class QueueWriter {
     const upTo = this.forgetUpTo;
     // One INSERT per group (GROUP_ROWS ≤ MAX_CHUNK) whose text Kysely built once for its row count.
     if (upTo <= this.forgotten) {
-      if (rows.length > 0) await insertRows<QueueDB, "ingest_queue">(this.queue, "ingest_queue", rows, undefined, { exact: true });
+      if (rows.length > 0 && this.append) await this.append(rows);
+      else if (rows.length > 0) await insertRows<QueueDB, "ingest_queue">(this.queue, "ingest_queue", rows, undefined, { exact: true });
       return;
     }
     await this.queue.transaction().execute(async (trx) => {

@@ -59,7 +59,7 @@ export function createIngestRuntime(
     queue,
     enqueue:
       settings.database.kind === "postgres"
-        ? new QueueWriter(ctx.queue, false, pgQueueWriters(settings.database.poolMax))
+        ? new QueueWriter(ctx.queue, false, pgQueueWriters(settings.database.poolMax), ctx.appendToQueue)
         : new QueueWriter(ctx.queue, true),
   };
 }
