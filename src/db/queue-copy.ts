@@ -1,86 +1,138 @@
 /**
  * PostgreSQL: the request path's queue rows written with `COPY … FROM STDIN (FORMAT binary)`
- * instead of a multi-row INSERT. An INSERT binds every body as a parameter, and node-postgres
- * builds each Bind message in a buffer that starts at a few hundred bytes for every statement
- * and grows by copying: for a group of queued envelopes that was three copies of every body
- * into freshly allocated memory, 37 % of the writing process's CPU (`npm run bench:digest --
- * --postgres --kind mix --queue-writes`; docs/benchmarks.md, 2026-11-27 fourth session). A
- * COPY sends the rows as they are, a few envelopes per message, and the database skips parsing
- * and planning an INSERT altogether.
+ * instead of a multi-row INSERT, sent in one write.
+ *
+ * An INSERT binds every body as a parameter, and node-postgres builds each Bind message in a
+ * buffer that starts at a few hundred bytes for every statement and grows by copying: every
+ * body was copied about three times into freshly allocated memory, 37 % of the writing
+ * process's CPU. A COPY sends the rows as they are. It is pipelined: the COPY command, its data
+ * and its end go out in one `writev` before the server has answered the command, because every
+ * separate write to a local socket wakes the database's backend, and a profile of the first
+ * version (which waited for the server's CopyInResponse and wrote each piece on its own) had
+ * those writes at a third of the request thread's time (docs/benchmarks.md, 2026-11-27 fourth
+ * session). Should the command itself fail, the server ignores the copy messages that follow it
+ * (the protocol's rule for a COPY that failed) and answers the error, then ReadyForQuery.
  */
 import type { Insertable } from "kysely";
 import type pg from "pg";
-import { from as copyFrom } from "pg-copy-streams";
 import type { QueueDB } from "./schema";
 
 type QueueRow = Insertable<QueueDB["ingest_queue"]>;
 
 const COPY_QUEUE = "copy ingest_queue (project_id, key_id, endpoint, received_at, body) from stdin (format binary)";
 
-/** The binary format's header: its signature, then no flags and no header extension. */
-const HEADER = Buffer.concat([Buffer.from("PGCOPY\n\xff\r\n\0", "latin1"), Buffer.alloc(8)]);
-/** The end of the data: a tuple with -1 fields. */
-const TRAILER = Buffer.from([0xff, 0xff]);
+/** A frontend message: its type byte, its length (itself included), then `body`'s bytes after. */
+function message(type: string, bodyLength: number, extra = 0): Buffer {
+  const out = Buffer.allocUnsafe(5 + extra);
+  out.write(type, 0, "latin1");
+  out.writeInt32BE(4 + bodyLength, 1);
+  return out;
+}
 
-/** Bytes gathered into one message to the server: few writes to the socket, one copy of each body. */
-const CHUNK_BYTES = 64 * 1024;
+/** The Query message that starts the COPY. */
+const QUERY = (() => {
+  const text = Buffer.from(`${COPY_QUEUE}\0`, "utf8");
+  return Buffer.concat([message("Q", text.length), text]);
+})();
 
-/** A row's fields up to its body's bytes: field count, then each field's length and value (network byte order). */
-function rowPrefix(row: QueueRow): Buffer {
+/** CopyData with the binary format's header: its signature, then no flags and no header extension. */
+const FILE_HEADER = (() => {
+  const header = Buffer.concat([Buffer.from("PGCOPY\n\xff\r\n\0", "latin1"), Buffer.alloc(8)]);
+  return Buffer.concat([message("d", header.length), header]);
+})();
+
+/** CopyData with the end of the data (a tuple of -1 fields), then CopyDone. */
+const END = Buffer.concat([message("d", 2), Buffer.from([0xff, 0xff]), message("c", 0)]);
+
+/**
+ * A row as CopyData up to its body's bytes: the message's header, then the tuple's field count
+ * and each field's length and value in network byte order; the body follows as it is.
+ */
+function rowHead(row: QueueRow): Buffer {
   const endpoint = Buffer.from(row.endpoint, "utf8");
-  const prefix = Buffer.allocUnsafe(2 + 8 + 8 + 4 + endpoint.length + 12 + 4);
-  let at = prefix.writeInt16BE(5, 0);
-  at = prefix.writeInt32BE(4, at);
-  at = prefix.writeInt32BE(row.project_id, at);
-  at = prefix.writeInt32BE(4, at);
-  at = prefix.writeInt32BE(row.key_id, at);
-  at = prefix.writeInt32BE(endpoint.length, at);
-  at += endpoint.copy(prefix, at);
-  at = prefix.writeInt32BE(8, at);
-  at = prefix.writeBigInt64BE(BigInt(row.received_at), at);
-  prefix.writeInt32BE(row.body.length, at);
-  return prefix;
+  const fields = 2 + 8 + 8 + 4 + endpoint.length + 12 + 4;
+  const head = message("d", fields + row.body.length, fields);
+  let at = head.writeInt16BE(5, 5);
+  at = head.writeInt32BE(4, at);
+  at = head.writeInt32BE(row.project_id, at);
+  at = head.writeInt32BE(4, at);
+  at = head.writeInt32BE(row.key_id, at);
+  at = head.writeInt32BE(endpoint.length, at);
+  at += endpoint.copy(head, at);
+  at = head.writeInt32BE(8, at);
+  at = head.writeBigInt64BE(BigInt(row.received_at), at);
+  head.writeInt32BE(row.body.length, at);
+  return head;
 }
 
-/** The COPY data for `rows`, in chunks of about CHUNK_BYTES (a body larger than that is a chunk with its prefix). */
-export function copyChunks(rows: readonly QueueRow[]): Buffer[] {
-  const chunks: Buffer[] = [];
-  let pending: Buffer[] = [HEADER];
-  let bytes = HEADER.length;
-  const flush = () => {
-    chunks.push(pending.length === 1 ? pending[0]! : Buffer.concat(pending, bytes));
-    pending = [];
-    bytes = 0;
-  };
-  for (const row of rows) {
-    const prefix = rowPrefix(row);
-    pending.push(prefix, row.body);
-    bytes += prefix.length + row.body.length;
-    if (bytes >= CHUNK_BYTES) flush();
+/** Every byte sent for `rows`, in order: the COPY command, the data, its end (exported for tests). */
+export function copyMessages(rows: readonly QueueRow[]): Buffer[] {
+  const out: Buffer[] = [QUERY, FILE_HEADER];
+  for (const row of rows) out.push(rowHead(row), row.body);
+  out.push(END);
+  return out;
+}
+
+/**
+ * The COPY as node-postgres runs a query (`client.query(submittable)`): `submit` writes it all,
+ * and the client hands over what the server answers until its ReadyForQuery.
+ */
+class QueueCopy implements pg.Submittable {
+  readonly done: Promise<void>;
+  private settle: (error: Error | null) => void = () => {};
+  private failure: Error | null = null;
+
+  constructor(private readonly rows: readonly QueueRow[]) {
+    this.done = new Promise<void>((resolve, reject) => {
+      this.settle = (error) => (error ? reject(error) : resolve());
+    });
   }
-  pending.push(TRAILER);
-  bytes += TRAILER.length;
-  flush();
-  return chunks;
+
+  submit(connection: pg.Connection): void {
+    const out = connection.stream;
+    out.cork();
+    for (const part of copyMessages(this.rows)) out.write(part);
+    out.uncork();
+  }
+
+  /** The data is already on its way: node-postgres's default here would cancel the COPY. */
+  handleCopyInResponse(): void {}
+
+  handleCommandComplete(): void {}
+
+  handleError(error: Error): void {
+    this.failure ??= error;
+    this.settle(this.failure);
+  }
+
+  handleReadyForQuery(): void {
+    this.settle(this.failure);
+  }
+
+  // The client calls these on whatever query is active; a COPY FROM gets none of them.
+  handleRowDescription(): void {}
+  handleDataRow(): void {}
+  handleEmptyQuery(): void {}
+  handlePortalSuspended(): void {}
+  handleCopyData(): void {}
 }
 
-/** Appends the rows to the ingest queue in one COPY (atomic: all of them or none), on a connection of `pool`. */
+/** Appends the rows to the ingest queue in one COPY (atomic: all of them or none) on `client`. */
+export function copyRows(client: pg.ClientBase, rows: readonly QueueRow[]): Promise<void> {
+  return client.query(new QueueCopy(rows)).done;
+}
+
+/** `copyRows` on a connection of `pool`. */
 export async function copyIntoQueue(pool: pg.Pool, rows: readonly QueueRow[]): Promise<void> {
   const client = await pool.connect();
-  let failure: unknown;
+  let failure: Error | undefined;
   try {
-    const stream = client.query(copyFrom(COPY_QUEUE));
-    await new Promise<void>((resolve, reject) => {
-      stream.on("error", reject);
-      stream.on("finish", resolve);
-      for (const chunk of copyChunks(rows)) stream.write(chunk);
-      stream.end();
-    });
+    await copyRows(client, rows);
   } catch (error) {
-    failure = error;
+    failure = error instanceof Error ? error : new Error(String(error));
     throw error;
   } finally {
-    // A connection whose COPY failed is not given back to the pool as it is.
-    client.release(failure instanceof Error ? failure : undefined);
+    // A connection whose COPY failed is closed rather than given back as it is.
+    client.release(failure);
   }
 }
