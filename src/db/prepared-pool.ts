@@ -1,17 +1,19 @@
 /**
  * Named prepared statements for PostgreSQL's hot inserts. Kysely's driver sends every query
  * as an unnamed statement, which PostgreSQL parses and plans at each execution: for a
- * multi-row INSERT of the ingest queue's bodies, planning copies every bound value into the
- * plan (its parameters become constants), and that copying was two thirds of the database's
- * CPU per queued envelope (3.3 s of backend CPU per 20,000 of the bench corpus's envelopes in
- * groups of 128, 1.2 s as a named statement: docs/benchmarks.md, 2026-11-27 fourth session).
+ * multi-row INSERT of large values (event payloads, queue bodies), planning copies every bound
+ * value into the plan (its parameters become constants). `perf` on a backend inserting queue
+ * bodies in groups of 128 had two thirds of its time in that copying: 3.3 s of backend CPU per
+ * 20,000 of the bench corpus's envelopes, 1.2 s as a named statement; in groups of 1–64,
+ * 1.47–1.52 s against 1.07 s (docs/benchmarks.md, 2026-11-27 fourth session). The queue's
+ * own writes have since moved to COPY (src/db/queue-copy.ts); the digest's inserts run here.
  *
  * A text registered here (the cached multi-row INSERTs of src/db/bulk-insert.ts) runs as a
- * named statement: node-postgres parses it once per connection, and after five executions
- * PostgreSQL keeps a generic plan that reads the parameters where they arrived. The set is
- * bounded and never shrinks, so a name always stands for the same text on every connection
- * (node-postgres refuses one name for two texts) and each connection holds at most
- * `MAX_PREPARED` statements.
+ * named statement: node-postgres parses it once per connection, and with `plan_cache_mode =
+ * force_generic_plan` (src/db/connect.ts) PostgreSQL plans it once, generically, reading the
+ * parameters where they arrived. The set is bounded and never shrinks, so a name always stands
+ * for the same text on every connection (node-postgres refuses one name for two texts) and
+ * each connection holds at most `MAX_PREPARED` statements.
  */
 import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryResult } from "kysely";
 import type pg from "pg";

@@ -58,7 +58,7 @@ export class QueueWriter {
 
   private async write(rows: readonly QueueRow[]): Promise<void> {
     const upTo = this.forgetUpTo;
-    // One INSERT per group (GROUP_ROWS ≤ MAX_CHUNK) whose text Kysely built once for its row count.
+    // One COPY per group (PostgreSQL), or one INSERT (GROUP_ROWS ≤ MAX_CHUNK) whose text Kysely built once for its row count.
     if (upTo <= this.forgotten) {
       if (rows.length > 0 && this.append) await this.append(rows);
       else if (rows.length > 0) await insertRows<QueueDB, "ingest_queue">(this.queue, "ingest_queue", rows, undefined, { exact: true });
