@@ -56,7 +56,7 @@ class PreparingClient implements PostgresPoolClient {
     const values = [...(parameters ?? [])];
     const name = names.get(sql);
     const result = name ? this.client.query({ name, text: sql, values }) : this.client.query(sql, values);
-    // node-postgres types `command` as any string; Kysely's as the verbs it knows (the value is the same).
+    // node-postgres types `command` as a plain string, Kysely as the verbs it knows (the value is the same).
     return result as unknown as Promise<PostgresQueryResult<R>>;
   }
 
