@@ -1,10 +1,11 @@
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
 import type { BatchLimits, BatchWritten, DigestQueue, QueuedEnvelope, SettleBatch } from "../core/ports/digest-queue";
 import { NOTHING_WRITTEN } from "../core/ports/digest-queue";
 import type { ReleaseOrder } from "../core/ports/release-order";
 import { releasesIn } from "../core/releases/seen";
 import type { Settled } from "../core/digest/settled";
 import type { Store } from "./connect";
+import type { CopiedTuple } from "./copy-out";
 import { writeSettled } from "./digest-write";
 import { digestedUpTo } from "./queue";
 import type { DB, QueueDB } from "./schema";
@@ -42,6 +43,7 @@ async function nextBatch(queue: Kysely<QueueDB>, limits: BatchLimits, after: num
     bytes += Number(c.bytes);
   }
   if (ids.length === 0) return [];
+  if (claim) return copyClaimed(queue, ids);
   const rows = await queue
     .selectFrom("ingest_queue")
     .select(["id", "project_id", "key_id", "received_at", "body"])
@@ -49,6 +51,30 @@ async function nextBatch(queue: Kysely<QueueDB>, limits: BatchLimits, after: num
     .orderBy("id")
     .execute();
   return rows.map((r) => ({ id: r.id, projectId: r.project_id, keyId: r.key_id, receivedAt: r.received_at, body: r.body, deferrals: 0 }));
+}
+
+/**
+ * PostgreSQL: the claimed rows read with a binary COPY (src/db/copy-out.ts), in the claiming
+ * transaction: a SELECT would send each body as hex text for the client to decode.
+ */
+async function copyClaimed(queue: Kysely<QueueDB>, ids: readonly number[]): Promise<QueuedEnvelope[]> {
+  // COPY takes no parameters; these are the ids the database just gave.
+  if (!ids.every(Number.isSafeInteger)) throw new Error("queue ids must be integers");
+  const tuples = await sql<CopiedTuple>`copy (select id, project_id, key_id, received_at, body from ingest_queue
+    where id in (${sql.raw(ids.join(","))}) order by id) to stdout (format binary)`.execute(queue);
+  return tuples.rows.map((t) => {
+    const [id, project, key, received, body] = t;
+    if (t.length !== 5 || id?.length !== 4 || project?.length !== 4 || key?.length !== 4 || received?.length !== 8 || !body)
+      throw new Error("ingest_queue: a copied row is not (int4, int4, int4, int8, bytea)");
+    return {
+      id: id.readInt32BE(0),
+      projectId: project.readInt32BE(0),
+      keyId: key.readInt32BE(0),
+      receivedAt: Number(received.readBigInt64BE(0)),
+      body,
+      deferrals: 0,
+    };
+  });
 }
 
 class BatchTakenError extends Error {}

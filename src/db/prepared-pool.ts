@@ -17,6 +17,7 @@
  */
 import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryResult } from "kysely";
 import type pg from "pg";
+import { type CopiedTuple, copyOut, isBinaryCopyOut } from "./copy-out";
 
 /** Texts run as named statements at most; later ones run unnamed, as before. */
 export const MAX_PREPARED = 256;
@@ -53,11 +54,22 @@ class PreparingClient implements PostgresPoolClient {
   query<R>(sql: string | PostgresCursor<R>, parameters?: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>> | PostgresCursor<R> {
     // Kysely passes a cursor only for streamed queries, which need a `cursor` in the dialect's config (not set).
     if (typeof sql !== "string") throw new Error("streaming queries are not configured for PostgreSQL");
+    if (isBinaryCopyOut(sql)) return this.copyOut(sql, parameters) as Promise<PostgresQueryResult<R>>;
     const values = [...(parameters ?? [])];
     const name = names.get(sql);
     const result = name ? this.client.query({ name, text: sql, values }) : this.client.query(sql, values);
     // node-postgres types `command` as a plain string, Kysely as the verbs it knows (the value is the same).
     return result as unknown as Promise<PostgresQueryResult<R>>;
+  }
+
+  /**
+   * A binary `COPY (…) TO STDOUT`, which node-postgres's query path cannot run
+   * (src/db/copy-out.ts): its tuples are the rows, each an array of its fields' bytes.
+   */
+  private async copyOut(sql: string, parameters: ReadonlyArray<unknown> | undefined): Promise<PostgresQueryResult<CopiedTuple>> {
+    if (parameters && parameters.length > 0) throw new Error("COPY takes no parameters: its text must be complete");
+    const rows = await copyOut(this.client, sql);
+    return { command: "SELECT", rowCount: rows.length, rows };
   }
 
   release(): void {
