@@ -192,7 +192,7 @@ export async function openDb(target) {
       /**
        * What is stored: the main file with its WAL. The queue file is reported apart
        * (`queueBytes`): it holds envelopes only until they are digested, and its pages go back
-       * to the file system once the queue is idle (src/server/digest-worker.ts, tidyQueue).
+       * to the file system once the queue is idle (src/core/ingest/queue-writer.ts, giveBack).
        */
       async bytes() {
         const files = [file, `${file}-wal`, queueFile, `${queueFile}-wal`];

@@ -20,8 +20,8 @@ export function queueFileOf(mainFile: string): string {
  * The pragmas both SQLite files share. WAL lets readers run beside the writer; busy_timeout
  * makes two threads or processes wait for each other instead of failing with SQLITE_BUSY;
  * incremental auto-vacuum lets freed pages be given back to the file system (PRAGMA
- * incremental_vacuum: the retention job on the main file, the request path and the idle
- * digest on the queue file). Auto-vacuum only takes effect on a new, empty file.
+ * incremental_vacuum: the retention job on the main file, the request path on the queue file
+ * once it is idle). Auto-vacuum only takes effect on a new, empty file.
  */
 export function applySqlitePragmas(database: SQLite.Database): void {
   database.pragma("auto_vacuum = INCREMENTAL");

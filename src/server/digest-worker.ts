@@ -53,24 +53,20 @@ const options = {
 /**
  * Upkeep of the queue file (SQLite), from here rather than the main thread: its WAL is
  * checkpointed (PASSIVE, at most once a second, and RESTART once it passes 1 GiB, since under
- * steady writes a passive checkpoint never lets it start over); when the queue is empty the
- * WAL is truncated and freed pages are given back to the file system a few MiB at a time.
+ * steady writes a passive checkpoint never lets it start over). A passive checkpoint takes no
+ * writer's lock; once one has copied the whole WAL, the request path's next write starts it over
+ * and cuts it back to `journal_size_limit` (src/db/queue.ts). Freed pages are given back by the
+ * request path when it is idle (src/core/ingest/queue-writer.ts): this thread does not write the
+ * queue file, whose writes the request path waits for — an idle digest's vacuum and TRUNCATE
+ * checkpoint held ingest up for up to 30 s after a backlog drained (docs/benchmarks.md, 2026-11-28).
  */
 const CHECKPOINT_EVERY_MS = 1000;
 /** A RESTART checkpoint holds the request path's inserts while it syncs: rare, so the WAL may grow this far. */
 const WAL_RESTART_BYTES = 1024 * 1024 * 1024;
-const IDLE_VACUUM_PAGES = 2048;
 let lastCheckpoint = 0;
 
-async function tidyQueue(idle: boolean): Promise<void> {
+async function tidyQueue(): Promise<void> {
   if (!sqlite) return;
-  if (idle) {
-    const free = await sql<{ freelist_count: number }>`pragma freelist_count`.execute(ctx.queue);
-    if (Number(free.rows[0]?.freelist_count ?? 0) > 0)
-      await sql`pragma incremental_vacuum(${sql.lit(IDLE_VACUUM_PAGES)})`.execute(ctx.queue);
-    await sql`pragma wal_checkpoint(TRUNCATE)`.execute(ctx.queue);
-    return;
-  }
   if (Date.now() - lastCheckpoint < CHECKPOINT_EVERY_MS) return;
   lastCheckpoint = Date.now();
   const result = await sql<{ log: number }>`pragma wal_checkpoint(PASSIVE)`.execute(ctx.queue);
@@ -112,10 +108,10 @@ async function loop(): Promise<void> {
       failures = 0;
       if (n > 0) {
         parentPort?.postMessage({ type: "digested", count: n, upTo: sqlite ? await digestedUpTo(ctx.db) : undefined });
-        await tidyQueue(false);
+        await tidyQueue();
         continue;
       }
-      await tidyQueue(true);
+      await tidyQueue();
     } catch (error) {
       failures++;
       log("error", "digest batch failed; it stays queued and is retried", {

@@ -3,13 +3,17 @@ import type { DB, QueueDB } from "../../db/schema";
 import { insertRows, MAX_CHUNK } from "../../db/bulk-insert";
 import { GroupCommit } from "./group-commit";
 
-/** Pages (4 KiB) returned per deletion: ~4 MiB, well under a millisecond's work. */
-const VACUUM_PAGES = 1024;
 /**
- * At most one such deletion's vacuum this often: under load the inserts reuse freed pages
- * anyway, and a vacuum after every group commit cost the request thread 5 % of its time (issue 11).
+ * Giving freed pages of the queue file back (SQLite) waits until no group has been written for
+ * this long: a step of `PRAGMA incremental_vacuum` costs more the larger the file, and under
+ * load 1024 pages took the request thread 150–270 ms once a second (docs/benchmarks.md,
+ * 2026-11-28). Inserts reuse freed pages meanwhile.
  */
-const VACUUM_EVERY_MS = 1000;
+export const IDLE_BEFORE_VACUUM_MS = 1000;
+/** Pages (4 KiB) given back per step while idle: a few milliseconds each, so a request arriving meanwhile hardly waits. */
+const VACUUM_PAGES = 256;
+/** Between steps while idle: at most ~40 MB/s given back. */
+const VACUUM_STEP_MS = 25;
 
 /** Rows per group commit: one INSERT statement each (at most MAX_CHUNK rows). */
 const GROUP_ROWS = Math.min(128, MAX_CHUNK);
@@ -27,11 +31,14 @@ export class QueueWriter {
   private readonly group: GroupCommit<QueueRow>;
   private forgetUpTo = 0;
   private forgotten = 0;
-  private lastVacuum = 0;
+  private lastWrite = 0;
+  private idleTimer: ReturnType<typeof setTimeout> | undefined;
 
   /**
-   * `vacuum` (SQLite): give freed pages of the queue file back after each deletion (incremental
-   * auto-vacuum). `concurrency`: groups written at once (see GroupCommit; PostgreSQL overlaps
+   * `vacuum` (SQLite): give freed pages of the queue file back (incremental auto-vacuum) once no
+   * group has been written for `idleMs`, a few pages at a time. The request path is the queue
+   * file's only writer, so the digest thread does not do it
+   * (docs/decisions/0005-sqlite-queue-file-and-request-path-first.md). `concurrency`: groups written at once (see GroupCommit; PostgreSQL overlaps
    * several commits, each on its own pooled connection). `append`: how a group is written when
    * nothing is to be deleted with it (PostgreSQL's COPY, Ctx.appendToQueue); an INSERT without it.
    */
@@ -40,6 +47,7 @@ export class QueueWriter {
     private readonly vacuum = false,
     concurrency = 1,
     private readonly append?: (rows: readonly QueueRow[]) => Promise<void>,
+    private readonly idleMs = IDLE_BEFORE_VACUUM_MS,
   ) {
     this.group = new GroupCommit((rows) => this.write(rows), GROUP_ROWS, concurrency);
   }
@@ -57,6 +65,14 @@ export class QueueWriter {
   }
 
   private async write(rows: readonly QueueRow[]): Promise<void> {
+    try {
+      await this.writeGroup(rows);
+    } finally {
+      this.wroteNow();
+    }
+  }
+
+  private async writeGroup(rows: readonly QueueRow[]): Promise<void> {
     const upTo = this.forgetUpTo;
     // One COPY per group (PostgreSQL), or one INSERT (GROUP_ROWS ≤ MAX_CHUNK) whose text Kysely built once for its row count.
     if (upTo <= this.forgotten) {
@@ -69,10 +85,37 @@ export class QueueWriter {
       if (rows.length > 0) await insertRows<QueueDB, "ingest_queue">(trx, "ingest_queue", rows, undefined, { exact: true });
     });
     this.forgotten = upTo;
-    if (this.vacuum && Date.now() - this.lastVacuum >= VACUUM_EVERY_MS) {
-      // Freed pages go back to the file system a few at a time, so no single write stalls.
-      this.lastVacuum = Date.now();
-      await sql`pragma incremental_vacuum(${sql.lit(VACUUM_PAGES)})`.execute(this.queue);
+  }
+
+  /** A group was written: freed pages are given back once the path has been idle for `idleMs`. */
+  private wroteNow(): void {
+    if (!this.vacuum) return;
+    this.lastWrite = Date.now();
+    this.idleTimer ??= this.after(this.idleMs);
+  }
+
+  private after(ms: number): ReturnType<typeof setTimeout> {
+    const timer = setTimeout(() => void this.giveBack(), ms);
+    timer.unref();
+    return timer;
+  }
+
+  /** One step of giving freed pages back, if the path is still idle; then the next, until none are free. */
+  private async giveBack(): Promise<void> {
+    this.idleTimer = undefined;
+    const quiet = Date.now() - this.lastWrite;
+    if (quiet < this.idleMs) {
+      this.idleTimer = this.after(this.idleMs - quiet);
+      return;
     }
+    try {
+      const free = await sql<{ freelist_count: number }>`pragma freelist_count`.execute(this.queue);
+      if (Number(free.rows[0]?.freelist_count ?? 0) === 0) return;
+      await sql`pragma incremental_vacuum(${sql.lit(VACUUM_PAGES)})`.execute(this.queue);
+    } catch {
+      // Closed, or busy: the next write arms the next attempt.
+      return;
+    }
+    this.idleTimer ??= this.after(VACUUM_STEP_MS);
   }
 }
