@@ -12,6 +12,7 @@
  * have checked (the digest: ids the database gave it).
  */
 import type pg from "pg";
+import { CopySubmittable } from "./copy-submittable";
 
 /** A tuple as COPY sent it: each field's bytes, or null for NULL. */
 export type CopiedTuple = (Buffer | null)[];
@@ -99,30 +100,18 @@ function readTuple(buf: Buffer, at: number, count: number): { fields: CopiedTupl
 }
 
 /** The COPY as node-postgres runs a query: sent as a simple Query, answered with CopyData until ReadyForQuery. */
-class CopyOut implements pg.Submittable {
-  readonly done: Promise<CopiedTuple[]>;
-  private settle: (error: Error | null) => void = () => {};
-  private failure: Error | null = null;
+class CopyOut extends CopySubmittable<CopiedTuple[]> {
   private readonly reader = new BinaryTupleReader();
 
   constructor(private readonly text: string) {
-    this.done = new Promise<CopiedTuple[]>((resolve, reject) => {
-      this.settle = (error) => {
-        if (error) return reject(error);
-        try {
-          resolve(this.reader.finish());
-        } catch (e) {
-          reject(e instanceof Error ? e : new Error(String(e)));
-        }
-      };
-    });
+    super();
   }
 
   submit(connection: pg.Connection): void {
     connection.query(this.text);
   }
 
-  handleCopyData(message: { chunk: Buffer }): void {
+  override handleCopyData(message: { chunk: Buffer }): void {
     if (this.failure) return;
     try {
       this.reader.push(message.chunk);
@@ -132,23 +121,9 @@ class CopyOut implements pg.Submittable {
     }
   }
 
-  /** The client forgets this query on an error (no ReadyForQuery reaches it): settle now. */
-  handleError(error: Error): void {
-    this.failure ??= error;
-    this.settle(this.failure);
+  protected result(): CopiedTuple[] {
+    return this.reader.finish();
   }
-
-  handleReadyForQuery(): void {
-    this.settle(this.failure);
-  }
-
-  // The client calls these on whatever query is active; a COPY TO gets none of them.
-  handleCommandComplete(): void {}
-  handleRowDescription(): void {}
-  handleDataRow(): void {}
-  handleEmptyQuery(): void {}
-  handlePortalSuspended(): void {}
-  handleCopyInResponse(): void {}
 }
 
 /** Runs a binary `COPY (…) TO STDOUT` on `client` and returns its tuples. */

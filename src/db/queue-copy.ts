@@ -15,6 +15,7 @@
  */
 import type { Insertable } from "kysely";
 import type pg from "pg";
+import { CopySubmittable } from "./copy-submittable";
 import type { QueueDB } from "./schema";
 
 type QueueRow = Insertable<QueueDB["ingest_queue"]>;
@@ -73,19 +74,10 @@ export function copyMessages(rows: readonly QueueRow[]): Buffer[] {
   return out;
 }
 
-/**
- * The COPY as node-postgres runs a query (`client.query(submittable)`): `submit` writes it all,
- * and the client hands over what the server answers until its ReadyForQuery.
- */
-class QueueCopy implements pg.Submittable {
-  readonly done: Promise<void>;
-  private settle: (error: Error | null) => void = () => {};
-  private failure: Error | null = null;
-
+/** The COPY as node-postgres runs a query: `submit` writes it all at once. */
+class QueueCopy extends CopySubmittable<void> {
   constructor(private readonly rows: readonly QueueRow[]) {
-    this.done = new Promise<void>((resolve, reject) => {
-      this.settle = (error) => (error ? reject(error) : resolve());
-    });
+    super();
   }
 
   submit(connection: pg.Connection): void {
@@ -96,25 +88,9 @@ class QueueCopy implements pg.Submittable {
   }
 
   /** The data is already on its way: node-postgres's default here would cancel the COPY. */
-  handleCopyInResponse(): void {}
+  override handleCopyInResponse(): void {}
 
-  handleCommandComplete(): void {}
-
-  handleError(error: Error): void {
-    this.failure ??= error;
-    this.settle(this.failure);
-  }
-
-  handleReadyForQuery(): void {
-    this.settle(this.failure);
-  }
-
-  // The client calls these on whatever query is active; a COPY FROM gets none of them.
-  handleRowDescription(): void {}
-  handleDataRow(): void {}
-  handleEmptyQuery(): void {}
-  handlePortalSuspended(): void {}
-  handleCopyData(): void {}
+  protected result(): void {}
 }
 
 /** Appends the rows to the ingest queue in one COPY (atomic: all of them or none) on `client`. */
