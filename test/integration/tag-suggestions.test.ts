@@ -3,7 +3,7 @@ import { createUser } from "../../src/core/accounts/create-user";
 import type { Ctx } from "../../src/core/context";
 import { digestBatch } from "../../src/core/digest/batch";
 import { DEFAULT_ENVELOPE_LIMITS } from "../../src/core/envelope/index";
-import { tagKeyValues, topTagValues } from "../../src/core/issues/tag-suggestions";
+import { TAG_SUGGESTION_LIMITS, tagKeyValues, topTagValues } from "../../src/core/issues/tag-suggestions";
 import { createToken } from "../../src/core/tokens/tokens";
 import { setLogLevel } from "../../src/server/log";
 import { createOrganization } from "../../src/core/orgs/create-org";
@@ -71,6 +71,24 @@ describe.each(DIALECTS)("tag value suggestions for the search box on %s", (diale
     expect((await topTagValues(ctx, [web])).environment).not.toContain("api-only");
     expect((await topTagValues(ctx, [web, api])).environment).toContain("api-only");
     expect(await topTagValues(ctx, [])).toEqual({});
+  });
+
+  it("counts only the most recently seen issues", async () => {
+    const a = await ctx.db
+      .selectFrom("issue_tags")
+      .select("issue_id")
+      .where("key", "=", "environment")
+      .where("value", "=", "production")
+      .executeTakeFirstOrThrow();
+    // Issue B (staging only) becomes the most recently seen of the project's two.
+    await ctx.db
+      .updateTable("issues")
+      .set({ last_seen: Date.now() + 86_400_000 })
+      .where("project_id", "=", web)
+      .where("id", "<>", a.issue_id)
+      .execute();
+    expect((await topTagValues(ctx, [web], { ...TAG_SUGGESTION_LIMITS, issues: 1 })).environment).toEqual(["staging"]);
+    expect((await topTagValues(ctx, [web], { ...TAG_SUGGESTION_LIMITS, issues: 2 })).environment).toEqual(["staging", "production"]);
   });
 
   it("counts one key's values over issues and filters them by prefix", async () => {
