@@ -29,7 +29,7 @@ const DAY = 86_400_000;
  * Deletes what is past retention. Issue counts (times seen, users, tags) are counters kept
  * on the issue, not derived from stored events, so they stay correct when events go.
  * Deletes run in small batches; on SQLite freed pages are returned to the file system
- * afterwards (incremental vacuum).
+ * afterwards (incremental vacuum, a few MiB at a time).
  */
 export async function runRetention(ctx: Ctx, options: RetentionOptions): Promise<RetentionResult> {
   const deleted: Record<string, number> = {};
@@ -43,8 +43,31 @@ export async function runRetention(ctx: Ctx, options: RetentionOptions): Promise
   }
   deleted.events_over_cap = await capEventsPerIssue(ctx, options);
   if (options.auditDays !== undefined) deleted.audit_log = await pruneAuditLog(ctx, options.auditDays, options.batch);
-  if (ctx.dialect === "sqlite") await sql`PRAGMA incremental_vacuum`.execute(ctx.db);
+  if (ctx.dialect === "sqlite") await giveBackFreePages(ctx);
   return { deleted };
+}
+
+/** Pages (4 KiB) given back per step: 4 MiB. */
+const VACUUM_STEP_PAGES = 1024;
+/** Between steps, so that other writers of the main file (the digest, the UI, outcomes) take their turn. */
+const VACUUM_PAUSE_MS = 10;
+
+/**
+ * SQLite: the freed pages go back to the file system a step at a time. One unbounded `PRAGMA
+ * incremental_vacuum` holds the main file's write lock until every freed page is moved, and a
+ * step's cost grows with the file (on the queue file, 1024 pages took 150–270 ms under load:
+ * docs/benchmarks.md, 2026-11-28), so after a large deletion one statement could hold every other
+ * writer for minutes. Bounded by the steps the pages free at the start need, in case deletions
+ * meanwhile keep freeing more.
+ */
+async function giveBackFreePages(ctx: Ctx): Promise<void> {
+  const freelist = async () =>
+    Number((await sql<{ freelist_count: number }>`pragma freelist_count`.execute(ctx.db)).rows[0]?.freelist_count ?? 0);
+  const steps = Math.ceil((await freelist()) / VACUUM_STEP_PAGES);
+  for (let i = 0; i < steps; i++) {
+    if (i > 0) await new Promise((resolve) => setTimeout(resolve, VACUUM_PAUSE_MS));
+    await sql`pragma incremental_vacuum(${sql.lit(VACUUM_STEP_PAGES)})`.execute(ctx.db);
+  }
 }
 
 /** The projects one pass of retention covers: one project (`=`), all but one (`<>`), or all (null). */
