@@ -1,6 +1,7 @@
-import { sql, type Insertable, type Kysely } from "kysely";
+import type { Insertable, Kysely } from "kysely";
 import type { DB, QueueDB } from "../../db/schema";
 import { insertRows, MAX_CHUNK } from "../../db/bulk-insert";
+import { freePages, vacuumPages } from "../../db/vacuum";
 import { GroupCommit } from "./group-commit";
 
 /**
@@ -109,9 +110,8 @@ export class QueueWriter {
       return;
     }
     try {
-      const free = await sql<{ freelist_count: number }>`pragma freelist_count`.execute(this.queue);
-      if (Number(free.rows[0]?.freelist_count ?? 0) === 0) return;
-      await sql`pragma incremental_vacuum(${sql.lit(VACUUM_PAGES)})`.execute(this.queue);
+      if ((await freePages(this.queue)) === 0) return;
+      await vacuumPages(this.queue, VACUUM_PAGES);
     } catch {
       // Closed, or busy: the next write arms the next attempt.
       return;

@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { Ctx } from "../context";
+import { freePages, vacuumPages } from "../../db/vacuum";
 import { findInternalProjectId } from "../selfmon/internal-project";
 import { pruneMinuteCounts } from "../issues/window-counts";
 
@@ -61,12 +62,10 @@ const VACUUM_PAUSE_MS = 10;
  * meanwhile keep freeing more.
  */
 async function giveBackFreePages(ctx: Ctx): Promise<void> {
-  const freelist = async () =>
-    Number((await sql<{ freelist_count: number }>`pragma freelist_count`.execute(ctx.db)).rows[0]?.freelist_count ?? 0);
-  const steps = Math.ceil((await freelist()) / VACUUM_STEP_PAGES);
+  const steps = Math.ceil((await freePages(ctx.db)) / VACUUM_STEP_PAGES);
   for (let i = 0; i < steps; i++) {
     if (i > 0) await new Promise((resolve) => setTimeout(resolve, VACUUM_PAUSE_MS));
-    await sql`pragma incremental_vacuum(${sql.lit(VACUUM_STEP_PAGES)})`.execute(ctx.db);
+    await vacuumPages(ctx.db, VACUUM_STEP_PAGES);
   }
 }
 
