@@ -1,7 +1,7 @@
 import SQLite from "better-sqlite3";
 import { sql, type Kysely } from "kysely";
 import type { Store } from "./connect";
-import type { DB } from "./schema";
+import type { DB, QueueDB } from "./schema";
 
 /**
  * On SQLite the ingest queue lives in a file of its own (`<data>/telltale-queue.sqlite`), so
@@ -67,6 +67,23 @@ export async function adoptQueue(store: Store): Promise<void> {
   if (current >= done) return;
   if (seq.rows.length === 0) await sql`insert into sqlite_sequence (name, seq) values ('ingest_queue', ${done})`.execute(store.queue);
   else await sql`update sqlite_sequence set seq = ${done} where name = 'ingest_queue'`.execute(store.queue);
+}
+
+/** A RESTART checkpoint holds the request path's inserts while it syncs: rare, so the WAL may grow this far. */
+const WAL_RESTART_BYTES = 1024 * 1024 * 1024;
+
+/**
+ * The digest's upkeep of the queue file's WAL (SQLite), which takes no writer's lock: a PASSIVE
+ * checkpoint, and a RESTART once the WAL passes 1 GiB, since under steady writes a passive
+ * checkpoint never lets it start over. Once one has copied the whole WAL, the request path's
+ * next write starts it over and cuts it back to `journal_size_limit`. Nothing here writes a
+ * page of the queue: the request path is its only writer (decision 0005).
+ */
+export async function checkpointQueue(queue: Kysely<QueueDB>): Promise<void> {
+  const result = await sql<{ log: number }>`pragma wal_checkpoint(PASSIVE)`.execute(queue);
+  const page = await sql<{ page_size: number }>`pragma page_size`.execute(queue);
+  if (Number(result.rows[0]?.log ?? 0) * Number(page.rows[0]?.page_size ?? 4096) > WAL_RESTART_BYTES)
+    await sql`pragma wal_checkpoint(RESTART)`.execute(queue);
 }
 
 /** Envelopes accepted and not yet digested. */

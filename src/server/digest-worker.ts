@@ -1,9 +1,8 @@
 import { readlinkSync } from "node:fs";
 import { setPriority } from "node:os";
 import { parentPort } from "node:worker_threads";
-import { sql } from "kysely";
 import { settings } from "../config/settings";
-import { digestedUpTo } from "../db/queue";
+import { checkpointQueue, digestedUpTo } from "../db/queue";
 import { digestBatch } from "../core/digest/batch";
 import { runRetention } from "../core/retention/run";
 import { createCtx } from "../core/create-ctx";
@@ -51,28 +50,21 @@ const options = {
   onSetAside: (count: number) => log("warn", "envelopes set aside as dead letters; see Dead letters on the organization page", { count }),
 };
 /**
- * Upkeep of the queue file (SQLite), from here rather than the main thread: its WAL is
- * checkpointed (PASSIVE, at most once a second, and RESTART once it passes 1 GiB, since under
- * steady writes a passive checkpoint never lets it start over). A passive checkpoint takes no
- * writer's lock; once one has copied the whole WAL, the request path's next write starts it over
- * and cuts it back to `journal_size_limit` (src/db/queue.ts). Freed pages are given back by the
- * request path when it is idle (src/core/ingest/queue-writer.ts): this thread does not write the
- * queue file, whose writes the request path waits for — an idle digest's vacuum and TRUNCATE
- * checkpoint held ingest up for up to 30 s after a backlog drained (docs/benchmarks.md, 2026-11-28).
+ * Upkeep of the queue file (SQLite), from here rather than the main thread: a checkpoint of
+ * its WAL at most once a second (src/db/queue.ts, `checkpointQueue`). Freed pages are given
+ * back by the request path when it is idle (src/core/ingest/queue-writer.ts): this thread does
+ * not write the queue file, whose writes the request path waits for — an idle digest's vacuum
+ * and TRUNCATE checkpoint held ingest up for up to 30 s after a backlog drained
+ * (docs/benchmarks.md, 2026-11-28; test/integration/queue-file-writer.test.ts).
  */
 const CHECKPOINT_EVERY_MS = 1000;
-/** A RESTART checkpoint holds the request path's inserts while it syncs: rare, so the WAL may grow this far. */
-const WAL_RESTART_BYTES = 1024 * 1024 * 1024;
 let lastCheckpoint = 0;
 
 async function tidyQueue(): Promise<void> {
   if (!sqlite) return;
   if (Date.now() - lastCheckpoint < CHECKPOINT_EVERY_MS) return;
   lastCheckpoint = Date.now();
-  const result = await sql<{ log: number }>`pragma wal_checkpoint(PASSIVE)`.execute(ctx.queue);
-  const page = await sql<{ page_size: number }>`pragma page_size`.execute(ctx.queue);
-  if (Number(result.rows[0]?.log ?? 0) * Number(page.rows[0]?.page_size ?? 4096) > WAL_RESTART_BYTES)
-    await sql`pragma wal_checkpoint(RESTART)`.execute(ctx.queue);
+  await checkpointQueue(ctx.queue);
 }
 
 const POLL_MS = 500;
