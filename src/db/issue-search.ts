@@ -75,7 +75,7 @@ function termCondition(eb: Eb, term: Term, o: IssueQueryOptions): Condition {
     case "is":
       return isCondition(eb, term.value, o);
     case "has":
-      return tagExists(eb, term.key, null, o.dialect);
+      return term.key === "trace" ? traceIn(eb, null, o.dialect) : tagExists(eb, term.key, null, o.dialect);
     case "text":
       return eb.or([
         like(sql.ref<string>("issues.title"), term.value, o.dialect, true),
@@ -97,7 +97,7 @@ function termCondition(eb: Eb, term: Term, o: IssueQueryOptions): Condition {
       return column === "issues.first_release" ? eb.and([eb("issues.first_release", "is not", null), match]) : match;
     }
     case "tag":
-      return tagExists(eb, term.key, term.values, o.dialect);
+      return term.key === "trace" ? traceIn(eb, term.values, o.dialect) : tagExists(eb, term.key, term.values, o.dialect);
   }
 }
 
@@ -196,6 +196,30 @@ function tagExists(eb: Eb, key: string, values: readonly string[] | null, dialec
       sub.or([
         ...(exact.length > 0 ? [sub("it.value", "in", exact)] : []),
         ...patterns.map((g) => like(sql.ref<string>("it.value"), g, dialect, false)),
+      ]),
+    );
+  }
+  return eb.exists(rows);
+}
+
+/**
+ * `trace:` and `has:trace`: EXISTS one of the issue's events in that trace. The trace is a
+ * per-event tag, kept on the event (indexed) rather than in the issue's tag index
+ * (PER_EVENT_TAGS, src/core/issues/event-tags.ts).
+ */
+function traceIn(eb: Eb, values: readonly string[] | null, dialect: Dialect): Condition {
+  let rows = eb
+    .selectFrom("events as te")
+    .select(sql.lit(1).as("one"))
+    .whereRef("te.issue_id", "=", "issues.id")
+    .where("te.trace_id", "is not", null);
+  if (values && !values.some(matchesEverything)) {
+    const exact = values.filter((g) => !hasWildcard(g)).map((g) => globLiteral(g).toLowerCase());
+    const patterns = values.filter(hasWildcard);
+    rows = rows.where((sub) =>
+      sub.or([
+        ...(exact.length > 0 ? [sub("te.trace_id", "in", exact)] : []),
+        ...patterns.map((g) => like(sql.ref<string>("te.trace_id"), g, dialect, false)),
       ]),
     );
   }

@@ -31,6 +31,7 @@ import { m0029 } from "./migrations/0029_sso";
 import { m0030 } from "./migrations/0030_two_factor";
 import { m0031 } from "./migrations/0031_audit_log";
 import { m0032 } from "./migrations/0032_queue_lz4";
+import { m0033 } from "./migrations/0033_no_trace_issue_tags";
 import { adoptQueue } from "./queue";
 import type { AnyDb, Migration } from "./migrations/helpers";
 
@@ -66,6 +67,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0030_two_factor": m0030,
   "0031_audit_log": m0031,
   "0032_queue_lz4": m0032,
+  "0033_no_trace_issue_tags": m0033,
 };
 
 export interface MigrateResult {

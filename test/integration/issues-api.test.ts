@@ -183,6 +183,29 @@ describe.each(DIALECTS)("the issues web API on %s", (dialect) => {
     expect(other.status).toBe(404);
   });
 
+  it("searches by trace through the events, and keeps the trace out of the issue's tag index", async () => {
+    const otherTrace = newEventId();
+    await ingest(
+      errorEvent(newEventId(), "RangeError", "index out of range", {
+        contexts: { trace: { trace_id: otherTrace, span_id: "b".repeat(16) } },
+      }),
+    );
+    const titles = async (query: string) =>
+      ((await call(`/api/0/projects/acme/api/issues/?query=${encodeURIComponent(query)}`)).body as { title: string }[])
+        .map((i) => i.title)
+        .sort();
+    expect(await titles(`trace:${otherTrace}`)).toEqual(["RangeError: index out of range"]);
+    expect(await titles(`trace:${otherTrace.toUpperCase()}`)).toEqual(["RangeError: index out of range"]);
+    expect(await titles(`trace:${traceId.slice(0, 12)}*`)).not.toContain("RangeError: index out of range");
+    expect(await titles(`trace:${traceId.slice(0, 12)}*`)).toContain("ValueError: bad input");
+    expect(await titles(`!trace:${otherTrace}`)).not.toContain("RangeError: index out of range");
+    expect(await titles("has:trace")).toContain("RangeError: index out of range");
+    const traceRows = await store.db.selectFrom("issue_tags").select("issue_id").where("key", "=", "trace").execute();
+    expect(traceRows).toEqual([]);
+    const regionRows = await store.db.selectFrom("issue_tags").select("issue_id").where("key", "=", "region").execute();
+    expect(regionRows.length).toBeGreaterThan(0);
+  });
+
   it("answers 404 for another organization's issues and events, and 401 without a valid token", async () => {
     const { body } = await call("/api/0/organizations/acme/issues/API-1/");
     const id = (body as { id: string }).id;

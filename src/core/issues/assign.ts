@@ -2,7 +2,7 @@ import type { NormalizedEvent } from "../normalize/types";
 import type { IssueFields } from "../grouping/index";
 import type { IssueHash, IssueStore, IssueUpdate, StoredIssueState } from "../ports/issues";
 import { releaseKey, type ReleaseOrder, type ReleaseRef } from "../ports/release-order";
-import { eventTags, userKey } from "./event-tags";
+import { issueTags, userKey } from "./event-tags";
 import { ARRIVING, releaseOrder, type FirstSeen } from "./releases";
 import { onArrivals, type ReleaseComparator, type StateChange } from "./state";
 import type { WindowSample } from "./window-counts";
@@ -82,7 +82,7 @@ export async function assignIssues(
       environment: g.event.environment ?? null,
       level: g.event.level,
     });
-    for (const [key, value] of eventTags(g.event)) {
+    for (const [key, value] of issueTags(g.event)) {
       const k = `${key}\u0000${value}`;
       const t = d.tags.get(k);
       if (t) {

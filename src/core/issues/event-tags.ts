@@ -65,6 +65,20 @@ export function eventTags(event: NormalizedEvent): Array<[string, string]> {
   return [...out.entries()];
 }
 
+/**
+ * Tags whose value is new with (almost) every event: a distribution of them says nothing, and in
+ * the issue's tag index they were one row per event — 39,228 of one issue's 39,300 rows at 1 M
+ * bench events, and most of what the issue page and the search box's suggestions read
+ * (docs/benchmarks.md, 2026-11-28). The event keeps them (`events.trace_id`, indexed), where
+ * the issue search looks for them (src/db/issue-search.ts).
+ */
+export const PER_EVENT_TAGS: ReadonlySet<string> = new Set(["trace"]);
+
+/** The tags an event adds to its issue's tag index: `eventTags` without the per-event ones. */
+export function issueTags(event: NormalizedEvent): Array<[string, string]> {
+  return eventTags(event).filter(([key]) => !PER_EVENT_TAGS.has(key));
+}
+
 /** Who an event happened to, for counting distinct users: the first identifying field. */
 export function userKey(event: NormalizedEvent): string | null {
   const u = event.user;
