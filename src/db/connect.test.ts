@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import SQLite from "better-sqlite3";
@@ -8,6 +8,7 @@ import pg from "pg";
 import { DIALECTS, openTestStore, PG_URL, type TestStore } from "../../test/support/stores";
 import { cachingStatements, connect } from "./connect";
 import { migrate } from "./migrate";
+import { checkpointQueue, queueFileOf } from "./queue";
 
 describe.each(DIALECTS)("a %s store", (dialect) => {
   let store: TestStore;
@@ -72,6 +73,43 @@ describe("connect to SQLite", () => {
     } finally {
       await store.close();
     }
+  });
+
+  it("runs no automatic checkpoint on a connection opened without checkpoints: its commits never copy the WAL", async () => {
+    const fileSize = (f: string) => statSync(f).size;
+    const written = async (checkpoints: boolean) => {
+      const file = join(dir, `checkpoints-${checkpoints}.sqlite`);
+      const store = connect({ kind: "sqlite", file }, { checkpoints });
+      try {
+        await sql`create table filler (b blob)`.execute(store.db);
+        await sql`create table queue_filler (b blob)`.execute(store.queue);
+        const before = { main: fileSize(file), queue: fileSize(queueFileOf(file)) };
+        // 3,000 pages in commits of 100: well past the automatic checkpoint's 1,000 pages.
+        for (let i = 0; i < 30; i++) {
+          await sql`insert into filler (b) select zeroblob(4000) from (select 1 union all select 1) a, (select 1 union all select 1 union all select 1 union all select 1 union all select 1) b, (select 1 union all select 1 union all select 1 union all select 1 union all select 1 union all select 1 union all select 1 union all select 1 union all select 1 union all select 1) c`.execute(
+            store.db,
+          );
+          await sql`insert into queue_filler (b) select zeroblob(4000) from (select 1 union all select 1) a, (select 1 union all select 1 union all select 1 union all select 1 union all select 1) b, (select 1 union all select 1 union all select 1 union all select 1 union all select 1 union all select 1 union all select 1 union all select 1 union all select 1 union all select 1) c`.execute(
+            store.queue,
+          );
+        }
+        const after = { main: fileSize(file), queue: fileSize(queueFileOf(file)) };
+        // What the digest thread does instead: a passive checkpoint copies the pages into the file.
+        await sql`pragma wal_checkpoint(PASSIVE)`.execute(store.db);
+        await checkpointQueue(store.queue);
+        return { grew: { main: after.main - before.main, queue: after.queue - before.queue }, checkpointed: fileSize(file) - before.main };
+      } finally {
+        await store.close();
+      }
+    };
+    const MiB = 1024 * 1024;
+    const off = await written(false);
+    expect(off.grew.main).toBeLessThan(MiB);
+    expect(off.grew.queue).toBeLessThan(MiB);
+    expect(off.checkpointed).toBeGreaterThan(10 * MiB);
+    const on = await written(true);
+    expect(on.grew.main).toBeGreaterThan(3 * MiB);
+    expect(on.grew.queue).toBeGreaterThan(3 * MiB);
   });
 
   it("takes the write lock when a transaction begins, so another writer cannot slip in between its read and its write", async () => {

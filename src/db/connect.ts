@@ -42,26 +42,30 @@ export interface ConnectOptions {
   /** PostgreSQL only: put every table in this schema (tests use one per suite). */
   schema?: string;
   /**
-   * SQLite only: false leaves the queue file's WAL checkpoints to another connection (the
-   * digest worker's, src/server/digest-worker.ts). The request path sets it: a checkpoint
-   * copies megabytes synchronously, and on the main thread that would stall every request.
+   * SQLite only: false leaves both files' WAL checkpoints to another connection (the digest
+   * worker's, src/server/digest-worker.ts). The request path and the UI thread set it: SQLite
+   * runs an automatic checkpoint inside the commit that takes the WAL past 1000 pages, whoever
+   * wrote those pages, and it copies megabytes synchronously — a small outcome write on the main
+   * thread took 247 ms that way right after a backlog drained, holding up every request
+   * (docs/benchmarks.md, 2026-11-28).
    */
-  queueCheckpoints?: boolean;
+  checkpoints?: boolean;
 }
 
 export function connect(setting: DatabaseSetting, options: ConnectOptions = {}): Store {
-  if (setting.kind === "sqlite") return connectSqlite(setting.file, options.queueCheckpoints ?? true);
+  if (setting.kind === "sqlite") return connectSqlite(setting.file, options.checkpoints ?? true);
   return connectPostgres(setting.url, setting.poolMax, options.schema);
 }
 
-function connectSqlite(file: string, queueCheckpoints: boolean): Store {
+function connectSqlite(file: string, checkpoints: boolean): Store {
   if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
   const database = new SQLite(file);
   applySqlitePragmas(database);
   database.pragma("foreign_keys = ON");
+  if (!checkpoints) database.pragma("wal_autocheckpoint = 0");
   const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: cachingStatements(database) }) });
   const queueDatabase = openQueueDatabase(queueFileOf(file));
-  if (!queueCheckpoints) queueDatabase.pragma("wal_autocheckpoint = 0");
+  if (!checkpoints) queueDatabase.pragma("wal_autocheckpoint = 0");
   const queue = new Kysely<QueueDB>({ dialect: new ImmediateSqliteDialect({ database: cachingStatements(queueDatabase) }) });
   return {
     db,

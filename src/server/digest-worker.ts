@@ -1,6 +1,7 @@
 import { readlinkSync } from "node:fs";
 import { setPriority } from "node:os";
 import { parentPort } from "node:worker_threads";
+import { sql } from "kysely";
 import { settings } from "../config/settings";
 import { checkpointQueue, digestedUpTo } from "../db/queue";
 import { digestBatch } from "../core/digest/batch";
@@ -50,21 +51,24 @@ const options = {
   onSetAside: (count: number) => log("warn", "envelopes set aside as dead letters; see Dead letters on the organization page", { count }),
 };
 /**
- * Upkeep of the queue file (SQLite), from here rather than the main thread: a checkpoint of
- * its WAL at most once a second (src/db/queue.ts, `checkpointQueue`). Freed pages are given
- * back by the request path when it is idle (src/core/ingest/queue-writer.ts): this thread does
- * not write the queue file, whose writes the request path waits for — an idle digest's vacuum
- * and TRUNCATE checkpoint held ingest up for up to 30 s after a backlog drained
+ * Upkeep of both SQLite files' WALs, from here rather than the main or UI thread, whose
+ * connections run no automatic checkpoints (src/db/connect.ts, `checkpoints`): at most once a
+ * second the queue file's (src/db/queue.ts, `checkpointQueue`) and a passive one of the main
+ * file, which this thread's own commits otherwise checkpoint as they go. Freed queue pages are
+ * given back by the request path when it is idle (src/core/ingest/queue-writer.ts): this thread
+ * does not write the queue file, whose writes the request path waits for — an idle digest's
+ * vacuum and TRUNCATE checkpoint held ingest up for up to 30 s after a backlog drained
  * (docs/benchmarks.md, 2026-11-28; test/integration/queue-file-writer.test.ts).
  */
 const CHECKPOINT_EVERY_MS = 1000;
 let lastCheckpoint = 0;
 
-async function tidyQueue(): Promise<void> {
+async function tidyFiles(): Promise<void> {
   if (!sqlite) return;
   if (Date.now() - lastCheckpoint < CHECKPOINT_EVERY_MS) return;
   lastCheckpoint = Date.now();
   await checkpointQueue(ctx.queue);
+  await sql`pragma wal_checkpoint(PASSIVE)`.execute(ctx.db);
 }
 
 const POLL_MS = 500;
@@ -100,10 +104,10 @@ async function loop(): Promise<void> {
       failures = 0;
       if (n > 0) {
         parentPort?.postMessage({ type: "digested", count: n, upTo: sqlite ? await digestedUpTo(ctx.db) : undefined });
-        await tidyQueue();
+        await tidyFiles();
         continue;
       }
-      await tidyQueue();
+      await tidyFiles();
     } catch (error) {
       failures++;
       log("error", "digest batch failed; it stays queued and is retried", {

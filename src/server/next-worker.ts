@@ -36,7 +36,8 @@ const { loopbackUrl } = await new Promise<UiStartMessage>((resolve) => {
 });
 const config = settings();
 setLogLevel(config.logLevel);
-const store = connect(config.database);
+// The digest worker checkpoints both files' WALs (src/server/digest-worker.ts), never a page view.
+const store = connect(config.database, { checkpoints: false });
 const ctx = {
   ...createCtx(config, store, createMailer(config)),
   webhooks: createWebhookClient({ allowPrivate: config.alerts.allowPrivateUrls }),

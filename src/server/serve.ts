@@ -83,8 +83,8 @@ export async function serve(config: Settings, appDir: string): Promise<Running> 
 
 async function serveWith(config: Settings, first: LaunchedUi, workerFile: string): Promise<Running> {
   const { dir, socketPath } = first.input;
-  // The digest worker checkpoints the queue file's WAL (src/server/digest-worker.ts).
-  const store = connect(config.database, { queueCheckpoints: false });
+  // The digest worker checkpoints both files' WALs (src/server/digest-worker.ts).
+  const store = connect(config.database, { checkpoints: false });
   const { applied } = await migrate(store);
   if (applied.length) log("info", "migrated", { applied: applied.join(",") });
   const ctx = createCtx(config, store);
