@@ -184,46 +184,40 @@ function bookmarkedBy(eb: Eb, a: Actor, userId: number | null): Condition {
 
 /** EXISTS a tag row with this key (and, when given, one of these values). */
 function tagExists(eb: Eb, key: string, values: readonly string[] | null, dialect: Dialect): Condition {
-  let rows = eb
+  const rows = eb
     .selectFrom("issue_tags as it")
     .select(sql.lit(1).as("one"))
     .whereRef("it.issue_id", "=", "issues.id")
     .where("it.key", "=", key);
-  if (values && !values.some(matchesEverything)) {
-    const exact = values.filter((g) => !hasWildcard(g)).map(globLiteral);
-    const patterns = values.filter(hasWildcard);
-    rows = rows.where((sub) =>
-      sub.or([
-        ...(exact.length > 0 ? [sub("it.value", "in", exact)] : []),
-        ...patterns.map((g) => like(sql.ref<string>("it.value"), g, dialect, false)),
-      ]),
-    );
-  }
-  return eb.exists(rows);
+  const match = oneOf("it.value", values, dialect);
+  return eb.exists(match ? rows.where(match) : rows);
 }
 
 /**
  * `trace:` and `has:trace`: EXISTS one of the issue's events in that trace. The trace is a
  * per-event tag, kept on the event (indexed) rather than in the issue's tag index
- * (PER_EVENT_TAGS, src/core/issues/event-tags.ts).
+ * (PER_EVENT_TAGS, src/core/issues/event-tags.ts). Trace ids are stored in lower case.
  */
 function traceIn(eb: Eb, values: readonly string[] | null, dialect: Dialect): Condition {
-  let rows = eb
+  const rows = eb
     .selectFrom("events as te")
     .select(sql.lit(1).as("one"))
     .whereRef("te.issue_id", "=", "issues.id")
     .where("te.trace_id", "is not", null);
-  if (values && !values.some(matchesEverything)) {
-    const exact = values.filter((g) => !hasWildcard(g)).map((g) => globLiteral(g).toLowerCase());
-    const patterns = values.filter(hasWildcard);
-    rows = rows.where((sub) =>
-      sub.or([
-        ...(exact.length > 0 ? [sub("te.trace_id", "in", exact)] : []),
-        ...patterns.map((g) => like(sql.ref<string>("te.trace_id"), g, dialect, false)),
-      ]),
-    );
-  }
-  return eb.exists(rows);
+  const match = oneOf("te.trace_id", values, dialect, (v) => v.toLowerCase());
+  return eb.exists(match ? rows.where(match) : rows);
+}
+
+/** `column` holds one of these values (globs match as LIKE); null when any value would do. */
+function oneOf(column: string, values: readonly string[] | null, dialect: Dialect, fold = (v: string) => v): Condition | null {
+  if (!values || values.some(matchesEverything)) return null;
+  const ref = sql.ref<string>(column);
+  const exact = values.filter((g) => !hasWildcard(g)).map((g) => fold(globLiteral(g)));
+  const parts: Condition[] = [
+    ...(exact.length > 0 ? [sql<SqlBool>`${ref} in (${sql.join(exact)})`] : []),
+    ...values.filter(hasWildcard).map((g) => like(ref, g, dialect, false)),
+  ];
+  return sql<SqlBool>`(${sql.join(parts, sql` or `)})`;
 }
 
 /** `*` alone: any value, which is the same as "has the tag". */
