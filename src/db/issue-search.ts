@@ -208,7 +208,7 @@ function traceIn(eb: Eb, values: readonly string[] | null, dialect: Dialect): Co
   return eb.exists(match ? rows.where(match) : rows);
 }
 
-/** `column` holds one of these values (globs match as LIKE); null when any value would do. */
+/** `column` holds one of these values (globs match as LIKE); null when every value would do. */
 function oneOf(column: string, values: readonly string[] | null, dialect: Dialect, fold = (v: string) => v): Condition | null {
   if (!values || values.some(matchesEverything)) return null;
   const ref = sql.ref<string>(column);
