@@ -1,10 +1,13 @@
-import { sql } from "kysely";
+import { join } from "node:path";
+import SQLite from "better-sqlite3";
+import { Kysely, sql, SqliteDialect } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DIALECTS, openTestStore, testCtx, type TestStore } from "../../../test/support/stores";
 import { createOrganization } from "../orgs/create-org";
 import { createProject } from "../projects/create-project";
 import { runRetention } from "./run";
 import { encodePayload } from "../storage/payload";
+import type { DB } from "../../db/schema";
 
 const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 10, 22, 12);
@@ -98,7 +101,58 @@ describe.each(DIALECTS)("runRetention on %s", (dialect) => {
     expect(Object.values(result.deleted).every((n) => n === 0)).toBe(true);
   });
 
+  it("deletes an old event that has no issue, and keeps a new one", async () => {
+    const orphan = (id: string, age: number) => ({
+      project_id: projectId,
+      issue_id: null,
+      grouping_hash: null,
+      event_id: id.padStart(32, "0"),
+      type: "event",
+      timestamp: (NOW - age * DAY) / 1000,
+      received_at: NOW - age * DAY,
+      level: "error",
+      title: "E",
+      release: null,
+      environment: null,
+      trace_id: null,
+      data: encodePayload("{}"),
+    });
+    await store.db
+      .insertInto("events")
+      .values([orphan("o1", 120), orphan("o2", 5)])
+      .execute();
+    const result = await runRetention(testCtx(store, { now: () => NOW }), { days: 90, maxEventsPerIssue: 3, batch: 100 });
+    expect(result.deleted.events).toBe(1);
+    const left = await store.db.selectFrom("events").select("event_id").where("issue_id", "is", null).execute();
+    expect(left.map((e) => e.event_id)).toEqual(["o2".padStart(32, "0")]);
+  });
+
   if (dialect === "sqlite") {
+    it("finds old events and crowded issues through indexes, never by reading every stored event", async () => {
+      // The same file through a connection that logs each statement, whose plan is then asked for.
+      const file = join(store.env.TELLTALE_DATA_DIR!, "telltale.sqlite");
+      const statements: { sql: string; parameters: readonly unknown[] }[] = [];
+      const logged = new Kysely<DB>({
+        dialect: new SqliteDialect({ database: new SQLite(file) }),
+        log: (event) => {
+          if (event.level === "query") statements.push({ sql: event.query.sql, parameters: event.query.parameters });
+        },
+      });
+      try {
+        await runRetention(testCtx({ ...store, db: logged }), { days: 90, maxEventsPerIssue: 3, batch: 100 });
+        const plans = new SQLite(file, { readonly: true });
+        const onEvents = statements.filter((s) => /\bfrom "events"/i.test(s.sql));
+        expect(onEvents.length).toBeGreaterThan(0);
+        for (const s of onEvents) {
+          const plan = plans.prepare(`explain query plan ${s.sql}`).all(...(s.parameters as unknown[])) as { detail: string }[];
+          for (const step of plan) expect(step.detail, s.sql).not.toMatch(/^SCAN events\b/);
+        }
+        plans.close();
+      } finally {
+        await logged.destroy();
+      }
+    });
+
     it("gives the space of deleted events back to the file system, a step at a time", async () => {
       // 24 × 256 KiB: more than one step's 1024 pages.
       await store.db

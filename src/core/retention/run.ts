@@ -92,7 +92,7 @@ async function deleteOlderThan(
     deleted[name] = (deleted[name] ?? 0) + total;
   };
   const byIds = async (
-    table: "events" | "transactions" | "spans" | "logs" | "raw_items" | "feedback" | "check_ins" | "attachments" | "dead_letters",
+    table: "transactions" | "spans" | "logs" | "raw_items" | "feedback" | "check_ins" | "attachments" | "dead_letters",
     column: "timestamp" | "received_at" | "created_at",
     cutoff: number,
   ) => {
@@ -111,7 +111,7 @@ async function deleteOlderThan(
     return ids.length;
   };
 
-  await drain("events", () => byIds("events", "timestamp", cutoffSeconds));
+  deleted.events = (deleted.events ?? 0) + (await deleteOldEvents(ctx, scope, cutoffMs, options.batch));
   await drain("transactions", () => byIds("transactions", "timestamp", cutoffSeconds));
   await drain("spans", () => byIds("spans", "timestamp", cutoffSeconds));
   await drain("logs", () => byIds("logs", "timestamp", cutoffSeconds));
@@ -153,38 +153,114 @@ async function deleteOlderThan(
   await pruneMinuteCounts(ctx, ctx.now());
 }
 
-/** Issues holding more than the cap lose their oldest events; returns how many went. */
-async function capEventsPerIssue(ctx: Ctx, options: RetentionOptions): Promise<number> {
-  const crowded = await ctx.db
-    .selectFrom("events")
-    .select(["issue_id", (eb) => eb.fn.countAll<number>().as("n")])
-    .where("issue_id", "is not", null)
-    .groupBy("issue_id")
-    .having((eb) => eb.fn.countAll(), ">", options.maxEventsPerIssue)
+/** Issue ids per statement when events are looked up issue by issue (each id is one index seek). */
+const ISSUE_CHUNK = 400;
+
+async function deleteEvents(ctx: Ctx, ids: readonly { id: number }[]): Promise<void> {
+  if (ids.length === 0) return;
+  await ctx.db
+    .deleteFrom("events")
+    .where(
+      "id",
+      "in",
+      ids.map((r) => r.id),
+    )
     .execute();
+}
+
+/** Deletes up to `batch` events the query selects, until it selects fewer; returns how many went. */
+async function deleteSelected(ctx: Ctx, select: () => Promise<{ id: number }[]>, batch: number): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const ids = await select();
+    await deleteEvents(ctx, ids);
+    total += ids.length;
+    if (ids.length < batch) return total;
+  }
+}
+
+/**
+ * Events older than the cutoff, found issue by issue through the index on (issue_id,
+ * timestamp) instead of by reading every stored event: the events table has no index on time
+ * alone, and scanning it once an hour took 6.6 s of the digest thread at 1 M events
+ * (docs/benchmarks.md). An issue's `first_seen` is its oldest event's time (the minimum over
+ * its events and the issues merged into it, which retention never raises), so only issues
+ * first seen before the cutoff can hold such an event; events without an issue come first.
+ */
+async function deleteOldEvents(ctx: Ctx, scope: Scope, cutoffMs: number, batch: number): Promise<number> {
+  const cutoffSeconds = cutoffMs / 1000;
+  let total = await deleteSelected(
+    ctx,
+    () => {
+      let q = ctx.db.selectFrom("events").select("id").where("issue_id", "is", null).where("timestamp", "<", cutoffSeconds);
+      if (scope) q = q.where("project_id", scope.op, scope.projectId);
+      return q.limit(batch).execute();
+    },
+    batch,
+  );
+  let candidates = ctx.db
+    .selectFrom("issues")
+    .select("id")
+    // `first_seen` is the event time in whole milliseconds, rounded: an event just before the cutoff may round onto it.
+    .where("first_seen", "<=", cutoffMs);
+  if (scope) candidates = candidates.where("project_id", scope.op, scope.projectId);
+  const issueIds = (await candidates.orderBy("id").execute()).map((r) => r.id);
+  for (let i = 0; i < issueIds.length; i += ISSUE_CHUNK) {
+    const chunk = issueIds.slice(i, i + ISSUE_CHUNK);
+    total += await deleteSelected(
+      ctx,
+      () =>
+        ctx.db
+          .selectFrom("events")
+          .select("id")
+          .where("issue_id", "in", chunk)
+          .where("timestamp", "<", cutoffSeconds)
+          .limit(batch)
+          .execute(),
+      batch,
+    );
+  }
+  return total;
+}
+
+/**
+ * Issues holding more than the cap lose their oldest events; returns how many went. An issue's
+ * `times_seen` counts every event it received and never falls when events are deleted, so
+ * only issues seen more often than the cap can hold more; their events are counted through
+ * the index on issue_id rather than by grouping every stored event.
+ */
+async function capEventsPerIssue(ctx: Ctx, options: RetentionOptions): Promise<number> {
+  const loud = await ctx.db.selectFrom("issues").select("id").where("times_seen", ">", options.maxEventsPerIssue).orderBy("id").execute();
   let capped = 0;
-  for (const { issue_id, n } of crowded) {
-    let excess = Number(n) - options.maxEventsPerIssue;
-    while (excess > 0) {
-      const ids = await ctx.db
-        .selectFrom("events")
-        .select("id")
-        .where("issue_id", "=", issue_id)
-        .orderBy("timestamp", "asc")
-        .orderBy("id", "asc")
-        .limit(Math.min(excess, options.batch))
-        .execute();
-      if (ids.length === 0) break;
-      await ctx.db
-        .deleteFrom("events")
-        .where(
-          "id",
-          "in",
-          ids.map((r) => r.id),
-        )
-        .execute();
-      excess -= ids.length;
-      capped += ids.length;
+  for (let i = 0; i < loud.length; i += ISSUE_CHUNK) {
+    const crowded = await ctx.db
+      .selectFrom("events")
+      .select(["issue_id", (eb) => eb.fn.countAll<number | string>().as("n")])
+      .where(
+        "issue_id",
+        "in",
+        loud.slice(i, i + ISSUE_CHUNK).map((r) => r.id),
+      )
+      .groupBy("issue_id")
+      .having((eb) => eb.fn.countAll(), ">", options.maxEventsPerIssue)
+      .execute();
+    for (const { issue_id, n } of crowded) {
+      if (issue_id === null) continue;
+      let excess = Number(n) - options.maxEventsPerIssue;
+      while (excess > 0) {
+        const ids = await ctx.db
+          .selectFrom("events")
+          .select("id")
+          .where("issue_id", "=", issue_id)
+          .orderBy("timestamp", "asc")
+          .orderBy("id", "asc")
+          .limit(Math.min(excess, options.batch))
+          .execute();
+        if (ids.length === 0) break;
+        await deleteEvents(ctx, ids);
+        excess -= ids.length;
+        capped += ids.length;
+      }
     }
   }
   return capped;
