@@ -1,10 +1,13 @@
-import { sql } from "kysely";
+import { join } from "node:path";
+import SQLite from "better-sqlite3";
+import { Kysely, sql, SqliteDialect } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DIALECTS, openTestStore, testCtx, type TestStore } from "../../test/support/stores";
 import type { Ctx } from "../core/context";
+import type { DB } from "./schema";
 import { createOrganization } from "../core/orgs/create-org";
 import { createProject } from "../core/projects/create-project";
-import { applyIssueQuery, issueQueryCondition } from "./issue-search";
+import { applyIssueQuery, environmentsSeen, issueQueryCondition } from "./issue-search";
 import { parseIssueQuery } from "../core/search/parse";
 import { seedIssues, seedUser } from "../../test/support/issue-seeds";
 
@@ -339,4 +342,61 @@ describe.each(DIALECTS)("issue search conditions on %s", (dialect) => {
       .execute();
     expect(rows.map((r) => [names.get(r.id), r.slug])).toEqual([["reference", "web"]]);
   });
+
+  it("lists the environments the projects' issues were seen in, once each, in order, not other projects'", async () => {
+    const other = (await createProject({ ctx, input: { org: "acme", slug: "other" } })).project.id;
+    await seedIssues(ctx.db, other, [
+      {
+        title: "Elsewhere",
+        culprit: "",
+        level: "error",
+        status: "unresolved",
+        substatus: "new",
+        times_seen: 1,
+        user_count: 0,
+        first_seen: NOW - H,
+        last_seen: NOW - H,
+        tags: [
+          ["environment", "canary"],
+          ["environment", "production"],
+          ["environment", "qa"],
+        ],
+      },
+    ]);
+    expect(await environmentsSeen(ctx.db, [projectId], 50)).toEqual(["production", "staging"]);
+    expect(await environmentsSeen(ctx.db, [other], 50)).toEqual(["canary", "production", "qa"]);
+    expect(await environmentsSeen(ctx.db, [projectId, other], 50)).toEqual(["canary", "production", "qa", "staging"]);
+    expect(await environmentsSeen(ctx.db, [projectId, other], 2)).toEqual(["canary", "production"]);
+    expect(await environmentsSeen(ctx.db, [], 50)).toEqual([]);
+    expect(await ctx.issueSearch.environments([projectId], 50)).toEqual(["production", "staging"]);
+  });
+
+  if (dialect === "sqlite") {
+    it("finds environments by seeking from one name to the next, not by reading every issue's environment rows", async () => {
+      // The same file through a connection that logs the statement, whose plan is then asked for.
+      const file = join(store.env.TELLTALE_DATA_DIR!, "telltale.sqlite");
+      const statements: { sql: string; parameters: readonly unknown[] }[] = [];
+      const logged = new Kysely<DB>({
+        dialect: new SqliteDialect({ database: new SQLite(file) }),
+        log: (event) => {
+          if (event.level === "query") statements.push({ sql: event.query.sql, parameters: event.query.parameters });
+        },
+      });
+      try {
+        expect(await environmentsSeen(logged, [projectId], 50)).toEqual(["production", "staging"]);
+      } finally {
+        await logged.destroy();
+      }
+      expect(statements).toHaveLength(1);
+      const plans = new SQLite(file, { readonly: true });
+      const plan = plans.prepare(`explain query plan ${statements[0]!.sql}`).all(...(statements[0]!.parameters as unknown[])) as {
+        detail: string;
+      }[];
+      plans.close();
+      const steps = plan.map((r) => r.detail);
+      // From one name to the next (the first is the index's minimum), and one seek per name for an issue of the projects.
+      expect(steps).toContainEqual(expect.stringMatching(/issue_tags_key_value \(key=\? AND value>\?\)/));
+      expect(steps).toContainEqual(expect.stringMatching(/issue_tags_key_value \(key=\? AND value=\?\)/));
+    });
+  }
 });

@@ -270,12 +270,49 @@ export async function fetchIssuePage<TB extends keyof DB, O extends IssueSortRow
   return { rows: shown, nextCursor: rows.length > page.limit && last ? cursorAfter(page.sort, last) : null };
 }
 
+/**
+ * The environments these projects' issues were seen in (src/core/ports/issue-search.ts), by a
+ * loose index scan: the recursive query steps from one environment name to the next through
+ * the index on (key, value), one seek each, and keeps a name when an issue of these projects
+ * carries it (the first such row ends that search). `select distinct` over the join read every
+ * issue's environment rows instead: 48,386 rows and 63–133 ms per stream view at 1 M events
+ * (docs/benchmarks.md, 2026-11-28, third session). At most MAX_ENVIRONMENT_NAMES names are
+ * stepped through, so a flood of made-up names costs a bounded number of seeks.
+ */
+export async function environmentsSeen(db: Kysely<DB>, projectIds: readonly number[], limit: number): Promise<string[]> {
+  if (projectIds.length === 0 || limit <= 0) return [];
+  const ids = sql.join(projectIds.map((id) => sql`${id}`));
+  const rows = await sql<{ value: string }>`
+    with recursive names(value, n) as (
+      select (select min(value) from issue_tags where key = 'environment'), 0
+      union all
+      select (select min(t.value) from issue_tags t where t.key = 'environment' and t.value > names.value), names.n + 1
+      from names
+      where names.value is not null and names.n < ${MAX_ENVIRONMENT_NAMES}
+    )
+    select names.value from names
+    where names.value is not null and exists (
+      select 1 from issue_tags t inner join issues i on i.id = t.issue_id
+      where t.key = 'environment' and t.value = names.value and i.project_id in (${ids})
+    )
+    order by names.value
+    limit ${limit}`.execute(db);
+  return rows.rows.map((r) => r.value);
+}
+
+/** Environment names stepped through at most per `environmentsSeen` call (see there). */
+const MAX_ENVIRONMENT_NAMES = 1000;
+
 /** The IssueSearch over the main database, SQLite or PostgreSQL. Merged issues are never listed. */
 export class KyselyIssueSearch implements IssueSearch {
   constructor(
     private readonly db: Kysely<DB>,
     private readonly dialect: Dialect,
   ) {}
+
+  environments(projectIds: readonly number[], limit: number): Promise<string[]> {
+    return environmentsSeen(this.db, projectIds, limit);
+  }
 
   page(request: IssuePageRequest): Promise<{ rows: Issue[]; nextCursor: string | null }> {
     let q = this.db

@@ -1,3 +1,4 @@
+import { environmentsSeen } from "./issue-search";
 import type { Kysely } from "kysely";
 import type { HealthWindow, ReleaseHealthStore, SessionCountRow, WorstCountRow } from "../core/ports/release-health";
 import type { DB } from "./schema";
@@ -84,14 +85,7 @@ export class KyselyReleaseHealthStore implements ReleaseHealthStore {
       .distinct()
       .where("project_id", "=", projectId)
       .execute();
-    const events = await this.db
-      .selectFrom("issue_tags")
-      .innerJoin("issues", "issues.id", "issue_tags.issue_id")
-      .select("issue_tags.value")
-      .distinct()
-      .where("issues.project_id", "=", projectId)
-      .where("issue_tags.key", "=", "environment")
-      .execute();
+    const events = await environmentsSeen(this.db, [projectId], 1000);
     const deploys = await this.db
       .selectFrom("deploys")
       .innerJoin("release_projects", "release_projects.release_id", "deploys.release_id")
@@ -99,7 +93,7 @@ export class KyselyReleaseHealthStore implements ReleaseHealthStore {
       .distinct()
       .where("release_projects.project_id", "=", projectId)
       .execute();
-    const all = new Set([...sessions.map((r) => r.environment), ...events.map((r) => r.value), ...deploys.map((r) => r.environment)]);
+    const all = new Set([...sessions.map((r) => r.environment), ...events, ...deploys.map((r) => r.environment)]);
     return [...all].filter((e) => e !== "").sort();
   }
 

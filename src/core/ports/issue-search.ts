@@ -26,4 +26,10 @@ export interface IssuePageRequest {
  */
 export interface IssueSearch {
   page(request: IssuePageRequest): Promise<{ rows: Issue[]; nextCursor: string | null }>;
+  /**
+   * The environments these projects' issues were seen in (their `environment` tag), in
+   * alphabetical order, at most `limit`. Its cost follows the number of distinct environment
+   * names, not the number of issues: the issue stream's environment switcher asks on every view.
+   */
+  environments(projectIds: readonly number[], limit: number): Promise<string[]>;
 }

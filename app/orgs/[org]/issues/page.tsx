@@ -63,15 +63,10 @@ export default async function IssuesPage({ params, searchParams }: { params: Pro
   });
   const issues = result.ok ? result.issues : [];
   const extras = await issueExtras(c, issues, user, { hourly: true });
-  const environments = await c.db
-    .selectFrom("issue_tags")
-    .innerJoin("issues", "issues.id", "issue_tags.issue_id")
-    .select("issue_tags.value")
-    .distinct()
-    .where("issue_tags.key", "=", "environment")
-    .where("issues.project_id", "in", (project ? [project] : projects).map((p) => p.id).concat([-1]))
-    .limit(50)
-    .execute();
+  const environments = await c.issueSearch.environments(
+    (project ? [project] : projects).map((p) => p.id),
+    50,
+  );
   const tagValues = await topTagValues(
     c,
     (project ? [project] : projects).map((p) => p.id),
@@ -113,8 +108,8 @@ export default async function IssuesPage({ params, searchParams }: { params: Pro
         <select name="environment" defaultValue={environment} style={{ width: "auto" }} aria-label="Environment">
           <option value="">All environments</option>
           {environments.map((e) => (
-            <option key={e.value} value={e.value}>
-              {e.value}
+            <option key={e} value={e}>
+              {e}
             </option>
           ))}
         </select>
