@@ -5,7 +5,7 @@ import { createOrganization } from "../orgs/create-org";
 import { createProject } from "../projects/create-project";
 import { createUser } from "../accounts/create-user";
 import { testCtx } from "../../../test/support/stores";
-import { QueueWriter } from "./queue-writer";
+import { giveBackPace, QueueWriter } from "./queue-writer";
 
 describe.each(DIALECTS)("QueueWriter on %s", (dialect) => {
   let store: TestStore;
@@ -109,4 +109,31 @@ describe.each(DIALECTS)("QueueWriter on %s", (dialect) => {
       expect(await ids()).toEqual([all[all.length - 1]! + 1]);
     });
   }
+});
+
+describe("giveBackPace", () => {
+  it("halves a slow step and pauses four times its length, so the request thread is never held long nor kept busy", () => {
+    expect(giveBackPace(256, 40)).toEqual({ pages: 128, pauseMs: 160 });
+    expect(giveBackPace(16, 40)).toEqual({ pages: 16, pauseMs: 160 });
+    // Over a run of slow steps the thread spends at most a fifth of its time giving back.
+    let pages = 256;
+    let busy = 0;
+    let paused = 0;
+    for (let i = 0; i < 50; i++) {
+      const took = pages / 10; // 0.1 ms per page: a large file right after a drain
+      const next = giveBackPace(pages, took);
+      busy += took;
+      paused += next.pauseMs;
+      pages = next.pages;
+      expect(took).toBeLessThanOrEqual(25.6);
+    }
+    expect(busy / (busy + paused)).toBeLessThanOrEqual(0.2);
+    expect(pages).toBe(32);
+  });
+
+  it("grows a quick step back to its largest and keeps the shortest pause", () => {
+    expect(giveBackPace(32, 1)).toEqual({ pages: 64, pauseMs: 25 });
+    expect(giveBackPace(256, 0.5)).toEqual({ pages: 256, pauseMs: 25 });
+    expect(giveBackPace(64, 3)).toEqual({ pages: 64, pauseMs: 25 });
+  });
 });

@@ -11,10 +11,37 @@ import { GroupCommit } from "./group-commit";
  * 2026-11-28). Inserts reuse freed pages meanwhile.
  */
 export const IDLE_BEFORE_VACUUM_MS = 1000;
-/** Pages (4 KiB) given back per step while idle: a few milliseconds each, so a request arriving meanwhile hardly waits. */
+/**
+ * Pages (4 KiB) given back per step while idle, at most: a few milliseconds each, so a request
+ * arriving meanwhile hardly waits. A step that takes longer than VACUUM_STEP_TARGET_MS halves the
+ * next one (down to VACUUM_MIN_PAGES); a quick one doubles it again.
+ */
 const VACUUM_PAGES = 256;
+const VACUUM_MIN_PAGES = 16;
+const VACUUM_STEP_TARGET_MS = 5;
 /** Between steps while idle: at most ~40 MB/s given back. */
 const VACUUM_STEP_MS = 25;
+/**
+ * And at least this many times as long as the step took: a step costs more the larger the file
+ * and the more of it was just written. Right after a 1 M-event backlog drained, 256-page steps
+ * took 7–20 ms each, and with only 25 ms between them the give-back kept the request thread —
+ * which also carries every page of the web UI — 30–100 % busy for minutes: issue pages took
+ * 150–330 ms instead of 30–50 (docs/benchmarks.md, 2026-11-28, third session). At 4 the give-back
+ * uses at most a fifth of the thread.
+ */
+const VACUUM_PAUSE_FACTOR = 4;
+
+/**
+ * After a give-back step of `pages` that took `tookMs`: the next step's size and the pause
+ * before it, so that the give-back never holds the request thread long at a time nor keeps it
+ * busy more than 1 / (1 + VACUUM_PAUSE_FACTOR) of the time.
+ */
+export function giveBackPace(pages: number, tookMs: number): { pages: number; pauseMs: number } {
+  let next = pages;
+  if (tookMs > VACUUM_STEP_TARGET_MS) next = Math.max(VACUUM_MIN_PAGES, Math.floor(pages / 2));
+  else if (tookMs < VACUUM_STEP_TARGET_MS / 2) next = Math.min(VACUUM_PAGES, pages * 2);
+  return { pages: next, pauseMs: Math.max(VACUUM_STEP_MS, VACUUM_PAUSE_FACTOR * tookMs) };
+}
 
 /** Rows per group commit: one INSERT statement each (at most MAX_CHUNK rows). */
 const GROUP_ROWS = Math.min(128, MAX_CHUNK);
@@ -34,6 +61,8 @@ export class QueueWriter {
   private forgotten = 0;
   private lastWrite = 0;
   private idleTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Pages the next give-back step frees (see VACUUM_PAGES). */
+  private stepPages = VACUUM_PAGES;
 
   /**
    * `vacuum` (SQLite): give freed pages of the queue file back (incremental auto-vacuum) once no
@@ -109,13 +138,16 @@ export class QueueWriter {
       this.idleTimer = this.after(this.idleMs - quiet);
       return;
     }
+    const started = performance.now();
     try {
       if ((await freePages(this.queue)) === 0) return;
-      await vacuumPages(this.queue, VACUUM_PAGES);
+      await vacuumPages(this.queue, this.stepPages);
     } catch {
       // Closed, or busy: the next write arms the next attempt.
       return;
     }
-    this.idleTimer ??= this.after(VACUUM_STEP_MS);
+    const next = giveBackPace(this.stepPages, performance.now() - started);
+    this.stepPages = next.pages;
+    this.idleTimer ??= this.after(next.pauseMs);
   }
 }
