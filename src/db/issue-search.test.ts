@@ -1,10 +1,8 @@
-import { join } from "node:path";
-import SQLite from "better-sqlite3";
-import { Kysely, sql, SqliteDialect } from "kysely";
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DIALECTS, openTestStore, testCtx, type TestStore } from "../../test/support/stores";
 import type { Ctx } from "../core/context";
-import type { DB } from "./schema";
+import { planStatements } from "../../test/support/query-plans";
 import { createOrganization } from "../core/orgs/create-org";
 import { createProject } from "../core/projects/create-project";
 import { applyIssueQuery, environmentsSeen, issueQueryCondition } from "./issue-search";
@@ -373,27 +371,11 @@ describe.each(DIALECTS)("issue search conditions on %s", (dialect) => {
 
   if (dialect === "sqlite") {
     it("finds environments by seeking from one name to the next, not by reading every issue's environment rows", async () => {
-      // The same file through a connection that logs the statement, whose plan is then asked for.
-      const file = join(store.env.TELLTALE_DATA_DIR!, "telltale.sqlite");
-      const statements: { sql: string; parameters: readonly unknown[] }[] = [];
-      const logged = new Kysely<DB>({
-        dialect: new SqliteDialect({ database: new SQLite(file) }),
-        log: (event) => {
-          if (event.level === "query") statements.push({ sql: event.query.sql, parameters: event.query.parameters });
-        },
+      const planned = await planStatements(store, async (db) => {
+        expect(await environmentsSeen(db, [projectId], 50)).toEqual(["production", "staging"]);
       });
-      try {
-        expect(await environmentsSeen(logged, [projectId], 50)).toEqual(["production", "staging"]);
-      } finally {
-        await logged.destroy();
-      }
-      expect(statements).toHaveLength(1);
-      const plans = new SQLite(file, { readonly: true });
-      const plan = plans.prepare(`explain query plan ${statements[0]!.sql}`).all(...(statements[0]!.parameters as unknown[])) as {
-        detail: string;
-      }[];
-      plans.close();
-      const steps = plan.map((r) => r.detail);
+      expect(planned).toHaveLength(1);
+      const steps = planned[0]!.steps;
       // From one name to the next (the first is the index's minimum), and one seek per name for an issue of the projects.
       expect(steps).toContainEqual(expect.stringMatching(/issue_tags_key_value \(key=\? AND value>\?\)/));
       expect(steps).toContainEqual(expect.stringMatching(/issue_tags_key_value \(key=\? AND value=\?\)/));

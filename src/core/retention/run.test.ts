@@ -1,13 +1,11 @@
-import { join } from "node:path";
-import SQLite from "better-sqlite3";
-import { Kysely, sql, SqliteDialect } from "kysely";
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DIALECTS, openTestStore, testCtx, type TestStore } from "../../../test/support/stores";
 import { createOrganization } from "../orgs/create-org";
 import { createProject } from "../projects/create-project";
 import { runRetention } from "./run";
 import { encodePayload } from "../storage/payload";
-import type { DB } from "../../db/schema";
+import { planStatements } from "../../../test/support/query-plans";
 
 const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 10, 22, 12);
@@ -16,6 +14,22 @@ describe.each(DIALECTS)("runRetention on %s", (dialect) => {
   let store: TestStore;
   let projectId = 0;
   let issueId = 0;
+  /** An event `age` days old, of the issue given (null: none). */
+  const eventRow = (id: string, age: number, issue: number | null) => ({
+    project_id: projectId,
+    issue_id: issue,
+    grouping_hash: issue === null ? null : "h",
+    event_id: id.padStart(32, "0"),
+    type: "event",
+    timestamp: (NOW - age * DAY) / 1000,
+    received_at: NOW - age * DAY,
+    level: "error",
+    title: "E",
+    release: null,
+    environment: null,
+    trace_id: null,
+    data: encodePayload("{}"),
+  });
 
   beforeAll(async () => {
     store = await openTestStore(dialect);
@@ -48,23 +62,7 @@ describe.each(DIALECTS)("runRetention on %s", (dialect) => {
     const ages = [200, 150, 100, 30, 20, 10, 2, 1];
     await store.db
       .insertInto("events")
-      .values(
-        ages.map((age, i) => ({
-          project_id: projectId,
-          issue_id: issueId,
-          grouping_hash: "h",
-          event_id: `${i}`.padStart(32, "0"),
-          type: "event",
-          timestamp: (NOW - age * DAY) / 1000,
-          received_at: NOW - age * DAY,
-          level: "error",
-          title: "E",
-          release: null,
-          environment: null,
-          trace_id: null,
-          data: encodePayload("{}"),
-        })),
-      )
+      .values(ages.map((age, i) => eventRow(`${i}`, age, issueId)))
       .execute();
     await store.db
       .insertInto("logs")
@@ -102,24 +100,9 @@ describe.each(DIALECTS)("runRetention on %s", (dialect) => {
   });
 
   it("deletes an old event that has no issue, and keeps a new one", async () => {
-    const orphan = (id: string, age: number) => ({
-      project_id: projectId,
-      issue_id: null,
-      grouping_hash: null,
-      event_id: id.padStart(32, "0"),
-      type: "event",
-      timestamp: (NOW - age * DAY) / 1000,
-      received_at: NOW - age * DAY,
-      level: "error",
-      title: "E",
-      release: null,
-      environment: null,
-      trace_id: null,
-      data: encodePayload("{}"),
-    });
     await store.db
       .insertInto("events")
-      .values([orphan("o1", 120), orphan("o2", 5)])
+      .values([eventRow("o1", 120, null), eventRow("o2", 5, null)])
       .execute();
     const result = await runRetention(testCtx(store, { now: () => NOW }), { days: 90, maxEventsPerIssue: 3, batch: 100 });
     expect(result.deleted.events).toBe(1);
@@ -129,28 +112,12 @@ describe.each(DIALECTS)("runRetention on %s", (dialect) => {
 
   if (dialect === "sqlite") {
     it("finds old events and crowded issues through indexes, never by reading every stored event", async () => {
-      // The same file through a connection that logs each statement, whose plan is then asked for.
-      const file = join(store.env.TELLTALE_DATA_DIR!, "telltale.sqlite");
-      const statements: { sql: string; parameters: readonly unknown[] }[] = [];
-      const logged = new Kysely<DB>({
-        dialect: new SqliteDialect({ database: new SQLite(file) }),
-        log: (event) => {
-          if (event.level === "query") statements.push({ sql: event.query.sql, parameters: event.query.parameters });
-        },
+      const planned = await planStatements(store, async (db) => {
+        await runRetention(testCtx({ ...store, db }), { days: 90, maxEventsPerIssue: 3, batch: 100 });
       });
-      try {
-        await runRetention(testCtx({ ...store, db: logged }), { days: 90, maxEventsPerIssue: 3, batch: 100 });
-        const plans = new SQLite(file, { readonly: true });
-        const onEvents = statements.filter((s) => /\bfrom "events"/i.test(s.sql));
-        expect(onEvents.length).toBeGreaterThan(0);
-        for (const s of onEvents) {
-          const plan = plans.prepare(`explain query plan ${s.sql}`).all(...(s.parameters as unknown[])) as { detail: string }[];
-          for (const step of plan) expect(step.detail, s.sql).not.toMatch(/^SCAN events\b/);
-        }
-        plans.close();
-      } finally {
-        await logged.destroy();
-      }
+      const onEvents = planned.filter((s) => /\bfrom "events"/i.test(s.sql));
+      expect(onEvents.length).toBeGreaterThan(0);
+      for (const s of onEvents) for (const step of s.steps) expect(step, s.sql).not.toMatch(/^SCAN events\b/);
     });
 
     it("gives the space of deleted events back to the file system, a step at a time", async () => {
