@@ -3,6 +3,7 @@ import { emptyRecords, type DigestRecords } from "../core/digest/records";
 import { nodeHttpEvent } from "../core/normalize/sdk-events.fixture";
 import { normalizeEvent } from "../core/normalize/index";
 import { MemoryTelemetryStore } from "../core/ports/memory-telemetry";
+import { encodePayload } from "../core/storage/payload";
 import { openDigestBench, type DigestBench } from "../../test/support/digest";
 import { DIALECTS } from "../../test/support/stores";
 import { KyselyTelemetryStore } from "./telemetry";
@@ -21,6 +22,7 @@ function batch(projectId: number): Omit<DigestRecords, "outcomes"> {
     hashes: ["a".repeat(32)],
     secondaryHashes: [],
     config: "test",
+    payload: encodePayload(JSON.stringify(normalized.event)),
     issueId: null,
   };
   const issue = { type: "error" as const, title: "SyntaxError", culprit: "", level: "error" as const, metadata: {} };

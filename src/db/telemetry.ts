@@ -12,6 +12,9 @@ const INSERT_CHUNK = 500;
 
 type EventRow = Insertable<DB["events"]>;
 const str = (v: unknown): string | null => (typeof v === "string" && v !== "" ? v : null);
+/** Bytes as a Buffer without copying them (a record's bytes come from another thread as a plain Uint8Array). */
+const asBuffer = (bytes: Uint8Array): Buffer =>
+  Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
 /** An event's row: its indexed fields in columns, the event itself compressed (decision 0013). */
 function eventRow(record: EventRecord): EventRow {
@@ -29,7 +32,7 @@ function eventRow(record: EventRecord): EventRow {
     release: event.release ?? null,
     environment: event.environment ?? null,
     trace_id: str(event.contexts?.trace?.trace_id),
-    data: encodePayload(JSON.stringify(event)),
+    data: asBuffer(record.payload),
   };
 }
 
@@ -211,7 +214,7 @@ export class KyselyTelemetryStore implements TelemetryStore {
       type: r.type,
       event_id: r.eventId,
       received_at: r.receivedAt,
-      payload: Buffer.from(r.payload.buffer, r.payload.byteOffset, r.payload.byteLength),
+      payload: asBuffer(r.payload),
     }));
     await insertChunks(trx, "raw_items", raw);
     const overflow = await addSessionMembers(trx, batch.sessionMembers);

@@ -21,6 +21,11 @@ export interface EventRecord {
   /** The grouping strategy version that computed them. */
   config: string;
   issue: IssueFields;
+  /**
+   * The event as stored: its JSON compressed (src/core/storage/payload.ts), made by the stage
+   * that grouped it, so that writing a batch does no work its settling could do.
+   */
+  payload: Uint8Array;
   /** Filled in by the issue step before the event is written; null until then. */
   issueId: number | null;
 }

@@ -2,6 +2,7 @@ import type { EnvelopeItem } from "../../envelope/index";
 import { runInboundFilters } from "../../filter/index";
 import { deriveIssueFields, groupForProject } from "../../grouping/index";
 import type { NormalizedEvent } from "../../normalize/types";
+import { encodePayload } from "../../storage/payload";
 import { obj, readJson } from "../read";
 import { normalizeItem, outcome, type Stage, type StageContext } from "../stage";
 import { feedbackFromEvent } from "./feedback";
@@ -19,6 +20,7 @@ function group(c: StageContext, event: NormalizedEvent): void {
     secondaryHashes,
     config: grouping.config,
     issue,
+    payload: encodePayload(JSON.stringify(event)),
     issueId: null,
   });
   outcome(c, "error", "accepted", "");
