@@ -79,6 +79,20 @@ async function copyClaimed(queue: Kysely<QueueDB>, ids: readonly number[]): Prom
 
 class BatchTakenError extends Error {}
 
+/** A batch of the queue file read after the progress mark `after`, its settling under way. */
+interface Ahead {
+  after: number;
+  queued: QueuedEnvelope[];
+  settled: Promise<Settled[]>;
+}
+
+function startSettling(after: number, queued: QueuedEnvelope[], settle: SettleBatch): Ahead {
+  const settled = settle(queued);
+  // Awaited when the batch is written; until then a failure must not count as unhandled.
+  settled.catch(() => undefined);
+  return { after, queued, settled };
+}
+
 /** Main databases (SQLite) whose own `ingest_queue` table, used before the queue file, was found empty. */
 const legacyQueueEmpty = new WeakSet<Kysely<DB>>();
 
@@ -94,6 +108,9 @@ const legacyQueueEmpty = new WeakSet<Kysely<DB>>();
  * not stored twice). The queue rows are deleted after it commits.
  */
 export class KyselyDigestQueue implements DigestQueue {
+  /** SQLite with `BatchLimits.lookahead`: the next batch, read and being settled while the one before it is written. */
+  private ahead: Ahead | null = null;
+
   constructor(
     private readonly store: Pick<Store, "db" | "queue" | "dialect">,
     private readonly releaseOrder: { within(trx: Kysely<DB>): ReleaseOrder },
@@ -136,12 +153,42 @@ export class KyselyDigestQueue implements DigestQueue {
     });
   }
 
+  /**
+   * SQLite, the queue file's next batch after the progress mark `done` and its settling: the one
+   * looked ahead at when the last batch was written, if it starts right after `done`, else read now.
+   * With `limits.lookahead` the batch after it is read and its settling started before returning.
+   */
+  private async settling(limits: BatchLimits, settle: SettleBatch, done: number): Promise<Ahead | null> {
+    const ahead = this.ahead;
+    this.ahead = null;
+    let current: Ahead | null = ahead && ahead.after === done ? ahead : null;
+    if (!current) {
+      const queued = await nextBatch(this.store.queue, limits, done, false);
+      if (queued.length === 0) return null;
+      current = startSettling(done, queued, settle);
+    }
+    if (limits.lookahead) {
+      const last = current.queued[current.queued.length - 1]!.id;
+      const next = await nextBatch(this.store.queue, limits, last, false);
+      if (next.length > 0) this.ahead = startSettling(last, next, settle);
+    }
+    return current;
+  }
+
   /** SQLite, the queue file: settle outside any transaction, write with the progress mark. */
   private async digestQueueFile(limits: BatchLimits, settle: SettleBatch, now: () => number): Promise<BatchWritten> {
     const done = await digestedUpTo(this.store.db);
-    const queued = await nextBatch(this.store.queue, limits, done, false);
-    if (queued.length === 0) return NOTHING_WRITTEN;
-    const settled = await settle(queued);
+    const current = await this.settling(limits, settle, done);
+    if (!current) return NOTHING_WRITTEN;
+    const { queued } = current;
+    let settled: Settled[];
+    try {
+      settled = await current.settled;
+    } catch (error) {
+      // The batch after it was settled on the strength of this one: it is read again next time.
+      this.ahead = null;
+      throw error;
+    }
     const first = queued[0]!.id;
     const last = queued[queued.length - 1]!.id;
     let written: Awaited<ReturnType<KyselyDigestQueue["write"]>>;
@@ -157,6 +204,8 @@ export class KyselyDigestQueue implements DigestQueue {
         return w;
       });
     } catch (error) {
+      // A batch not written leaves nothing to look ahead from.
+      this.ahead = null;
       // Another process on the same files digested this batch first: take the next one.
       if (error instanceof BatchTakenError) return this.digestQueueFile(limits, settle, now);
       throw error;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Ctx } from "../../src/core/context";
-import { digestBatch } from "../../src/core/digest/batch";
+import { digestBatch, settleQueued } from "../../src/core/digest/batch";
+import type { SettleBatch } from "../../src/core/ports/digest-queue";
 import { DEFAULT_ENVELOPE_LIMITS } from "../../src/core/envelope/index";
 import { createUser } from "../../src/core/accounts/create-user";
 import { createOrganization } from "../../src/core/orgs/create-org";
@@ -153,6 +154,60 @@ describe.each(DIALECTS)("digesting on %s", (dialect) => {
           .where("event_id", "in", [legacy, ...ids])
           .execute(),
       ).toHaveLength(4);
+    });
+
+    describe("with the next batch settled while one is written (the settle thread's lookahead)", () => {
+      /** A settle that runs elsewhere, as the settle thread does: records the first queue id of each batch it is given. */
+      function recordingSettle(c: Ctx, fail?: (first: number) => boolean) {
+        const firsts: number[] = [];
+        const settle: SettleBatch = async (queued) => {
+          firsts.push(queued[0]!.id);
+          if (fail?.(queued[0]!.id)) throw new Error("the settle thread failed");
+          return settleQueued(c, queued, options);
+        };
+        return { firsts, options: { ...options, settle } };
+      }
+
+      it("starts settling the next batch before writing one, and stores every event once, in order", async () => {
+        const ids = await enqueue(60, 0, "LookaheadError");
+        const own = testCtx(store);
+        const { firsts, options: lookahead } = recordingSettle(own);
+        expect(await digestBatch(own, lookahead)).toBe(25);
+        // The first batch and the next, read after the first batch's last id, before the first was written.
+        expect(firsts).toHaveLength(2);
+        expect(firsts[1]! - firsts[0]!).toBe(25);
+        expect(await digestBatch(own, lookahead)).toBe(25);
+        expect(await digestBatch(own, lookahead)).toBe(10);
+        expect(await digestBatch(own, lookahead)).toBe(0);
+        // Each batch settled once: the looked-ahead ones were used, not read again.
+        expect(firsts).toHaveLength(3);
+        await expectStoredOnce(ids);
+        const stored = await store.db.selectFrom("events").select("event_id").where("event_id", "in", ids).orderBy("id").execute();
+        expect(stored.map((e) => e.event_id)).toEqual(ids);
+      });
+
+      it("gives up a looked-ahead batch that another digester wrote first", async () => {
+        const ids = await enqueue(60, 0, "StaleLookaheadError");
+        const own = testCtx(store);
+        const { firsts, options: lookahead } = recordingSettle(own);
+        expect(await digestBatch(own, lookahead)).toBe(25);
+        expect(await drain(testCtx(other))).toBe(35);
+        expect(await digestBatch(own, lookahead)).toBe(0);
+        expect(firsts).toHaveLength(2);
+        await expectStoredOnce(ids);
+      });
+
+      it("leaves a batch whose settling failed queued, and takes it again next time", async () => {
+        const ids = await enqueue(30, 0, "FailedLookaheadError");
+        const own = testCtx(store);
+        let failures = 1;
+        const { options: lookahead } = recordingSettle(own, () => failures-- > 0);
+        await expect(digestBatch(own, lookahead)).rejects.toThrow("the settle thread failed");
+        expect(await digestBatch(own, lookahead)).toBe(25);
+        expect(await digestBatch(own, lookahead)).toBe(5);
+        expect(await digestBatch(own, lookahead)).toBe(0);
+        await expectStoredOnce(ids);
+      });
     });
 
     it("never counts a new envelope as digested when the queue file is younger than the progress mark", async () => {

@@ -1,5 +1,5 @@
 import { noteReleases } from "../releases/seen";
-import type { QueuedEnvelope } from "../ports/digest-queue";
+import type { QueuedEnvelope, SettleBatch } from "../ports/digest-queue";
 import type { Ctx } from "../context";
 import type { EnvelopeLimits } from "../envelope/index";
 import type { FingerprintRule } from "../grouping/index";
@@ -29,6 +29,12 @@ export interface DigestOptions {
   /** The enrichers to run on error events before grouping; production's (enrich/registry.ts) unless given. */
   enrichers?: readonly Enricher[];
   enrichmentBudget?: EnrichmentBudget;
+  /**
+   * Settles batches elsewhere — the digest worker's settle thread (src/server/settle-thread.ts)
+   * — instead of in the calling thread. With it the queue file's next batch is settled while
+   * the one before it is written (`BatchLimits.lookahead`).
+   */
+  settle?: SettleBatch;
 }
 
 /** 16 MiB of envelope bodies: with what parsing and normalizing makes of them, well under 100 MB held. */
@@ -38,7 +44,11 @@ const DEFAULT_BATCH_BYTES = 16 * 1024 * 1024;
  * Loads each project's options and fingerprint rules once per batch, then runs the queued
  * envelopes through the stages (run.ts): CPU work and reads only.
  */
-async function digestQueued(ctx: Ctx, queued: readonly QueuedEnvelope[], options: DigestOptions): Promise<Settled[]> {
+export async function settleQueued(
+  ctx: Ctx,
+  queued: readonly QueuedEnvelope[],
+  options: Pick<DigestOptions, "limits" | "enrichers" | "enrichmentBudget">,
+): Promise<Settled[]> {
   const optionsByProject = new Map<number, ProjectOptions>();
   const rulesByProject = new Map<number, readonly FingerprintRule[]>();
   const inputs: EnvelopeInput[] = [];
@@ -86,13 +96,14 @@ const DEFERRED_BATCH = 20;
  * of the batch is stored.
  */
 export async function digestBatch(ctx: Ctx, options: DigestOptions): Promise<number> {
-  const settle = (queued: readonly QueuedEnvelope[]) => digestQueued(ctx, queued, options);
+  const settle = options.settle ?? ((queued: readonly QueuedEnvelope[]) => settleQueued(ctx, queued, options));
   const deferred = await ctx.digestQueue.digestDeferred(DEFERRED_BATCH, settle, ctx.now);
   const batch = await ctx.digestQueue.digestNext(
     {
       size: options.batchSize,
       maxBytes: options.maxBatchBytes ?? DEFAULT_BATCH_BYTES,
       leaveDigestedRows: options.leaveDigestedRows ?? false,
+      lookahead: options.settle !== undefined,
     },
     settle,
     ctx.now,

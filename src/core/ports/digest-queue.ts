@@ -36,6 +36,12 @@ export interface BatchLimits {
    * only one thread writes that file. Without it the digest deletes them itself (the CLI, tests).
    */
   leaveDigestedRows: boolean;
+  /**
+   * SQLite: start settling the next batch before writing this one, so that a `settle` running
+   * in another thread works while this one writes. Without it a batch is read and settled only
+   * once the one before it is written.
+   */
+  lookahead?: boolean;
 }
 
 /** What writing a batch did. */
