@@ -56,6 +56,7 @@ export async function buildServer({ force = false } = {}) {
       "next-worker": "src/server/next-worker.ts",
       "digest-worker": "src/server/digest-worker.ts",
       "sourcemap-thread": "src/server/sourcemap-thread.ts",
+      "settle-thread": "src/server/settle-thread.ts",
     },
     outdir: "dist",
     bundle: true,

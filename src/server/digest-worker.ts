@@ -1,10 +1,8 @@
-import { readlinkSync } from "node:fs";
-import { setPriority } from "node:os";
 import { parentPort } from "node:worker_threads";
 import { sql } from "kysely";
 import { settings } from "../config/settings";
 import { checkpointQueue, digestedUpTo } from "../db/queue";
-import { digestBatch } from "../core/digest/batch";
+import { digestBatch, settleQueued } from "../core/digest/batch";
 import { runRetention } from "../core/retention/run";
 import { createCtx } from "../core/create-ctx";
 import { productionEnrichers } from "../core/digest/enrich/registry";
@@ -12,6 +10,10 @@ import { connect } from "../db/connect";
 import { envelopeLimits } from "./ingest/ingest-runtime";
 import { log, setLogLevel } from "./log";
 import { ThreadMapResolver } from "./sourcemap-thread";
+import { ThreadSettler } from "./settle-thread";
+import { lowerThreadPriority } from "./thread-priority";
+import { isRequestPathMessage } from "./request-path-load";
+import type { SettleBatch } from "../core/ports/digest-queue";
 
 /**
  * The digest step in its own thread, so that JSON parsing and normalization use the second
@@ -19,21 +21,8 @@ import { ThreadMapResolver } from "./sourcemap-thread";
  * queue is empty until the front says more arrived (or a poll interval passes, for envelopes
  * accepted by other processes on PostgreSQL).
  */
-/**
- * The digest runs at a lower CPU priority than the request path (Linux: a thread's nice
- * value is its own): when the two cores are busy, SDKs are answered first and the digest
- * uses what is left, catching up once the load eases. Elsewhere both run at equal priority.
- */
-function lowerPriority(): void {
-  try {
-    const tid = Number(readlinkSync("/proc/thread-self").split("/").pop());
-    if (Number.isInteger(tid) && tid > 0) setPriority(tid, DIGEST_NICE);
-  } catch {
-    // No /proc/thread-self (not Linux) or not permitted: equal priority.
-  }
-}
-const DIGEST_NICE = 10;
-lowerPriority();
+// The digest runs at a lower CPU priority than the request path (src/server/thread-priority.ts).
+lowerThreadPriority();
 
 const config = settings();
 setLogLevel(config.logLevel);
@@ -42,12 +31,27 @@ const ctx = createCtx(config, store);
 const sqlite = ctx.dialect === "sqlite";
 /** Source maps decode in a thread of their own (the bundle next to this one), so a large one holds nobody up. */
 const maps = new ThreadMapResolver(new URL("./sourcemap-thread.js", import.meta.url));
+const limits = envelopeLimits(config.ingest);
+const enrichers = productionEnrichers(ctx.artifacts, maps);
+/**
+ * On SQLite, while the request path is idle (a backlog draining after a load), batches are
+ * settled mostly in a thread of their own while this one writes the batch before
+ * (src/server/settle-thread.ts, decision 0030); while SDKs keep the request path busy (told by
+ * the main thread, src/server/request-path-load.ts) this thread settles alone, leaving the other
+ * core to them. On PostgreSQL a batch is claimed in the transaction that writes it, and several
+ * processes may digest at once: each settles its own.
+ */
+const settleHere: SettleBatch = (queued) => settleQueued(ctx, queued, { limits, enrichers });
+const settler = sqlite ? new ThreadSettler(new URL("./settle-thread.js", import.meta.url), settleHere) : null;
+let requestPathBusy = false;
+const settle: SettleBatch | undefined = settler ? (queued) => (requestPathBusy ? settleHere(queued) : settler.settle(queued)) : undefined;
 // On SQLite the request path deletes digested queue rows: this thread only reads the queue file.
 const options = {
   batchSize: 200,
-  limits: envelopeLimits(config.ingest),
+  limits,
   leaveDigestedRows: sqlite,
-  enrichers: productionEnrichers(ctx.artifacts, maps),
+  enrichers,
+  ...(settle ? { settle } : {}),
   onSetAside: (count: number) => log("warn", "envelopes set aside as dead letters; see Dead letters on the organization page", { count }),
 };
 /**
@@ -88,6 +92,7 @@ async function retentionIfDue(): Promise<void> {
 let stopping = false;
 let wake: (() => void) | null = null;
 parentPort?.on("message", (message: unknown) => {
+  if (isRequestPathMessage(message)) requestPathBusy = message.busy;
   if (message === "wake") wake?.();
   if (message === "stop") {
     stopping = true;
@@ -105,6 +110,10 @@ async function loop(): Promise<void> {
       if (n > 0) {
         parentPort?.postMessage({ type: "digested", count: n, upTo: sqlite ? await digestedUpTo(ctx.db) : undefined });
         await tidyFiles();
+        // A batch is promises and synchronous SQLite calls: without a turn of the event loop,
+        // the main thread's messages (the request path turning idle, "stop") would wait for
+        // the whole backlog.
+        await new Promise((resolve) => setImmediate(resolve));
         continue;
       }
       await tidyFiles();
@@ -123,6 +132,7 @@ async function loop(): Promise<void> {
     });
     wake = null;
   }
+  await settler?.close();
   await maps.close();
   await store.close();
   parentPort?.postMessage({ type: "stopped" });

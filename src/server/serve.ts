@@ -19,6 +19,7 @@ import type { TunnelTarget } from "./tunnel";
 import type { QueueGauge } from "../core/ingest/accept";
 import { createIngestRuntime } from "./ingest/ingest-runtime";
 import { launchUi, takePrestartedUi, type LaunchedUi, type UiStartMessage } from "./ui-prestart";
+import { watchRequestPath, type RequestPathMessage } from "./request-path-load";
 
 /** The digest worker thread: woken when envelopes arrive, reporting how many it digested. */
 function startDigestWorker(file: string, queue: QueueGauge, digested: (upTo: number) => void) {
@@ -41,6 +42,8 @@ function startDigestWorker(file: string, queue: QueueGauge, digested: (upTo: num
     });
   };
   start();
+  // The digest worker settles in a second thread only while this thread is idle.
+  const unwatch = watchRequestPath((busy) => worker.postMessage({ type: "request-path", busy } satisfies RequestPathMessage));
   return {
     wake() {
       // At most one message per turn of the event loop: once woken, the worker drains the queue.
@@ -51,6 +54,7 @@ function startDigestWorker(file: string, queue: QueueGauge, digested: (upTo: num
     },
     async stop() {
       stopping = true;
+      unwatch();
       worker.postMessage("stop");
       await Promise.race([once(worker, "exit"), new Promise((r) => setTimeout(r, 5000))]);
       await worker.terminate();

@@ -1,0 +1,175 @@
+import { type MessagePort, parentPort, Worker, workerData } from "node:worker_threads";
+import { settings } from "../config/settings";
+import { createCtx } from "../core/create-ctx";
+import { settleQueued } from "../core/digest/batch";
+import { productionEnrichers } from "../core/digest/enrich/registry";
+import type { Settled } from "../core/digest/settled";
+import type { QueuedEnvelope, SettleBatch } from "../core/ports/digest-queue";
+import { connect } from "../db/connect";
+import { envelopeLimits } from "./ingest/ingest-runtime";
+import { log, setLogLevel } from "./log";
+import { ThreadMapResolver } from "./sourcemap-thread";
+import { lowerThreadPriority } from "./thread-priority";
+
+/**
+ * The digest's CPU work in a second thread (issue 11): parsing, normalizing, enriching,
+ * grouping and compressing a batch — its settling — runs here while the digest thread writes
+ * the batch before it, so a backlog is drained on both cores once the request path leaves one
+ * idle (docs/decisions/0030-settling-beside-the-writer.md). The digest thread stays the only
+ * writer. Started on the first batch, stopped after a while without one, so an idle server
+ * holds no third V8 heap for it. A batch this thread cannot settle — it died, timed out or
+ * threw — is settled in the digest thread instead, where one envelope's fault becomes that
+ * envelope's dead letter: nothing waits on this thread forever.
+ */
+
+interface Asked {
+  id: number;
+  queued: readonly QueuedEnvelope[];
+}
+type Answered = { id: number; settled: Settled[] } | { id: number; error: string };
+
+const ROLE = "telltale-settle";
+/** A batch is 16 MiB of bodies at most (src/core/digest/batch.ts); what it parses into fits well within this. */
+const HEAP_MB = 512;
+const REQUEST_TIMEOUT_MS = 60_000;
+const IDLE_STOP_MS = 300_000;
+
+/** The thread's side: settles what it is sent, with its own connection (reads only) and enrichers. */
+function serve(port: MessagePort): void {
+  lowerThreadPriority();
+  const config = settings();
+  setLogLevel(config.logLevel);
+  const store = connect(config.database, { checkpoints: false });
+  const ctx = createCtx(config, store);
+  const maps = new ThreadMapResolver(new URL("./sourcemap-thread.js", import.meta.url));
+  const options = { limits: envelopeLimits(config.ingest), enrichers: productionEnrichers(ctx.artifacts, maps) };
+  port.on("message", ({ id, queued }: Asked) => {
+    settleQueued(ctx, queued, options).then(
+      (settled) => {
+        // The digest thread keeps the bodies (a dead letter's): they are not sent back.
+        for (const s of settled) s.letter = { ...s.letter, body: EMPTY };
+        port.postMessage({ id, settled } satisfies Answered);
+      },
+      (error: unknown) => port.postMessage({ id, error: error instanceof Error ? error.message : String(error) } satisfies Answered),
+    );
+  });
+}
+const EMPTY = new Uint8Array(0);
+
+if (parentPort && (workerData as { role?: unknown } | null)?.role === ROLE) serve(parentPort);
+
+/**
+ * The share of each batch the digest thread settles itself, its tail: with the batch before it
+ * to write (and the records of this thread's share to take in), the digest thread then finishes
+ * its part about when the settle thread finishes the rest (`npm run bench:digest`, the mix:
+ * settling 73 % of the work, writing 27 %, the records' copy between threads a fifth of settling).
+ */
+export const LOCAL_SHARE = 0.3;
+
+/**
+ * The digest thread's side: a SettleBatch whose work runs mostly in the settle thread, the
+ * batch's last `localShare` settled by `local` meanwhile, and all of it by `local` when the thread
+ * does not settle its part.
+ */
+export class ThreadSettler {
+  private worker: Worker | null = null;
+  private nextId = 1;
+  private idle: NodeJS.Timeout | null = null;
+  private readonly waiting = new Map<
+    number,
+    { worker: Worker; resolve(settled: Settled[]): void; reject(error: Error): void; timer: NodeJS.Timeout }
+  >();
+
+  constructor(
+    private readonly entry: URL | string,
+    private readonly local: SettleBatch,
+    private readonly timeoutMs = REQUEST_TIMEOUT_MS,
+    private readonly localShare = LOCAL_SHARE,
+  ) {}
+
+  readonly settle: SettleBatch = async (queued) => {
+    const split = queued.length - Math.floor(queued.length * this.localShare);
+    const there = this.inThread(queued.slice(0, split));
+    // Awaited below, unless settling the digest thread's share throws first.
+    there.catch(() => undefined);
+    const here = split < queued.length ? await this.local(queued.slice(split)) : [];
+    return [...(await there), ...here];
+  };
+
+  private async inThread(queued: readonly QueuedEnvelope[]): Promise<Settled[]> {
+    try {
+      const settled = await this.remote(queued);
+      if (settled.length !== queued.length) throw new Error(`settled ${settled.length} of ${queued.length} envelopes`);
+      for (const [i, s] of settled.entries()) s.letter.body = queued[i]!.body;
+      return settled;
+    } catch (error) {
+      log("warn", "the settle thread did not settle a batch; the digest thread settles it", {
+        error: error instanceof Error ? error.message : String(error),
+      });
+      return this.local(queued);
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.worker) await this.stop(this.worker, new Error("the settle thread was stopped"));
+  }
+
+  private remote(queued: readonly QueuedEnvelope[]): Promise<Settled[]> {
+    const worker = this.started();
+    const id = this.nextId++;
+    if (this.idle) clearTimeout(this.idle);
+    this.idle = null;
+    return new Promise<Settled[]>((resolve, reject) => {
+      const timer = setTimeout(
+        () => void this.stop(worker, new Error(`the settle thread gave no answer in ${this.timeoutMs / 1000} s`)),
+        this.timeoutMs,
+      );
+      timer.unref();
+      this.waiting.set(id, { worker, resolve, reject, timer });
+      worker.postMessage({ id, queued } satisfies Asked);
+    });
+  }
+
+  private started(): Worker {
+    if (this.worker) return this.worker;
+    const worker = new Worker(this.entry, { workerData: { role: ROLE }, resourceLimits: { maxOldGenerationSizeMb: HEAP_MB } });
+    worker.unref();
+    worker.on("message", (reply: Answered) => {
+      const waiter = this.waiting.get(reply.id);
+      if (!waiter) return;
+      this.waiting.delete(reply.id);
+      clearTimeout(waiter.timer);
+      if ("error" in reply) waiter.reject(new Error(reply.error));
+      else waiter.resolve(reply.settled);
+      this.stopWhenIdle(worker);
+    });
+    worker.on("error", (error) => void this.stop(worker, error));
+    worker.on("exit", () => void this.stop(worker, new Error("the settle thread exited")));
+    this.worker = worker;
+    return worker;
+  }
+
+  /** Ends the thread once no batch has come for a while: an idle server keeps no heap for it. */
+  private stopWhenIdle(worker: Worker): void {
+    if (this.waiting.size > 0 || this.worker !== worker) return;
+    if (this.idle) clearTimeout(this.idle);
+    this.idle = setTimeout(() => void this.stop(worker, new Error("the settle thread was idle")), IDLE_STOP_MS);
+    this.idle.unref();
+  }
+
+  /** Ends a thread and fails its batches in flight (they are settled locally); the next batch starts a new one. */
+  private async stop(worker: Worker, error: Error): Promise<void> {
+    if (this.worker === worker) {
+      this.worker = null;
+      if (this.idle) clearTimeout(this.idle);
+      this.idle = null;
+    }
+    for (const [id, waiter] of this.waiting) {
+      if (waiter.worker !== worker) continue;
+      clearTimeout(waiter.timer);
+      waiter.reject(error);
+      this.waiting.delete(id);
+    }
+    await worker.terminate();
+  }
+}
