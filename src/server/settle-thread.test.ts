@@ -18,7 +18,7 @@ function standIn(): string {
     file,
     `import { parentPort, workerData, threadId } from "node:worker_threads";
 if (workerData.role !== "telltale-settle") throw new Error("wrong role");
-parentPort.on("message", ({ id, queued }) => {
+parentPort.on("message", ({ id, request: queued }) => {
   const project = queued[0].projectId;
   if (project === 66) process.exit(3);
   if (project === 99) return;
@@ -30,7 +30,7 @@ parentPort.on("message", ({ id, queued }) => {
     letter: { projectId: q.projectId, keyId: q.keyId, receivedAt: q.receivedAt, body: new Uint8Array(0), itemTypes: ["event"], scrubbing: {} },
     deferrals: 0,
   }));
-  parentPort.postMessage({ id, settled });
+  parentPort.postMessage({ id, answer: settled });
 });`,
   );
   return file;

@@ -1,4 +1,4 @@
-import { type MessagePort, parentPort, Worker, workerData } from "node:worker_threads";
+import { type MessagePort, parentPort, workerData } from "node:worker_threads";
 import { settings } from "../config/settings";
 import { createCtx } from "../core/create-ctx";
 import { settleQueued } from "../core/digest/batch";
@@ -8,6 +8,7 @@ import type { QueuedEnvelope, SettleBatch } from "../core/ports/digest-queue";
 import { connect } from "../db/connect";
 import { envelopeLimits } from "./ingest/ingest-runtime";
 import { log, setLogLevel } from "./log";
+import { answerRequests, RequestThread } from "./request-thread";
 import { ThreadMapResolver } from "./sourcemap-thread";
 import { lowerThreadPriority } from "./thread-priority";
 
@@ -21,12 +22,6 @@ import { lowerThreadPriority } from "./thread-priority";
  * threw — is settled in the digest thread instead, where one envelope's fault becomes that
  * envelope's dead letter: nothing waits on this thread forever.
  */
-
-interface Asked {
-  id: number;
-  queued: readonly QueuedEnvelope[];
-}
-type Answered = { id: number; settled: Settled[] } | { id: number; error: string };
 
 const ROLE = "telltale-settle";
 /** A batch is 16 MiB of bodies at most (src/core/digest/batch.ts); what it parses into fits well within this. */
@@ -43,15 +38,11 @@ function serve(port: MessagePort): void {
   const ctx = createCtx(config, store);
   const maps = new ThreadMapResolver(new URL("./sourcemap-thread.js", import.meta.url));
   const options = { limits: envelopeLimits(config.ingest), enrichers: productionEnrichers(ctx.artifacts, maps) };
-  port.on("message", ({ id, queued }: Asked) => {
-    settleQueued(ctx, queued, options).then(
-      (settled) => {
-        // The digest thread keeps the bodies (a dead letter's): they are not sent back.
-        for (const s of settled) s.letter = { ...s.letter, body: EMPTY };
-        port.postMessage({ id, settled } satisfies Answered);
-      },
-      (error: unknown) => port.postMessage({ id, error: error instanceof Error ? error.message : String(error) } satisfies Answered),
-    );
+  answerRequests(port, async (queued: readonly QueuedEnvelope[]) => {
+    const settled = await settleQueued(ctx, queued, options);
+    // The digest thread keeps the bodies (a dead letter's): they are not sent back.
+    for (const s of settled) s.letter = { ...s.letter, body: EMPTY };
+    return settled;
   });
 }
 const EMPTY = new Uint8Array(0);
@@ -72,20 +63,16 @@ export const LOCAL_SHARE = 0.3;
  * does not settle its part.
  */
 export class ThreadSettler {
-  private worker: Worker | null = null;
-  private nextId = 1;
-  private idle: NodeJS.Timeout | null = null;
-  private readonly waiting = new Map<
-    number,
-    { worker: Worker; resolve(settled: Settled[]): void; reject(error: Error): void; timer: NodeJS.Timeout }
-  >();
+  private readonly thread: RequestThread<readonly QueuedEnvelope[], Settled[]>;
 
   constructor(
-    private readonly entry: URL | string,
+    entry: URL | string,
     private readonly local: SettleBatch,
-    private readonly timeoutMs = REQUEST_TIMEOUT_MS,
+    timeoutMs = REQUEST_TIMEOUT_MS,
     private readonly localShare = LOCAL_SHARE,
-  ) {}
+  ) {
+    this.thread = new RequestThread(entry, { name: "the settle thread", role: ROLE, heapMb: HEAP_MB, timeoutMs, idleStopMs: IDLE_STOP_MS });
+  }
 
   readonly settle: SettleBatch = async (queued) => {
     const split = queued.length - Math.floor(queued.length * this.localShare);
@@ -96,9 +83,13 @@ export class ThreadSettler {
     return [...(await there), ...here];
   };
 
+  close(): Promise<void> {
+    return this.thread.close();
+  }
+
   private async inThread(queued: readonly QueuedEnvelope[]): Promise<Settled[]> {
     try {
-      const settled = await this.remote(queued);
+      const settled = await this.thread.ask(queued);
       if (settled.length !== queued.length) throw new Error(`settled ${settled.length} of ${queued.length} envelopes`);
       for (const [i, s] of settled.entries()) s.letter.body = queued[i]!.body;
       return settled;
@@ -108,68 +99,5 @@ export class ThreadSettler {
       });
       return this.local(queued);
     }
-  }
-
-  async close(): Promise<void> {
-    if (this.worker) await this.stop(this.worker, new Error("the settle thread was stopped"));
-  }
-
-  private remote(queued: readonly QueuedEnvelope[]): Promise<Settled[]> {
-    const worker = this.started();
-    const id = this.nextId++;
-    if (this.idle) clearTimeout(this.idle);
-    this.idle = null;
-    return new Promise<Settled[]>((resolve, reject) => {
-      const timer = setTimeout(
-        () => void this.stop(worker, new Error(`the settle thread gave no answer in ${this.timeoutMs / 1000} s`)),
-        this.timeoutMs,
-      );
-      timer.unref();
-      this.waiting.set(id, { worker, resolve, reject, timer });
-      worker.postMessage({ id, queued } satisfies Asked);
-    });
-  }
-
-  private started(): Worker {
-    if (this.worker) return this.worker;
-    const worker = new Worker(this.entry, { workerData: { role: ROLE }, resourceLimits: { maxOldGenerationSizeMb: HEAP_MB } });
-    worker.unref();
-    worker.on("message", (reply: Answered) => {
-      const waiter = this.waiting.get(reply.id);
-      if (!waiter) return;
-      this.waiting.delete(reply.id);
-      clearTimeout(waiter.timer);
-      if ("error" in reply) waiter.reject(new Error(reply.error));
-      else waiter.resolve(reply.settled);
-      this.stopWhenIdle(worker);
-    });
-    worker.on("error", (error) => void this.stop(worker, error));
-    worker.on("exit", () => void this.stop(worker, new Error("the settle thread exited")));
-    this.worker = worker;
-    return worker;
-  }
-
-  /** Ends the thread once no batch has come for a while: an idle server keeps no heap for it. */
-  private stopWhenIdle(worker: Worker): void {
-    if (this.waiting.size > 0 || this.worker !== worker) return;
-    if (this.idle) clearTimeout(this.idle);
-    this.idle = setTimeout(() => void this.stop(worker, new Error("the settle thread was idle")), IDLE_STOP_MS);
-    this.idle.unref();
-  }
-
-  /** Ends a thread and fails its batches in flight (they are settled locally); the next batch starts a new one. */
-  private async stop(worker: Worker, error: Error): Promise<void> {
-    if (this.worker === worker) {
-      this.worker = null;
-      if (this.idle) clearTimeout(this.idle);
-      this.idle = null;
-    }
-    for (const [id, waiter] of this.waiting) {
-      if (waiter.worker !== worker) continue;
-      clearTimeout(waiter.timer);
-      waiter.reject(error);
-      this.waiting.delete(id);
-    }
-    await worker.terminate();
   }
 }
