@@ -19,6 +19,8 @@ export interface RequestThreadOptions {
   /** Tells the thread's module it was started as that thread (`workerData.role`). */
   role: string;
   heapMb: number;
+  /** The young generation's size (V8's default when unset). */
+  youngMb?: number;
   timeoutMs: number;
   idleStopMs?: number;
   /** Told when the thread fails (an uncaught error, its heap exhausted). */
@@ -72,8 +74,9 @@ export class RequestThread<Q, A> {
 
   private started(): Worker {
     if (this.worker) return this.worker;
-    const { name, role, heapMb } = this.options;
-    const worker = new Worker(this.entry, { workerData: { role }, resourceLimits: { maxOldGenerationSizeMb: heapMb } });
+    const { name, role, heapMb, youngMb } = this.options;
+    const resourceLimits = { maxOldGenerationSizeMb: heapMb, ...(youngMb ? { maxYoungGenerationSizeMb: youngMb } : {}) };
+    const worker = new Worker(this.entry, { workerData: { role }, resourceLimits });
     worker.unref();
     worker.on("message", (reply: Answered<A>) => {
       const waiter = this.waiting.get(reply.id);

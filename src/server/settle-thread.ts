@@ -25,7 +25,8 @@ import { lowerThreadPriority } from "./thread-priority";
 
 const ROLE = "telltale-settle";
 /** A batch is 16 MiB of bodies at most (src/core/digest/batch.ts); what it parses into fits well within this. */
-const HEAP_MB = 512;
+const HEAP_MB = 128;
+const YOUNG_MB = 8;
 const REQUEST_TIMEOUT_MS = 60_000;
 const IDLE_STOP_MS = 300_000;
 
@@ -71,7 +72,14 @@ export class ThreadSettler {
     timeoutMs = REQUEST_TIMEOUT_MS,
     private readonly localShare = LOCAL_SHARE,
   ) {
-    this.thread = new RequestThread(entry, { name: "the settle thread", role: ROLE, heapMb: HEAP_MB, timeoutMs, idleStopMs: IDLE_STOP_MS });
+    this.thread = new RequestThread(entry, {
+      name: "the settle thread",
+      role: ROLE,
+      heapMb: HEAP_MB,
+      youngMb: YOUNG_MB,
+      timeoutMs,
+      idleStopMs: IDLE_STOP_MS,
+    });
   }
 
   readonly settle: SettleBatch = async (queued) => {
