@@ -26,8 +26,13 @@ function startDigestWorker(file: string, queue: QueueGauge, digested: (upTo: num
   let wakePending = false;
   let worker: Worker;
   let stopping = false;
+  // The digest worker settles in a second thread only while this thread is idle: it is told
+  // when that changes, and a restarted worker is told where things stand.
+  let busy = false;
+  const tellBusy = () => worker.postMessage({ type: "request-path", busy } satisfies RequestPathMessage);
   const start = () => {
     worker = new Worker(file);
+    if (busy) tellBusy();
     worker.on("message", (m: { type?: string; count?: number; upTo?: number }) => {
       if (m.type === "digested") {
         queue.depth = Math.max(0, queue.depth - (m.count ?? 0));
@@ -42,8 +47,10 @@ function startDigestWorker(file: string, queue: QueueGauge, digested: (upTo: num
     });
   };
   start();
-  // The digest worker settles in a second thread only while this thread is idle.
-  const unwatch = watchRequestPath((busy) => worker.postMessage({ type: "request-path", busy } satisfies RequestPathMessage));
+  const unwatch = watchRequestPath((now) => {
+    busy = now;
+    tellBusy();
+  });
   return {
     wake() {
       // At most one message per turn of the event loop: once woken, the worker drains the queue.
