@@ -23,7 +23,8 @@ async function writeRecords(trx: Kysely<DB>, w: WriteContext, records: DigestRec
   // The issue step fills in each event's issue (on the row it shares with the telemetry store).
   const grouped: GroupedEvent[] = records.events.map((r) => ({
     projectId: r.projectId,
-    event: r.event,
+    eventId: r.eventId,
+    facts: r.facts,
     hashes: r.hashes,
     secondaryHashes: r.secondaryHashes,
     config: r.config,

@@ -7,6 +7,7 @@ import { encodePayload } from "../core/storage/payload";
 import { openDigestBench, type DigestBench } from "../../test/support/digest";
 import { DIALECTS } from "../../test/support/stores";
 import { KyselyTelemetryStore } from "./telemetry";
+import { eventFacts } from "../core/issues/event-tags";
 
 const HOUR = 3_600_000;
 
@@ -18,7 +19,7 @@ function batch(projectId: number): Omit<DigestRecords, "outcomes"> {
     projectId,
     eventId: normalized.event.event_id,
     receivedAt: Date.now(),
-    event: normalized.event,
+    facts: eventFacts(normalized.event),
     hashes: ["a".repeat(32)],
     secondaryHashes: [],
     config: "test",

@@ -11,27 +11,26 @@ import type { DB } from "./schema";
 const INSERT_CHUNK = 500;
 
 type EventRow = Insertable<DB["events"]>;
-const str = (v: unknown): string | null => (typeof v === "string" && v !== "" ? v : null);
 /** Bytes as a Buffer without copying them (a record's bytes come from another thread as a plain Uint8Array). */
 const asBuffer = (bytes: Uint8Array): Buffer =>
   Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
 /** An event's row: its indexed fields in columns, the event itself compressed (decision 0013). */
 function eventRow(record: EventRecord): EventRow {
-  const { event } = record;
+  const { facts } = record;
   return {
     project_id: record.projectId,
     issue_id: record.issueId,
     grouping_hash: record.hashes[0] ?? null,
     event_id: record.eventId,
-    type: event.type,
-    timestamp: event.timestamp,
+    type: facts.type,
+    timestamp: facts.timestamp,
     received_at: record.receivedAt,
-    level: event.level,
+    level: facts.level,
     title: record.issue.title,
-    release: event.release ?? null,
-    environment: event.environment ?? null,
-    trace_id: str(event.contexts?.trace?.trace_id),
+    release: facts.release,
+    environment: facts.environment,
+    trace_id: facts.traceId,
     data: asBuffer(record.payload),
   };
 }

@@ -1,5 +1,5 @@
 import type { IssueFields } from "../grouping/index";
-import type { NormalizedEvent } from "../normalize/types";
+import type { EventFacts } from "../issues/event-tags";
 
 /**
  * What the digest's stages produce: plain, typed records, one kind per thing stored. They
@@ -13,7 +13,8 @@ export interface EventRecord {
   projectId: number;
   eventId: string;
   receivedAt: number;
-  event: NormalizedEvent;
+  /** What the issue step and the event's row read; the event itself is `payload`. */
+  facts: EventFacts;
   /** The event's hashes, primary first; an issue is found by any of them. */
   hashes: string[];
   /** During a grouping upgrade's transition, the previous version's hashes: they find old issues, never make new ones. */

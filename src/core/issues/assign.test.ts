@@ -5,6 +5,7 @@ import type { NormalizedEvent } from "../normalize/types";
 import { MemoryIssueStore } from "../ports/memory-issues";
 import { MemoryReleaseOrder } from "../ports/memory-release-order";
 import { assignIssues, type GroupedEvent } from "./assign";
+import { eventFacts } from "./event-tags";
 
 const NOW = Date.parse("2026-11-24T12:00:00Z");
 
@@ -20,7 +21,16 @@ function event(over: Record<string, unknown> = {}): NormalizedEvent {
 function grouped(hash: string, over: Record<string, unknown> = {}, extra: Partial<GroupedEvent> = {}): GroupedEvent {
   const e = event(over);
   const fields: IssueFields = { type: "default", title: String(over.message ?? "boom"), culprit: "", level: "error", metadata: {} };
-  return { projectId: 1, event: e, hashes: [hash], secondaryHashes: [], config: "test", issue: fields, ...extra };
+  return {
+    projectId: 1,
+    eventId: e.event_id,
+    facts: eventFacts(e),
+    hashes: [hash],
+    secondaryHashes: [],
+    config: "test",
+    issue: fields,
+    ...extra,
+  };
 }
 
 describe("the issue step over an in-memory IssueStore", () => {

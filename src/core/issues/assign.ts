@@ -1,8 +1,7 @@
-import type { NormalizedEvent } from "../normalize/types";
 import type { IssueFields } from "../grouping/index";
 import type { IssueHash, IssueStore, IssueUpdate, StoredIssueState } from "../ports/issues";
 import { releaseKey, type ReleaseOrder, type ReleaseRef } from "../ports/release-order";
-import { issueTags, userKey } from "./event-tags";
+import { issueTags, type EventFacts } from "./event-tags";
 import { ARRIVING, releaseOrder, type FirstSeen } from "./releases";
 import { onArrivals, type ReleaseComparator, type StateChange } from "./state";
 import type { WindowSample } from "./window-counts";
@@ -12,7 +11,8 @@ import { changeEvent } from "./change-event";
 /** An event ready to be stored, with what grouping decided about it. */
 export interface GroupedEvent {
   projectId: number;
-  event: NormalizedEvent;
+  eventId: string;
+  facts: EventFacts;
   /** The event's hashes, primary first; an issue is found by any of them. */
   hashes: string[];
   /** A grouping upgrade's previous-version hashes: looked up after `hashes`, never given to a new issue. */
@@ -60,7 +60,7 @@ export async function assignIssues(
   const changes: NewIssueChange[] = [];
   for (const g of grouped) {
     const issueId = issueOf.get(g)!;
-    const ts = Math.round(g.event.timestamp * 1000);
+    const ts = Math.round(g.facts.timestamp * 1000);
     let d = deltas.get(issueId);
     if (!d) {
       d = { issueId, count: 0, firstSeen: ts, lastSeen: ts, last: g, users: new Set(), tags: new Map(), hours: new Map() };
@@ -72,17 +72,17 @@ export async function assignIssues(
       d.lastSeen = ts;
       d.last = g;
     }
-    const user = userKey(g.event);
+    const user = g.facts.user;
     if (user) d.users.add(user);
     samples.push({
       issueId,
       at: ts,
       user: user ?? null,
       projectId: g.projectId,
-      environment: g.event.environment ?? null,
-      level: g.event.level,
+      environment: g.facts.environment,
+      level: g.facts.level,
     });
-    for (const [key, value] of issueTags(g.event)) {
+    for (const [key, value] of issueTags(g.facts)) {
       const k = `${key}\u0000${value}`;
       const t = d.tags.get(k);
       if (t) {
@@ -139,7 +139,7 @@ async function applyDeltas(
     if (!row) throw new Error(`issue ${d.issueId} vanished during the digest`);
     const { update, change } = issueUpdate(row, d, newUsers.get(d.issueId) ?? 0, now, comparatorFor(d.last.projectId, row, times));
     await store.updateIssue(d.issueId, update);
-    const event = changeEvent(d.last.event);
+    const event = changeEvent(d.last.eventId, d.last.facts);
     if (change)
       changes.push({
         projectId: d.last.projectId,
@@ -208,9 +208,9 @@ async function resolveIssues(store: IssueStore, grouped: readonly GroupedEvent[]
       hashes: g.hashes,
       config: g.config,
       fields: g.issue,
-      seenAt: Math.round(g.event.timestamp * 1000),
-      release: g.event.release ?? null,
-      environment: g.event.environment ?? null,
+      seenAt: Math.round(g.facts.timestamp * 1000),
+      release: g.facts.release,
+      environment: g.facts.environment,
     });
     for (const h of g.hashes) known.set(key(h), issueId);
     out.set(g, issueId);
@@ -224,7 +224,7 @@ function releasesCompared(deltas: readonly IssueDelta[], before: ReadonlyMap<num
   const refs: ReleaseRef[] = [];
   for (const d of deltas) {
     const row = before.get(d.issueId);
-    const release = d.last.event.release;
+    const release = d.last.facts.release;
     if (row?.status !== "resolved" || !row.resolved_in_release || !release) continue;
     refs.push({ projectId: d.last.projectId, version: row.resolved_in_release }, { projectId: d.last.projectId, version: release });
   }
@@ -253,7 +253,7 @@ function issueUpdate(
   now: number,
   order: ReleaseComparator,
 ): { update: IssueUpdate; change: StateChange | null } {
-  const last = d.last.event;
+  const last = d.last.facts;
   const update: IssueUpdate = {
     times_seen: before.times_seen + d.count,
     user_count: before.user_count + newUsers,
@@ -274,8 +274,8 @@ function issueUpdate(
     timesSeen: update.times_seen,
     userCount: update.user_count,
     lastSeen: d.lastSeen,
-    release: last.release ?? null,
-    eventId: last.event_id,
+    release: last.release,
+    eventId: d.last.eventId,
   };
   const { set, change } = onArrivals(before, arrivals, now, before.times_seen === 0, order);
   return { update: { ...update, ...set }, change };

@@ -7,8 +7,7 @@
  * characters.
  */
 import { z } from "zod";
-import { eventTags } from "./event-tags";
-import type { NormalizedEvent } from "../normalize/types";
+import type { EventFacts } from "./event-tags";
 
 export interface ChangeEvent {
   id: string;
@@ -17,8 +16,8 @@ export interface ChangeEvent {
   tags: Array<[string, string]>;
 }
 
-export function changeEvent(event: NormalizedEvent): ChangeEvent {
-  return { id: event.event_id, release: event.release ?? null, environment: event.environment ?? null, tags: eventTags(event) };
+export function changeEvent(eventId: string, facts: EventFacts): ChangeEvent {
+  return { id: eventId, release: facts.release, environment: facts.environment, tags: facts.tags };
 }
 
 const Stored = z.object({

@@ -15,7 +15,7 @@ export function releasesIn(settled: readonly Settled[]): { projectId: number; ve
   };
   for (const s of settled) {
     if (s.failure !== null) continue;
-    for (const e of s.records.events) add(e.projectId, e.event.release);
+    for (const e of s.records.events) add(e.projectId, e.facts.release ?? undefined);
     for (const c of s.records.sessions) add(c.projectId, c.release);
   }
   return [...pairs.values()];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { browserEvent, nodeHttpEvent } from "../../normalize/sdk-events.fixture";
 import type { NormalizedEvent } from "../../normalize/types";
-import { defaultProjectOptions, digest, envelope, tally } from "../stages/test-support";
+import { defaultProjectOptions, digest, envelope, storedEvent, tally } from "../stages/test-support";
 import { DEFAULT_ENVELOPE_LIMITS } from "../../envelope/index";
 import { MAX_DEFERRALS, runStages } from "../run";
 import { BoundedCache } from "./cache";
@@ -42,7 +42,9 @@ describe("enrichment before grouping", () => {
     expect(hash(enriched)).not.toBe(hash(plain));
     expect(hash(enriched)).toBe(hash(rewrittenBySdk));
     expect(
-      enriched.store.stored.events[0]?.event.exception?.values[0]?.stacktrace?.frames.every((f) => f.function?.startsWith("resolved_")),
+      storedEvent(enriched.store.stored.events[0]!).exception?.values[0]?.stacktrace?.frames.every((f) =>
+        f.function?.startsWith("resolved_"),
+      ),
     ).toBe(true);
   });
 
@@ -53,7 +55,9 @@ describe("enrichment before grouping", () => {
     expect(late.store.stored.events.map((e) => e.projectId)).toEqual([1, 2]);
     const first = late.store.stored.events[0]!;
     expect(first.hashes[0]).toBe(plain.store.stored.events[0]?.hashes[0]);
-    expect(first.event.errors).toEqual([{ type: "enrichment_timeout", name: "hanging", value: expect.stringContaining("no answer") }]);
+    expect(storedEvent(first).errors).toEqual([
+      { type: "enrichment_timeout", name: "hanging", value: expect.stringContaining("no answer") },
+    ]);
     expect(tally(late.outcomes)).toEqual({ "error/accepted/": 2 });
   });
 
@@ -61,7 +65,7 @@ describe("enrichment before grouping", () => {
     const bodies = [1, 2, 3].map(() => envelope([{ type: "event", payload: nodeHttpEvent() }]));
     const { store } = await digest(bodies, { enrichers: [rewriting], budget: { perEventMs: 1000, perBatchMs: 0 } });
     expect(store.stored.events).toHaveLength(1); // the same event id three times: stored once
-    expect(store.stored.events[0]?.event.errors).toEqual([
+    expect(storedEvent(store.stored.events[0]!).errors).toEqual([
       { type: "enrichment_skipped", name: "rewrite", value: "the time budget was spent" },
     ]);
   });
@@ -71,7 +75,7 @@ describe("enrichment before grouping", () => {
       enrichers: [throwing, rewriting],
     });
     expect(settled.map((s) => s.failure)).toEqual([null]);
-    const event = store.stored.events[0]!.event;
+    const event = storedEvent(store.stored.events[0]!);
     expect(event.errors).toEqual([{ type: "enrichment_failed", name: "throwing", value: "source map host unreachable" }]);
     expect(event.exception?.values[0]?.stacktrace?.frames[0]?.function).toMatch(/^resolved_/);
   });
@@ -89,8 +93,8 @@ describe("enrichment before grouping", () => {
       enrichers: [meddling],
       budget: { perEventMs: 10, perBatchMs: 1000 },
     });
-    expect(store.stored.events[0]?.event.exception?.values).toHaveLength(1);
-    expect(store.stored.events[0]?.event.level).toBe("error");
+    expect(storedEvent(store.stored.events[0]!).exception?.values).toHaveLength(1);
+    expect(storedEvent(store.stored.events[0]!).level).toBe("error");
   });
 });
 
@@ -113,7 +117,7 @@ describe("deferring an event whose enrichment is still running", () => {
     const d = await digest([waiting, envelope([{ type: "event", payload: browserEvent() }])], { enrichers: [slow(300)], budget }, [1, 2]);
     expect(d.settled.map((s) => s.deferred ?? false)).toEqual([true, false]);
     // Nothing of the waiting envelope is stored or counted (its client report neither) until it comes back.
-    expect(d.store.stored.events.map((e) => [e.projectId, e.event.level])).toEqual([[2, "fatal"]]);
+    expect(d.store.stored.events.map((e) => [e.projectId, storedEvent(e).level])).toEqual([[2, "fatal"]]);
     expect(tally(d.outcomes)).toEqual({ "error/accepted/": 1 });
   });
 
@@ -134,7 +138,7 @@ describe("deferring an event whose enrichment is still running", () => {
       cache: new BoundedCache(100),
     });
     expect(settled.map((s) => s.deferred ?? false)).toEqual([true, false]);
-    expect(settled[1]!.records.events[0]?.event.level).toBe("fatal");
+    expect(storedEvent(settled[1]!.records.events[0]!).level).toBe("fatal");
   });
 
   it("never defers without deferAfterMs: the event waits for its budget", async () => {
@@ -143,7 +147,7 @@ describe("deferring an event whose enrichment is still running", () => {
       budget: { perEventMs: 2000, perBatchMs: 5000 },
     });
     expect(d.settled[0]?.deferred).toBeUndefined();
-    expect(d.store.stored.events[0]?.event.level).toBe("fatal");
+    expect(storedEvent(d.store.stored.events[0]!).level).toBe("fatal");
   });
 });
 

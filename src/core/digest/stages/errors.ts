@@ -1,6 +1,7 @@
 import type { EnvelopeItem } from "../../envelope/index";
 import { runInboundFilters } from "../../filter/index";
 import { deriveIssueFields, groupForProject } from "../../grouping/index";
+import { eventFacts } from "../../issues/event-tags";
 import type { NormalizedEvent } from "../../normalize/types";
 import { encodePayload } from "../../storage/payload";
 import { obj, readJson } from "../read";
@@ -15,7 +16,7 @@ function group(c: StageContext, event: NormalizedEvent): void {
     projectId: c.projectId,
     eventId: event.event_id,
     receivedAt: c.receivedAt,
-    event,
+    facts: eventFacts(event),
     hashes: grouping.hashes,
     secondaryHashes,
     config: grouping.config,

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { digest, tally } from "./test-support";
+import { digest, storedEvent, tally } from "./test-support";
 
 /** Envelopes @sentry/node 11.1.0 sent (test/fixtures/sdk-envelopes/capture.mjs), digested when they were received. */
 const FIXTURES = join(import.meta.dirname, "..", "..", "..", "..", "test", "fixtures", "sdk-envelopes");
@@ -15,9 +15,10 @@ describe("each stage on what @sentry/node 11 sends", () => {
     const { store, outcomes } = await digestSent(load("error-1"));
     expect(store.stored.events).toHaveLength(1);
     const [record] = store.stored.events;
-    expect(record?.event.release).toBe("shop@2.4.0");
+    expect(record?.facts.release).toBe("shop@2.4.0");
+    expect(storedEvent(record!).release).toBe("shop@2.4.0");
     expect(record?.issue.title).toMatch(/^SyntaxError: /);
-    expect(record?.event.exception?.values[0]?.stacktrace?.frames.some((f) => f.function === "loadOrder")).toBe(true);
+    expect(storedEvent(record!).exception?.values[0]?.stacktrace?.frames.some((f) => f.function === "loadOrder")).toBe(true);
     expect(tally(outcomes)).toEqual({ "error/accepted/": 1 });
   });
 

@@ -5,7 +5,9 @@ import { MemoryTelemetryStore } from "../../ports/memory-telemetry";
 import { Scrubbing, type ProjectOptions } from "../../projects/options";
 import { BoundedCache } from "../enrich/cache";
 import { DEFAULT_ENRICHMENT_BUDGET } from "../enrich/run";
-import { mergeRecords, type OutcomeRecord } from "../records";
+import { mergeRecords, type EventRecord, type OutcomeRecord } from "../records";
+import type { NormalizedEvent } from "../../normalize/types";
+import { decodePayload } from "../../storage/payload";
 import { runStages, type StageRun } from "../run";
 import type { Settled } from "../settled";
 import { GROUPING_CONFIG } from "../../grouping/index";
@@ -80,3 +82,6 @@ export function tally(outcomes: readonly OutcomeRecord[]): Record<string, number
   }
   return out;
 }
+
+/** The event a record stores (its payload), as the event page reads it back. */
+export const storedEvent = (record: EventRecord): NormalizedEvent => JSON.parse(decodePayload(record.payload)) as NormalizedEvent;
