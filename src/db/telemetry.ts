@@ -3,7 +3,6 @@ import { insertRows } from "./bulk-insert";
 import type { DigestRecords, EventRecord, SessionCountRecord, SessionMemberRecord } from "../core/digest/records";
 import { admitMembers, mergeMembers, overflowCounts } from "../core/releases/health-members";
 import { storableRow } from "../core/digest/storable";
-import { encodePayload } from "../core/storage/payload";
 import type { TelemetryStore } from "../core/ports/telemetry";
 import type { DB } from "./schema";
 
@@ -161,7 +160,7 @@ export class KyselyTelemetryStore implements TelemetryStore {
       start_timestamp: t.startTimestamp,
       timestamp: t.timestamp,
       received_at: t.receivedAt,
-      data: encodePayload(t.data),
+      data: asBuffer(t.payload),
     }));
     await insertChunks(trx, "transactions", transactions, ["project_id", "event_id"]);
     const spans = batch.spans.map((s) => ({

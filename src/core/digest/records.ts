@@ -42,8 +42,11 @@ export interface TransactionRecord {
   startTimestamp: number;
   timestamp: number;
   receivedAt: number;
-  /** The transaction as stored for its page, without its spans (they are span records): JSON text. */
-  data: string;
+  /**
+   * The transaction as stored for its page, without its spans (they are span records): its JSON
+   * compressed (src/core/storage/payload.ts) by the stage, as an event's payload is.
+   */
+  payload: Uint8Array;
 }
 
 export interface SpanRecord {

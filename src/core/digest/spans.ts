@@ -1,5 +1,6 @@
 import type { NormalizedEvent } from "../normalize/types";
 import { spanTimesValid, type TimeRange } from "../normalize/span-times";
+import { encodePayload } from "../storage/payload";
 import { num, obj, str } from "./read";
 import type { SpanRecord, TransactionRecord } from "./records";
 
@@ -232,7 +233,7 @@ export function spanV2Records(projectId: number, receivedAt: number, items: unkn
         startTimestamp: start,
         timestamp: end,
         receivedAt,
-        data: dataText,
+        payload: encodePayload(dataText),
       });
     }
   }

@@ -1,6 +1,7 @@
 import type { EnvelopeItem } from "../../envelope/index";
 import { runInboundFilters } from "../../filter/index";
 import { scrubSpans } from "../../normalize/scrub-items";
+import { encodePayload } from "../../storage/payload";
 import { obj, readJson, str } from "../read";
 import { spanRecords, spanV2Records } from "../spans";
 import { normalizeItem, outcome, type Stage, type StageContext } from "../stage";
@@ -31,7 +32,7 @@ export const transactionsStage: Stage = {
       timestamp: event.timestamp,
       receivedAt: c.receivedAt,
       // Its spans are stored once, as span records (the trace view reads them there).
-      data: JSON.stringify({ ...event, spans: undefined }),
+      payload: encodePayload(JSON.stringify({ ...event, spans: undefined })),
     });
     c.records.spans.push(...spanRecords(c.projectId, event, traceId, spanId));
     outcome(c, "transaction", "accepted", "");
