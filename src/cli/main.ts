@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import { settings, SettingsError, type Settings } from "../config/settings";
 import { createUser } from "../core/accounts/create-user";
 import { setPasswordByEmail } from "../core/accounts/change-password";
+import { resetTwoFactorByEmail } from "../core/twofactor/manage";
 import { buildDsn } from "../core/auth/dsn";
 import type { Ctx } from "../core/context";
 import { isTelltaleError } from "../core/errors";
@@ -30,6 +31,8 @@ const USAGE = `Usage: telltale <command> [options]   (every command takes --json
   migrate                                       bring the database to the newest schema
   user create --email E --password P [--name N] [--superuser]
   user set-password --email E --password P      signs the user out everywhere
+  user reset-2fa --email E                      turns off the user's two-factor sign-in (a lost
+                                                authenticator and recovery codes); signs them out
   org create --slug S [--name N] [--owner EMAIL]
   project create --org S --slug P [--name N] [--platform ID]
       ID is one of: ${PLATFORM_IDS.join(", ")}
@@ -129,6 +132,14 @@ const COMMANDS: Record<string, Command> = {
     withCtx(config, async (ctx) => {
       const user = await setPasswordByEmail({ ctx, input: { email: flag(args, "email", true), password: flag(args, "password", true) } });
       out.print(`set a new password for ${user.email}; every session of theirs was signed out`, { id: String(user.id), email: user.email });
+    }),
+  "user reset-2fa": (args, config, out) =>
+    withCtx(config, async (ctx) => {
+      const user = await resetTwoFactorByEmail({ ctx, input: { email: flag(args, "email", true) } });
+      out.print(`turned off two-factor sign-in for ${user.email}; every session of theirs was signed out`, {
+        id: String(user.id),
+        email: user.email,
+      });
     }),
   "org create": (args, config, out) =>
     withCtx(config, async (ctx) => {
@@ -254,6 +265,7 @@ const FLAGS: Record<keyof typeof COMMANDS, readonly string[]> = {
   migrate: [],
   "user create": ["email", "password", "name", "superuser"],
   "user set-password": ["email", "password"],
+  "user reset-2fa": ["email"],
   "org create": ["slug", "name", "owner"],
   "project create": ["org", "slug", "name", "platform"],
   "token create": ["user", "name", "scopes", "expires-days", "org"],

@@ -7,8 +7,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { login } from "../../src/core/accounts/login";
+import { login, passwordSignIn } from "../../src/core/accounts/login";
 import { userForSession } from "../../src/core/accounts/sessions";
+import { confirmEnrolment, offerEnrolment } from "../../src/core/twofactor/enrol";
+import { totpCodeAt } from "../../src/core/twofactor/totp";
 import { parseDsn } from "../../src/core/auth/dsn";
 import { PLATFORM_IDS } from "../../src/core/projects/platforms";
 import { userForToken } from "../../src/core/tokens/tokens";
@@ -112,6 +114,50 @@ describe.concurrent.each(DIALECTS)("the telltale command on %s", (dialect) => {
     const short = await cli("user", "set-password", "--email", "short@example.com", "--password", "short");
     expect(short.code).not.toBe(0);
     expect(short.stderr).toMatch(/at least 8 characters/);
+  });
+
+  it("turns off a locked-out user's two-factor sign-in with user reset-2fa, signs them out and audits it", async () => {
+    await cli("user", "create", "--email", "lost-phone@example.com", "--password", "a good password");
+    await cli("org", "create", "--slug", "lostphone", "--owner", "lost-phone@example.com");
+    const ctx = testCtx(store);
+    const user = (await ctx.accounts.userByEmail("lost-phone@example.com"))!;
+    const { secret } = offerEnrolment(ctx, user);
+    await confirmEnrolment({ ctx, user, input: { secret, code: await totpCodeAt(secret, ctx.now()), ip: "10.9.9.8" } });
+    const input = { email: user.email, password: "a good password", ip: "10.9.9.8", userAgent: "vitest" };
+    expect(await passwordSignIn({ ctx, input })).toMatchObject({ kind: "second-factor" });
+
+    const run = await cli("user", "reset-2fa", "--email", "Lost-Phone@example.com", "--json");
+    expect(json(run)).toEqual({ id: String(user.id), email: user.email });
+    expect(await passwordSignIn({ ctx, input })).toMatchObject({ kind: "session" });
+    const audited = await store.db
+      .selectFrom("audit_log")
+      .innerJoin("organizations", "organizations.id", "audit_log.organization_id")
+      .select(["audit_log.event", "audit_log.actor_user_id", "audit_log.actor_label", "audit_log.target_label"])
+      .where("organizations.slug", "=", "lostphone")
+      .where("audit_log.event", "=", "user.disable-2fa")
+      .execute();
+    expect(audited).toEqual([
+      { event: "user.disable-2fa", actor_user_id: null, actor_label: "the telltale command", target_label: user.email },
+    ]);
+
+    const again = await cli("user", "reset-2fa", "--email", user.email);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/lost-phone@example.com has no two-factor sign-in to reset/);
+    const unknown = await cli("user", "reset-2fa", "--email", "nobody-2fa@example.com");
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/no user with email 'nobody-2fa@example.com'/);
+  });
+
+  it("signs out every session of a user whose two-factor sign-in is reset", async () => {
+    await cli("user", "create", "--email", "second-phone@example.com", "--password", "a good password");
+    const ctx = testCtx(store);
+    const user = (await ctx.accounts.userByEmail("second-phone@example.com"))!;
+    const session = await login({ ctx, input: { email: user.email, password: "a good password", ip: "10.9.9.7", userAgent: "vitest" } });
+    const { secret } = offerEnrolment(ctx, user);
+    await confirmEnrolment({ ctx, user, input: { secret, code: await totpCodeAt(secret, ctx.now()), ip: "10.9.9.7" } });
+    expect(await userForSession(ctx, session.token)).not.toBeNull();
+    expect((await cli("user", "reset-2fa", "--email", user.email)).code).toBe(0);
+    expect(await userForSession(ctx, session.token)).toBeNull();
   });
 
   it("creates an organization owned by a user", async () => {

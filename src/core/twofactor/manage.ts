@@ -1,7 +1,8 @@
 import { verifyPassword } from "../accounts/password";
 import type { Ctx } from "../context";
+import { auditForUser } from "../audit/record";
 import { auditTwoFactor } from "./audit";
-import { conflict, invalidInput } from "../errors";
+import { conflict, invalidInput, notFound } from "../errors";
 import type { Account } from "../ports/accounts";
 import { hasTwoFactor, useCode } from "./check-code";
 import { hashRecoveryCode, newRecoveryCodes, normaliseRecoveryCode } from "./recovery-codes";
@@ -32,6 +33,32 @@ export async function disableTwoFactor({
   await ctx.twoFactor.disable(user.id);
   await auditTwoFactor(ctx, user.id, input.ip, "user.disable-2fa");
 }
+
+/**
+ * Turns a user's two-factor sign-in off from the server's command line (`telltale user
+ * reset-2fa`), for someone who lost both their authenticator and their recovery codes: access to
+ * the server's shell and settings is the proof, as for `user set-password`. Every session of
+ * theirs is signed out, and the audit log of each of their organizations says it was done from
+ * the command line rather than by them.
+ */
+export async function resetTwoFactorByEmail({ ctx, input }: { ctx: Ctx; input: { email: string } }): Promise<Account> {
+  const email = input.email.trim().toLowerCase();
+  const user = await ctx.accounts.userByEmail(email);
+  if (!user) throw notFound(`no user with email '${email}'`);
+  if (!(await hasTwoFactor(ctx, user.id))) throw conflict(`${user.email} has no two-factor sign-in to reset`);
+  await ctx.twoFactor.disable(user.id);
+  await ctx.accounts.deleteSessions(user.id, null);
+  await auditForUser(
+    ctx,
+    user.id,
+    { user: null, label: COMMAND_LINE, tokenId: null, ip: null },
+    { event: "user.disable-2fa", target: { type: "user", id: user.id, label: user.email } },
+  );
+  return user;
+}
+
+/** Who the audit log names for a change made with the `telltale` command. */
+export const COMMAND_LINE = "the telltale command";
 
 /** Replaces the recovery codes (all of them: the old ones stop working), given a current code. */
 export async function renewRecoveryCodes({
