@@ -34,6 +34,9 @@ export async function disableTwoFactor({
   await auditTwoFactor(ctx, user.id, input.ip, "user.disable-2fa");
 }
 
+/** Who the audit log names for a change made with the `telltale` command. */
+export const COMMAND_LINE = "the telltale command";
+
 /**
  * Turns a user's two-factor sign-in off from the server's command line (`telltale user
  * reset-2fa`), for someone who lost both their authenticator and their recovery codes: access to
@@ -56,9 +59,6 @@ export async function resetTwoFactorByEmail({ ctx, input }: { ctx: Ctx; input: {
   );
   return user;
 }
-
-/** Who the audit log names for a change made with the `telltale` command. */
-export const COMMAND_LINE = "the telltale command";
 
 /** Replaces the recovery codes (all of them: the old ones stop working), given a current code. */
 export async function renewRecoveryCodes({
