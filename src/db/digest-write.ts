@@ -2,7 +2,7 @@ import { sql, type Kysely } from "kysely";
 import { recordDeadLetter, type DeadLetter } from "../core/deadletters/record";
 import { mergeRecords, type DigestRecords } from "../core/digest/records";
 import type { Settled } from "../core/digest/settled";
-import { assignIssues, type GroupedEvent } from "../core/issues/assign";
+import { assignIssues } from "../core/issues/assign";
 import { writeOutcomes } from "../core/outcomes/record";
 import type { ReleaseOrder } from "../core/ports/release-order";
 import type { Dialect } from "./connect";
@@ -20,18 +20,10 @@ interface WriteContext {
 
 /** Writes a batch's records: the caller's transaction makes it all or nothing. */
 async function writeRecords(trx: Kysely<DB>, w: WriteContext, records: DigestRecords): Promise<void> {
-  // The issue step fills in each event's issue (on the row it shares with the telemetry store).
-  const grouped: GroupedEvent[] = records.events.map((r) => ({
-    projectId: r.projectId,
-    eventId: r.eventId,
-    facts: r.facts,
-    hashes: r.hashes,
-    secondaryHashes: r.secondaryHashes,
-    config: r.config,
-    issue: r.issue,
-  }));
-  const issueOf = await assignIssues(new KyselyIssueStore(trx), grouped, w.now, w.releaseOrder, w.dialect === "postgres");
-  for (const [i, g] of grouped.entries()) records.events[i]!.issueId = issueOf.get(g) ?? null;
+  // The issue step reads each event record as it is (a record is a grouped event) and fills in
+  // its issue, which the telemetry store then writes on the event's row.
+  const issueOf = await assignIssues(new KyselyIssueStore(trx), records.events, w.now, w.releaseOrder, w.dialect === "postgres");
+  for (const r of records.events) r.issueId = issueOf.get(r) ?? null;
   await new KyselyTelemetryStore(trx).write(records);
   await writeOutcomes(trx, records.outcomes);
 }

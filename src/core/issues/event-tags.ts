@@ -1,4 +1,5 @@
 import type { NormalizedEvent } from "../normalize/types";
+import { str } from "../digest/read";
 
 const MAX_TAGS = 60;
 const MAX_VALUE = 200;
@@ -110,14 +111,13 @@ export interface EventFacts {
 }
 
 export function eventFacts(event: NormalizedEvent): EventFacts {
-  const traceId = event.contexts?.trace?.trace_id;
   return {
     type: event.type,
     timestamp: event.timestamp,
     level: event.level,
     release: event.release ?? null,
     environment: event.environment ?? null,
-    traceId: typeof traceId === "string" && traceId !== "" ? traceId : null,
+    traceId: str(event.contexts?.trace?.trace_id) ?? null,
     user: userKey(event),
     tags: eventTags(event),
   };
