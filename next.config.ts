@@ -7,7 +7,7 @@ const config: NextConfig = {
   skipTrailingSlashRedirect: true,
   // PRODUCT.md fact 10: the router-cache defaults the specification records.
   experimental: { staleTimes: { dynamic: 30, static: 300 } },
-  serverExternalPackages: ["better-sqlite3", "pg", "kysely", "nodemailer"],
+  serverExternalPackages: ["better-sqlite3", "pg", "kysely", "nodemailer", "zstd-napi"],
   // `npm run typecheck` checks the whole tree (app and core) with one configuration.
   typescript: { ignoreBuildErrors: true },
   poweredByHeader: false,

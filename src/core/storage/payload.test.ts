@@ -49,7 +49,19 @@ describe("stored payloads", () => {
   });
 
   it("marks its format in the first byte, which JSON text never starts with", () => {
-    expect(encodePayload("{}")[0]).toBe(0x01);
+    expect(encodePayload("{}")[0]).toBe(0x02);
+  });
+
+  it("reads payloads deflated before zstd (format 0x01), written by the encoder of decision 0013", () => {
+    // Made by that encoder (raw deflate, level 2, DICTIONARY_V1); rows like it stay in databases.
+    const text =
+      '{"event_id":"39017ac8d40447429d0c478b53d1393c","type":"event","platform":"node","level":"error","message":"naïve ☃ payment failed","exception":{"values":[{"type":"TypeError","value":"Cannot read properties of undefined (reading \'total\')"}]}}';
+    const stored = Buffer.from(
+      "01437186b1a581a17962b2458a89818989b98991658a41b289b94592a9718aa1b1a531285ed09c89e41a681b04dd1d88ca322ff1f0fab2548547339a150a122b416e51484bcc0445321d1262497e49628eba26a85d540b00",
+      "hex",
+    );
+    expect(decodePayload(stored)).toBe(text);
+    expect(decodePayload(new Uint8Array(stored))).toBe(text);
   });
 
   it("reads payloads stored before compression: text (SQLite) and its UTF-8 bytes (PostgreSQL bytea)", () => {
@@ -72,5 +84,17 @@ describe("stored payloads", () => {
     const stored = encodePayload(nodeEvent(5));
     const corrupt = Buffer.concat([stored.subarray(0, 40), Buffer.alloc(20, 0xff)]);
     expect(() => decodePayload(corrupt)).toThrow();
+    // One flipped bit inside the frame: the frame's checksum catches what decoding alone may not.
+    for (const at of [20, Math.floor(stored.length / 2), stored.length - 6]) {
+      const flipped = Buffer.from(stored);
+      flipped[at] = (flipped[at] ?? 0) ^ 0x04;
+      expect(() => decodePayload(flipped)).toThrow();
+    }
+  });
+
+  it("keeps one compressor per thread: many payloads in a row each round-trip on their own", () => {
+    const texts = Array.from({ length: 50 }, (_, i) => nodeEvent(1 + (i % 7)).replace("TypeError", `TypeError${i}`));
+    const stored = texts.map(encodePayload);
+    expect(stored.map(decodePayload)).toEqual(texts);
   });
 });

@@ -1,16 +1,21 @@
 /**
- * Stored payloads (an event's or a transaction's JSON) compressed with raw deflate and a preset
- * dictionary (docs/decisions/0013-compressed-payloads.md). A stored payload starts with one
- * format byte, so payloads written before compression (JSON text, whose first byte is `{`)
- * stay readable and a later format can sit beside this one.
+ * Stored payloads (an event's or a transaction's JSON), compressed with a preset dictionary
+ * (docs/decisions/0013-compressed-payloads.md, 0031-zstd-payloads.md). A stored payload starts
+ * with one format byte, so payloads written before compression (JSON text, whose first byte is
+ * `{`) stay readable and formats sit beside each other:
+ * - `0x01`: raw deflate with DICTIONARY_V1 (written until 0031; still read);
+ * - `0x02`: a zstd frame with DICTIONARY_V1 as its raw-content dictionary, with a checksum.
  *
- * The dictionary is part of the stored format: never edit DICTIONARY_V1 — add a V2 with its
+ * The dictionary is part of the stored formats: never edit DICTIONARY_V1 — add a V2 with its
  * own format byte instead.
  */
-import { deflateRawSync, inflateRawSync, constants } from "node:zlib";
+import { inflateRawSync } from "node:zlib";
+import { Compressor, Decompressor } from "zstd-napi";
 
-/** Format byte of payloads deflated with DICTIONARY_V1. */
+/** Format byte of payloads deflated with DICTIONARY_V1 (no longer written). */
 const DEFLATE_V1 = 0x01;
+/** Format byte of zstd frames compressed with DICTIONARY_V1. */
+const ZSTD_V1 = 0x02;
 
 /**
  * Text that normalized events share: field names and the values SDKs repeat, least common
@@ -48,17 +53,43 @@ const DICTIONARY_V1 = Buffer.from(
 );
 
 /**
- * Level 2: on the bench corpus's error events (12.3 KB of normalized JSON on average) it stores
- * 2.15 KB in ~70 µs; level 6 stores 1.95 KB in ~100 µs. The digest's CPU is the scarcer resource.
+ * zstd's level 1: on the bench corpus's events and transactions (11.9 KB of JSON on average),
+ * compressed between other work as the digest does, it stores 2.18 KB in ~34 µs; level 3 stores
+ * 2.15 KB in ~38 µs; deflate at level 2 with the same dictionary stored 2.22 KB in ~69 µs
+ * (decision 0031). The digest's CPU is the scarcer resource.
  */
-const LEVEL = 2;
+const LEVEL = 1;
 
-/** Compresses a payload for storage (the format byte, then raw deflate with the dictionary). */
+/**
+ * One compressor and one decompressor per thread, each with the dictionary loaded once:
+ * deflate built a stream and set its dictionary for every payload.
+ */
+let compressor: Compressor | undefined;
+let decompressor: Decompressor | undefined;
+
+function zstdCompressor(): Compressor {
+  if (!compressor) {
+    compressor = new Compressor();
+    compressor.setParameters({ compressionLevel: LEVEL, checksumFlag: true });
+    compressor.loadDictionary(DICTIONARY_V1);
+  }
+  return compressor;
+}
+
+function zstdDecompressor(): Decompressor {
+  if (!decompressor) {
+    decompressor = new Decompressor();
+    decompressor.loadDictionary(DICTIONARY_V1);
+  }
+  return decompressor;
+}
+
+/** Compresses a payload for storage (the format byte, then a zstd frame with the dictionary). */
 export function encodePayload(json: string): Buffer {
-  const deflated = deflateRawSync(json, { level: LEVEL, dictionary: DICTIONARY_V1, strategy: constants.Z_DEFAULT_STRATEGY });
-  const out = Buffer.allocUnsafe(deflated.length + 1);
-  out[0] = DEFLATE_V1;
-  deflated.copy(out, 1);
+  const frame = zstdCompressor().compress(Buffer.from(json, "utf8"));
+  const out = Buffer.allocUnsafe(frame.length + 1);
+  out[0] = ZSTD_V1;
+  frame.copy(out, 1);
   return out;
 }
 
@@ -70,6 +101,7 @@ export function encodePayload(json: string): Buffer {
 export function decodePayload(stored: string | Uint8Array): string {
   if (typeof stored === "string") return stored;
   const bytes = Buffer.isBuffer(stored) ? stored : Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength);
+  if (bytes.length > 0 && bytes[0] === ZSTD_V1) return zstdDecompressor().decompress(bytes.subarray(1)).toString("utf8");
   if (bytes.length > 0 && bytes[0] === DEFLATE_V1) return inflateRawSync(bytes.subarray(1), { dictionary: DICTIONARY_V1 }).toString("utf8");
   return bytes.toString("utf8");
 }
