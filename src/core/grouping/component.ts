@@ -1,5 +1,5 @@
 /** Building, reading and hashing explanation trees. */
-import { createHash } from "node:crypto";
+import * as nodeCrypto from "node:crypto";
 import type { GroupingComponent } from "./types";
 
 export function component(id: string, values: Array<GroupingComponent | string>, hint: string | null = null): GroupingComponent {
@@ -37,9 +37,15 @@ export function contributingValues(node: GroupingComponent): string[] {
  * the contributing values with md5 too (docs/protocol.md#grouping); the separator is Telltale's.
  */
 export function hashValues(values: readonly string[]): string {
-  // One update of the joined values (crypto.hash would be one call less, but needs Node 20.12; we promise 20.9).
-  return createHash("md5").update(values.join("\u0000"), "utf8").digest("hex");
+  const text = values.join("\u0000");
+  return oneShotHash ? oneShotHash("md5", text, "hex") : nodeCrypto.createHash("md5").update(text, "utf8").digest("hex");
 }
+
+/**
+ * `crypto.hash` (Node 20.12 and later) hashes without building a Hash object; `engines` promises
+ * 20.9, which has only `createHash`. The same md5 either way.
+ */
+const oneShotHash = (nodeCrypto as { hash?: typeof nodeCrypto.hash }).hash;
 
 /** The first contributing node with this id, depth first (for tests and summaries). */
 export function findComponent(node: GroupingComponent, id: string): GroupingComponent | undefined {
