@@ -169,6 +169,28 @@ function checkout() { applyDiscount({}); }
     await expect(page.locator("[data-testid=query-error]").textContent()).resolves.toMatch(/^Invalid search: /);
   });
 
+  it("shows a @sentry/node event's memory and boot time as a person reads them, not as sent", async () => {
+    // The events the test above sent with @sentry/node: its Context integration fills device and app.
+    await page.goto(`${server.url}/orgs/shop/issues?project=web&query=${encodeURIComponent("release:node-fixture@1.0.0 level:error")}`);
+    await page.locator("[data-testid=issue-row] .title a").first().click();
+    await page.waitForSelector("[data-testid=context-device]");
+    const cell = (context: string, key: string) =>
+      page
+        .locator(`[data-testid=context-${context}] tr`)
+        .filter({ has: page.locator(`th:text-is("${key}")`) })
+        .locator("td");
+    await expect(cell("device", "memory_size").textContent()).resolves.toMatch(/^\d+\.\d (MiB|GiB|TiB)$/);
+    await expect(cell("device", "memory_size").locator("span").getAttribute("title")).resolves.toMatch(/^sent as \d+$/);
+    await expect(cell("app", "app_memory").textContent()).resolves.toMatch(/^\d+\.\d (KiB|MiB|GiB)$/);
+    await expect(cell("app", "free_memory").textContent()).resolves.toMatch(/^\d+\.\d (KiB|MiB|GiB|TiB)$/);
+    await expect(cell("device", "boot_time").textContent()).resolves.toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/);
+    await expect(cell("app", "app_start_time").textContent()).resolves.toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/);
+    // Fields without a unit stay as sent.
+    await expect(cell("device", "processor_count").textContent()).resolves.toMatch(/^\d+$/);
+    const contexts = await page.locator("[data-testid^=context-]").allTextContents();
+    expect(contexts.join(" ")).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/);
+  });
+
   it("renders hostile event data as text and runs none of it", async () => {
     const hostile = `<img src=x onerror="window.__xss=1"><script>window.__xss=1</script>`;
     const tab = await browser.newPage();

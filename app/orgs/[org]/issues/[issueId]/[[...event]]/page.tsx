@@ -24,6 +24,7 @@ import { Breadcrumbs } from "../../../../../components/issue/breadcrumbs";
 import { ExceptionChain } from "../../../../../components/issue/exception";
 import { ProcessingErrors } from "../../../../../components/issue/processing-errors";
 import { KeyValues } from "../../../../../components/issue/key-values";
+import { Contexts } from "../../../../../components/issue/contexts";
 import { TagBars } from "../../../../../components/issue/tag-bars";
 import { TriageForm } from "../../../../../components/issue/triage-form";
 import { loadOrg } from "../../../../../lib/loaders";
@@ -371,12 +372,7 @@ export default async function IssuePage({ params, searchParams }: { params: Para
                 {event.contexts && (
                   <section className="panel">
                     <h2 style={{ marginTop: 0 }}>Contexts</h2>
-                    {Object.entries(event.contexts).map(([name, value]) => (
-                      <div key={name}>
-                        <h3 style={{ fontSize: "0.95rem" }}>{name}</h3>
-                        <KeyValues rows={Object.entries(value)} />
-                      </div>
-                    ))}
+                    <Contexts contexts={event.contexts} />
                   </section>
                 )}
                 {(event.tags?.length ?? 0) > 0 && (
