@@ -1,4 +1,5 @@
 import { isValidElement } from "react";
+
 /** Name/value pairs as normalization stores headers, cookies and query strings (develop docs: request.mdx). */
 function isPairs(v: unknown): v is [string, string][] {
   return (
@@ -10,8 +11,9 @@ function isPairs(v: unknown): v is [string, string][] {
 
 /**
  * A table of keys and values; every value is rendered as text, except an element the page made
- * itself (a formatted value: JSON, and so event data, cannot make a React element). A list of name/value pairs
- * (request headers, cookies) becomes a nested table of its own; other objects show as JSON text.
+ * itself (a formatted value: JSON, and so event data, cannot make a React element). A list of
+ * name/value pairs (request headers, cookies) becomes a nested table of its own; other objects
+ * show as JSON text.
  * `testId` names the table, and each nested table gets `${testId}-${key in lower case}`.
  */
 export function KeyValues({ rows, testId }: { rows: [string, unknown][]; testId?: string }) {
