@@ -75,6 +75,7 @@ function checkout() { applyDiscount({}); }
           Sentry: {
             init(o: object): void;
             setTag(k: string, v: string): void;
+            setContext(name: string, context: object): void;
             addBreadcrumb(b: object): void;
             captureException(e: unknown): void;
             flush(t: number): Promise<boolean>;
@@ -83,6 +84,7 @@ function checkout() { applyDiscount({}); }
         };
         w.Sentry.init({ dsn, release, environment: "production" });
         w.Sentry.setTag("team", "payments");
+        w.Sentry.setContext("checkout", { step: "payment", cart: { items: 3, coupon: "SPRING" }, methods: ["card", "paypal"] });
         w.Sentry.addBreadcrumb({ category: "cart", message: "coupon applied", level: "info" });
         try {
           w.checkout();
@@ -189,6 +191,23 @@ function checkout() { applyDiscount({}); }
     await expect(cell("device", "processor_count").textContent()).resolves.toMatch(/^\d+$/);
     const contexts = await page.locator("[data-testid^=context-]").allTextContents();
     expect(contexts.join(" ")).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/);
+  });
+
+  it("shows a context's nested objects as nested tables and a list of values as text, not JSON", async () => {
+    await page.goto(`${server.url}/orgs/shop/issues?project=web&query=${encodeURIComponent("team:payments")}`);
+    await page.locator("[data-testid=issue-row] .title a").first().click();
+    await page.waitForSelector("[data-testid=context-checkout]");
+    const cell = (table: string, key: string) =>
+      page
+        .locator(`[data-testid=${table}] > tbody > tr`)
+        .filter({ has: page.locator(`> th:text-is("${key}")`) })
+        .locator("> td");
+    await expect(cell("context-checkout", "step").textContent()).resolves.toBe("payment");
+    await expect(cell("context-checkout", "methods").textContent()).resolves.toBe("card, paypal");
+    await expect(cell("context-checkout-cart", "items").textContent()).resolves.toBe("3");
+    await expect(cell("context-checkout-cart", "coupon").textContent()).resolves.toBe("SPRING");
+    const text = (await page.locator("[data-testid=context-checkout]").textContent()) ?? "";
+    expect(text).not.toMatch(/[{}"[\]]/);
   });
 
   it("renders hostile event data as text and runs none of it", async () => {

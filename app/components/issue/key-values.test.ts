@@ -1,0 +1,40 @@
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { describe, expect, it } from "vitest";
+import { KeyValues } from "./key-values";
+
+const html = (rows: [string, unknown][]) => renderToStaticMarkup(createElement(KeyValues, { rows, testId: "t" }));
+
+describe("key/value tables", () => {
+  it("nests objects as tables three levels deep, then shows JSON text", () => {
+    const out = html([["a", { b: { c: { d: { e: 1 } } } }]]);
+    expect(out).toContain('data-testid="t-a"');
+    expect(out).toContain('data-testid="t-a-b"');
+    expect(out).toContain('data-testid="t-a-b-c"');
+    expect(out).not.toContain('data-testid="t-a-b-c-d"');
+    expect(out).toContain("{\n  &quot;e&quot;: 1\n}");
+  });
+
+  it("reads a list of plain values as text and leaves empty values out", () => {
+    const out = html([
+      ["methods", ["card", 2, true]],
+      ["empty", {}],
+      ["none", []],
+      ["mixed", [{ a: 1 }]],
+    ]);
+    expect(out).toContain("<td>card, 2, true</td>");
+    expect(out).not.toContain("empty");
+    expect(out).not.toContain("none");
+    expect(out).toContain("&quot;a&quot;: 1");
+  });
+
+  it("renders event data as text even when it looks like markup or an element", () => {
+    const out = html([
+      ["<b>key</b>", "<img src=x onerror=alert(1)>"],
+      ["fake", { $$typeof: "react.element", type: "script", props: {} }],
+    ]);
+    expect(out).not.toContain("<img");
+    expect(out).not.toContain("<script");
+    expect(out).toContain("&lt;b&gt;key&lt;/b&gt;");
+  });
+});
