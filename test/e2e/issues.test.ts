@@ -99,6 +99,13 @@ function checkout() { applyDiscount({}); }
     await queueDrained(store);
   }
 
+  /** The value cell of row `key` in the key/value table `table` (its own rows, not a nested table's). */
+  const cell = (table: string, key: string) =>
+    page
+      .locator(`[data-testid=${table}] > tbody > tr`)
+      .filter({ has: page.locator(`> th:text-is("${key}")`) })
+      .locator("> td");
+
   const issueRows = async () => (await page.locator("[data-testid=issue-row] .title a").allTextContents()).map((t) => t.trim());
 
   it("shows a browser error in the stream, with its stack trace and breadcrumbs", async () => {
@@ -176,19 +183,14 @@ function checkout() { applyDiscount({}); }
     await page.goto(`${server.url}/orgs/shop/issues?project=web&query=${encodeURIComponent("release:node-fixture@1.0.0 level:error")}`);
     await page.locator("[data-testid=issue-row] .title a").first().click();
     await page.waitForSelector("[data-testid=context-device]");
-    const cell = (context: string, key: string) =>
-      page
-        .locator(`[data-testid=context-${context}] tr`)
-        .filter({ has: page.locator(`th:text-is("${key}")`) })
-        .locator("td");
-    await expect(cell("device", "memory_size").textContent()).resolves.toMatch(/^\d+\.\d (MiB|GiB|TiB)$/);
-    await expect(cell("device", "memory_size").locator("span").getAttribute("title")).resolves.toMatch(/^sent as \d+$/);
-    await expect(cell("app", "app_memory").textContent()).resolves.toMatch(/^\d+\.\d (KiB|MiB|GiB)$/);
-    await expect(cell("app", "free_memory").textContent()).resolves.toMatch(/^\d+\.\d (KiB|MiB|GiB|TiB)$/);
-    await expect(cell("device", "boot_time").textContent()).resolves.toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/);
-    await expect(cell("app", "app_start_time").textContent()).resolves.toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/);
+    await expect(cell("context-device", "memory_size").textContent()).resolves.toMatch(/^\d+\.\d (MiB|GiB|TiB)$/);
+    await expect(cell("context-device", "memory_size").locator("span").getAttribute("title")).resolves.toMatch(/^sent as \d+$/);
+    await expect(cell("context-app", "app_memory").textContent()).resolves.toMatch(/^\d+\.\d (KiB|MiB|GiB)$/);
+    await expect(cell("context-app", "free_memory").textContent()).resolves.toMatch(/^\d+\.\d (KiB|MiB|GiB|TiB)$/);
+    await expect(cell("context-device", "boot_time").textContent()).resolves.toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/);
+    await expect(cell("context-app", "app_start_time").textContent()).resolves.toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/);
     // Fields without a unit stay as sent.
-    await expect(cell("device", "processor_count").textContent()).resolves.toMatch(/^\d+$/);
+    await expect(cell("context-device", "processor_count").textContent()).resolves.toMatch(/^\d+$/);
     const contexts = await page.locator("[data-testid^=context-]").allTextContents();
     expect(contexts.join(" ")).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/);
   });
@@ -197,11 +199,6 @@ function checkout() { applyDiscount({}); }
     await page.goto(`${server.url}/orgs/shop/issues?project=web&query=${encodeURIComponent("team:payments")}`);
     await page.locator("[data-testid=issue-row] .title a").first().click();
     await page.waitForSelector("[data-testid=context-checkout]");
-    const cell = (table: string, key: string) =>
-      page
-        .locator(`[data-testid=${table}] > tbody > tr`)
-        .filter({ has: page.locator(`> th:text-is("${key}")`) })
-        .locator("> td");
     await expect(cell("context-checkout", "step").textContent()).resolves.toBe("payment");
     await expect(cell("context-checkout", "methods").textContent()).resolves.toBe("card, paypal");
     await expect(cell("context-checkout-cart", "items").textContent()).resolves.toBe("3");
