@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { contextValue, formatBytes } from "./context-values";
+import { formatBytes } from "./bytes";
+import { contextValue } from "./context-values";
 
 describe("context values as a person reads them", () => {
   it("writes byte counts in binary units", () => {

@@ -6,6 +6,7 @@
  * "2026-11-28 15:27 UTC", with what was sent kept for the tooltip. Every other field passes as
  * it came. Everything stays text: the page renders no event data as markup.
  */
+import { formatBytes } from "./bytes";
 import { exactUtc } from "./dates";
 
 /** A context field ready for the key/value table: the shown text and, when it differs, what was sent. */
@@ -32,19 +33,6 @@ const TIME_FIELDS: Record<string, ReadonlySet<string>> = {
   device: new Set(["boot_time"]),
   app: new Set(["app_start_time"]),
 };
-
-const UNITS = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];
-
-/** 1536 → "1.5 KiB"; 25276502016 → "23.5 GiB". */
-export function formatBytes(n: number): string {
-  let value = n;
-  let unit = 0;
-  while (value >= 1024 && unit < UNITS.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return unit === 0 ? `${value} B` : `${value.toFixed(1)} ${UNITS[unit]}`;
-}
 
 /** A byte count as SDKs send it: a non-negative integer, or its decimal text. */
 function byteCount(value: unknown): number | undefined {

@@ -82,6 +82,8 @@ describe.each(DIALECTS)("the dead letters page in Chromium on %s", (dialect) => 
     const newest = letters.first();
     await expect(newest.textContent()).resolves.toContain("digest_failed: Maximum call stack size exceeded");
     await expect(newest.textContent()).resolves.toMatch(/Set aside \d{1,2} \w{3} \d{4}, \d{2}:\d{2} UTC \(just now\)/);
+    // Its body is over 6,000 bytes: the size in the pages' one binary-unit format.
+    await expect(newest.textContent()).resolves.toMatch(/ \d+\.\d KiB/);
     const excerpt = (await newest.locator("pre").textContent()) ?? "";
     expect(excerpt).not.toContain("4111 1111 1111 1111");
     expect(excerpt).not.toContain("abcdef0123456789abcdef");

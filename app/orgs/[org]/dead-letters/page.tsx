@@ -1,5 +1,6 @@
 import { listDeadLetters } from "@/src/core/deadletters/list";
 import { loadOrg } from "../../../lib/loaders";
+import { formatBytes } from "../../../lib/bytes";
 import { ctx } from "../../../lib/app-runtime";
 import { DeadLetterButtons } from "./dead-letter-buttons";
 import { PageCrumbs } from "../../../components/shell/page-crumbs";
@@ -15,12 +16,6 @@ function ago(ms: number): string {
   if (s < 5400) return `${Math.round(s / 60)} min ago`;
   if (s < 129600) return `${Math.round(s / 3600)} h ago`;
   return `${Math.round(s / 86400)} days ago`;
-}
-
-function bytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
-  return `${(n / 1024 / 1024).toFixed(1)} MB`;
 }
 
 /**
@@ -50,7 +45,7 @@ export default async function DeadLettersPage({ params }: { params: Promise<{ or
             <div className="dead-letter-head">
               <div>
                 <strong>{l.itemTypes.length > 0 ? l.itemTypes.join(", ") : "unparsed envelope"}</strong>{" "}
-                <span className="badge">{l.projectSlug}</span> <span className="muted">{bytes(l.size)}</span>
+                <span className="badge">{l.projectSlug}</span> <span className="muted">{formatBytes(l.size)}</span>
                 <p className="dead-letter-reason">{l.reason}</p>
                 <p className="muted">
                   Set aside <time dateTime={new Date(l.createdAt).toISOString()}>{when(l.createdAt)}</time> ({ago(l.createdAt)}) · received{" "}
