@@ -9,6 +9,8 @@
 //          --no-doc (full run without touching docs/benchmarks.md)
 //          --server-root DIR (measure the build of another checkout, e.g. to compare a change)
 //          --no-build (use dist/ and .next/ as they are)
+//          --server-env NAME=VALUE (repeatable: set in the server's environment only, e.g. to try
+//          NODE_OPTIONS or MALLOC_ARENA_MAX without the load generator getting it too)
 import { mkdirSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
@@ -19,7 +21,7 @@ import { counter, measureIngest } from "./ingest.mjs";
 import { summarizeProfiles } from "./profile.mjs";
 import { bulkLoad, measureEndpoints } from "./read.mjs";
 import { machine, markdown, text, writeDoc } from "./report.mjs";
-import { createTarget, openDb, PG_ADMIN_URL, serverRoot, startFloor, startTelltale, storedEvents } from "./servers.mjs";
+import { createTarget, openDb, PG_ADMIN_URL, serverRoot, startFlags, startFloor, startTelltale, storedEvents } from "./servers.mjs";
 import { build as buildRequest, idSource, MIX, prepare, schedule, scheduleSmall, SMALL_MIX } from "./template.mjs";
 import { CACHE, log, procStats, prng, ROOT, run, sleep } from "./util.mjs";
 
@@ -48,6 +50,11 @@ const SMALL = has("--small");
 /** The order templates are sent in: the default mix, or small errors (--small). */
 const orderOf = (corpus, templates, rand) => (SMALL ? scheduleSmall(corpus, rand) : schedule(templates, rand));
 if (argv.includes("--server-root")) process.env.BENCH_SERVER_ROOT = argv[argv.indexOf("--server-root") + 1];
+const serverEnv = argv.flatMap((a, i) => (a === "--server-env" && argv[i + 1]?.includes("=") ? [argv[i + 1]] : []));
+if (serverEnv.length > 0)
+  process.env.BENCH_SERVER_ENV = JSON.stringify(
+    Object.fromEntries(serverEnv.map((kv) => [kv.slice(0, kv.indexOf("=")), kv.slice(kv.indexOf("=") + 1)])),
+  );
 
 async function postgresReachable() {
   const client = new pg.Client({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: 3000 });
@@ -167,6 +174,8 @@ async function readPath(target, corpus, results) {
 async function main() {
   const t0 = Date.now();
   const results = { quick: QUICK, machine: machine(serverRoot()), settings, notes: [], profiles: {}, loadAverage: loadavg() };
+  if (startFlags().length > 0) results.notes.push(`The server ran with \`node ${startFlags().join(" ")}\`, as \`npm start\` runs it.`);
+  if (serverEnv.length > 0) results.notes.push(`The server ran with ${serverEnv.map((kv) => `\`${kv}\``).join(", ")} in its environment.`);
   if (!has("--no-build")) {
     log(`building the server if needed…`);
     await run(process.execPath, [join(serverRoot(), "scripts/build.mjs"), "--if-needed"], { timeoutMs: 15 * 60_000, cwd: serverRoot() });

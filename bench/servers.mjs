@@ -3,7 +3,7 @@
 // the real CLI), start-to-ready timing, and read access to their database for counting rows.
 import { spawn } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { request } from "node:http";
 import { join } from "node:path";
 import process from "node:process";
@@ -17,6 +17,18 @@ import { Buffer } from "node:buffer";
 export const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 /** The checkout whose build is measured: this one, or another given by --server-root. */
 export const serverRoot = () => process.env.BENCH_SERVER_ROOT ?? ROOT;
+/**
+ * The Node.js flags `npm start` gives the server (package.json's `start` script, e.g. the main
+ * thread's young generation size): the bench runs `dist/cli.js serve` as that script would.
+ */
+export function startFlags(root = serverRoot()) {
+  const start = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).scripts.start;
+  const flags = /\bnode((?: --[\w-]+(?:=\S+)?)*) scripts\/start\.mjs/.exec(start);
+  if (!flags) throw new Error(`package.json's start script does not run scripts/start.mjs with node: ${start}`);
+  return flags[1].split(" ").filter(Boolean);
+}
+/** What `--server-env` sets in the server's environment alone. */
+const serverEnv = () => JSON.parse(process.env.BENCH_SERVER_ENV ?? "{}");
 const RUN_DIR = join(CACHE, "run");
 
 /** The floor server in its own process. */
@@ -119,11 +131,23 @@ export async function createTarget(dialect, label) {
  */
 export async function startTelltale(target, { cpuProfDir = null } = {}) {
   const port = await freePort();
-  const args = [...(cpuProfDir ? ["--cpu-prof", "--cpu-prof-dir", cpuProfDir] : []), join(serverRoot(), "dist/cli.js"), "serve"];
+  const args = [
+    ...startFlags(),
+    ...(cpuProfDir ? ["--cpu-prof", "--cpu-prof-dir", cpuProfDir] : []),
+    join(serverRoot(), "dist/cli.js"),
+    "serve",
+  ];
   const t0 = performance.now();
   const child = spawn(process.execPath, args, {
     cwd: serverRoot(),
-    env: { ...process.env, ...target.env, PORT: String(port), TELLTALE_HOST: "127.0.0.1", TELLTALE_URL: `http://127.0.0.1:${port}` },
+    env: {
+      ...process.env,
+      ...target.env,
+      ...serverEnv(),
+      PORT: String(port),
+      TELLTALE_HOST: "127.0.0.1",
+      TELLTALE_URL: `http://127.0.0.1:${port}`,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
