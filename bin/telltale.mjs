@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=2
 // The `telltale` command. Builds the server bundle first when its sources changed (about a second).
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";

@@ -31,6 +31,7 @@ function startDigestWorker(file: string, queue: QueueGauge, digested: (upTo: num
   let busy = false;
   const tellBusy = () => worker.postMessage({ type: "request-path", busy } satisfies RequestPathMessage);
   const start = () => {
+    // V8's default young generation: capped at 6 MiB, the digest drained ~12 % slower (decision 0032).
     worker = new Worker(file);
     if (busy) tellBusy();
     worker.on("message", (m: { type?: string; count?: number; upTo?: number }) => {

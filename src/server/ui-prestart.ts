@@ -13,6 +13,7 @@
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
+import { WORKER_LIMITS } from "./thread-memory";
 
 /** What the worker is started with. */
 export interface UiWorkerInput {
@@ -49,7 +50,12 @@ export function uiSocketPath(): string {
 /** Starts the worker; it loads its modules and then waits for a `start` message. */
 export function launchUi(file: string | URL, dir: string): LaunchedUi {
   const input: UiWorkerInput = { socketPath: uiSocketPath(), dir };
-  const launched: LaunchedUi = { worker: new Worker(file, { workerData: input }), input, startedAt: Date.now(), exitCode: null };
+  const launched: LaunchedUi = {
+    worker: new Worker(file, { workerData: input, resourceLimits: WORKER_LIMITS }),
+    input,
+    startedAt: Date.now(),
+    exitCode: null,
+  };
   // Until `serve` attaches its own listeners, an error must not go unhandled (it would end the
   // process with a stack instead of the CLI's message); the exit is recorded for `serve` to see.
   launched.worker.on("error", () => {});

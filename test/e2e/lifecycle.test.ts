@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -71,6 +71,8 @@ describe("npm start, stopped", () => {
   it("by SIGTERM to npm: logs the shutdown and leaves no server behind within 3 s", async () => {
     const s = await npmStart(dir());
     started.push(s);
+    // The main thread's young generation is kept small by a flag only a command line can give (decision 0032).
+    expect(readFileSync(`/proc/${s.server}/cmdline`, "utf8").split("\0")).toContain("--max-semi-space-size=2");
     const t0 = Date.now();
     s.npm.kill("SIGTERM");
     await waitFor(async () => !alive(s.server), 3000, "the server to exit");
