@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { freePort } from "../support/server";
 import { waitFor } from "../support/wait";
+import { YOUNG_GENERATION_MB } from "../../src/server/thread-memory";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 
@@ -71,8 +72,9 @@ describe("npm start, stopped", () => {
   it("by SIGTERM to npm: logs the shutdown and leaves no server behind within 3 s", async () => {
     const s = await npmStart(dir());
     started.push(s);
-    // The main thread's young generation is kept small by a flag only a command line can give (decision 0032).
-    expect(readFileSync(`/proc/${s.server}/cmdline`, "utf8").split("\0")).toContain("--max-semi-space-size=2");
+    // The main thread's young generation is kept as small as the workers' by a flag only a command
+    // line can give: three semi-spaces make a young generation (decision 0032).
+    expect(readFileSync(`/proc/${s.server}/cmdline`, "utf8").split("\0")).toContain(`--max-semi-space-size=${YOUNG_GENERATION_MB / 3}`);
     const t0 = Date.now();
     s.npm.kill("SIGTERM");
     await waitFor(async () => !alive(s.server), 3000, "the server to exit");
