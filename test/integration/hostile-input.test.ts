@@ -1,5 +1,6 @@
 import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { Compressor, compress as zstdCompress } from "zstd-napi";
 import type { Ctx } from "../../src/core/context";
 import { createOrganization } from "../../src/core/orgs/create-org";
 import { createProject } from "../../src/core/projects/create-project";
@@ -83,6 +84,16 @@ describe.each(DIALECTS)("hostile input to the front server on %s", (dialect) => 
   const refusedRaw = async (reply: RawReply, status: number) =>
     expectRefused({ status: reply.status, headers: {}, text: reply.text }, status, /client request refused/);
   const gzipped = gzipSync(errorEnvelope(newEventId(), "compressed"));
+  // A frame compressed with a 32 MiB window: 1 MiB of varied bytes, 20 MiB of zeros, the same
+  // 1 MiB again. Decoding it would keep over 20 MiB for one request, more than the 8 MiB ingest
+  // allows (src/server/ingest/zstd-body.ts); on the wire it is about 1 MiB.
+  const wideZstd = (() => {
+    const compressor = new Compressor();
+    compressor.setParameters({ windowLog: 25, compressionLevel: 1 });
+    const varied = Buffer.alloc(MiB);
+    for (let i = 0; i < varied.length; i += 4) varied.writeUInt32LE((i * 2654435761) >>> 0, i);
+    return compressor.compress(Buffer.concat([varied, Buffer.alloc(20 * MiB), varied]));
+  })();
 
   describe("content encodings", () => {
     const cases: [string, () => Body, string, number][] = [
@@ -95,7 +106,12 @@ describe.each(DIALECTS)("hostile input to the front server on %s", (dialect) => 
       ["gzip followed by trailing garbage", () => Buffer.concat([gzipped, Buffer.from("trailing garbage")]), "gzip", 400],
       ["an empty gzip body", () => Buffer.alloc(0), "gzip", 400],
       ["an empty br body", () => Buffer.alloc(0), "br", 400],
-      ["an unknown encoding", () => errorEnvelope(newEventId(), "zstd"), "zstd", 415],
+      ["garbage as zstd", () => Buffer.from("this is not zstd"), "zstd", 400],
+      ["a truncated zstd body", () => zstdCompress(errorEnvelope(newEventId(), "zstd")).subarray(0, 20), "zstd", 400],
+      ["zstd followed by trailing garbage", () => Buffer.concat([zstdCompress(gzipped), Buffer.from("trailing garbage")]), "zstd", 400],
+      ["an empty zstd body", () => Buffer.alloc(0), "zstd", 400],
+      ["a zstd frame that asks for a 32 MiB window", () => wideZstd, "zstd", 400],
+      ["an unknown encoding", () => errorEnvelope(newEventId(), "compress"), "compress", 415],
       ["a list of encodings", () => gzipped, "gzip, br", 415],
       ["an encoding with Latin-1 bytes", () => gzipped, "gzip\u00e9\u00ff", 415],
     ];

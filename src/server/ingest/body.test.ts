@@ -2,6 +2,7 @@ import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { compress as zstdCompress } from "zstd-napi";
 import { readIngestBody, type BodyResult } from "./body";
 
 const MAX_WIRE = 4096;
@@ -68,6 +69,7 @@ describe("readIngestBody", () => {
     ["x-gzip", gzipSync],
     ["deflate", deflateSync],
     ["br", brotliCompressSync],
+    ["zstd", zstdCompress],
   ])("decompresses a %s body", async (encoding, compress) => {
     expect(await send({ body: compress(Buffer.from(text)), headers: { "content-encoding": encoding } })).toEqual({
       ok: true,
@@ -82,10 +84,10 @@ describe("readIngestBody", () => {
   });
 
   it("refuses an unknown content-encoding with 415", async () => {
-    expect(await send({ body: Buffer.from(text), headers: { "content-encoding": "zstd" } })).toEqual({
+    expect(await send({ body: Buffer.from(text), headers: { "content-encoding": "compress" } })).toEqual({
       ok: false,
       status: 415,
-      reason: "unsupported content-encoding 'zstd'",
+      reason: "unsupported content-encoding 'compress'",
     });
   });
 
@@ -203,12 +205,46 @@ describe("readIngestBody past the bodies it reads whole", () => {
     });
   });
 
-  it("decodes a small deflate body and a small brotli body", async () => {
+  it("decodes a small deflate, brotli and zstd body", async () => {
     const decoded = pattern(5000);
     for (const [encoding, body] of [
       ["deflate", deflateSync(decoded)],
       ["br", brotliCompressSync(decoded)],
+      ["zstd", zstdCompress(decoded)],
     ] as const)
       expect(await post(body, { "content-encoding": encoding }, null)).toEqual({ ok: true, length: decoded.length, sum: sumOf(decoded) });
+  });
+
+  it("streams a chunked zstd body longer than the whole-body read", async () => {
+    // Bytes that do not repeat, so that the body stays longer than the whole-body read.
+    const decoded = Buffer.alloc(512 * 1024);
+    for (let i = 0; i < decoded.length; i += 4) decoded.writeUInt32LE((i * 2654435761) >>> 0, i);
+    const body = zstdCompress(decoded);
+    expect(body.length).toBeGreaterThan(64 * 1024);
+    expect(await post(body, { "content-encoding": "zstd" }, 7000)).toEqual({ ok: true, length: decoded.length, sum: sumOf(decoded) });
+  });
+
+  it.each([
+    ["read whole", null],
+    ["streamed", 1000],
+  ] as const)("refuses a zstd bomb past the reader's cap with 413 (%s)", async (_how, chunkSize) => {
+    // Five frames of 64 MiB of zeros each, a few kilobytes on the wire.
+    const frame = zstdCompress(Buffer.alloc(64 * 1024 * 1024));
+    const body = Buffer.concat([frame, frame, frame, frame, frame]);
+    expect(body.length).toBeLessThan(64 * 1024);
+    expect(await post(body, { "content-encoding": "zstd" }, chunkSize)).toEqual({
+      ok: false,
+      status: 413,
+      reason: `decompressed body exceeds the limit of ${DECODED} bytes`,
+    });
+  });
+
+  it("refuses a truncated zstd body with 400", async () => {
+    const body = zstdCompress(pattern(200 * 1024));
+    expect(await post(body.subarray(0, body.length - 100), { "content-encoding": "zstd" }, 1000)).toEqual({
+      ok: false,
+      status: 400,
+      reason: "invalid zstd body: the body ends inside a zstd frame",
+    });
   });
 });

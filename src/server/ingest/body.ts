@@ -1,6 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import { PassThrough, Readable, type Transform } from "node:stream";
 import { createBrotliDecompress, createGunzip, createInflate, gunzipSync, inflateSync } from "node:zlib";
+import { zstdDecoded } from "./zstd-body";
 
 export type BodyRefusal = { ok: false; status: 400 | 413 | 415; reason: string };
 export type BodyResult = { ok: true; body: Buffer } | BodyRefusal;
@@ -10,7 +11,8 @@ export type OpenedBody = { ok: true; stream: AsyncIterable<Buffer>; release(): v
 /**
  * Bodies that end within this many bytes on the wire are read whole and, compressed with gzip
  * or deflate, decoded in one call: most events are a few KB, and a stream of PassThrough and
- * zlib transforms costs them more than their bytes do (issue 11: per-request costs).
+ * zlib transforms costs them more than their bytes do (issue 11: per-request costs). Brotli and
+ * zstd bodies, whose ratios can be far larger, are always decoded as a stream.
  */
 const WHOLE_BODY_BYTES = 64 * 1024;
 /**
@@ -20,7 +22,7 @@ const WHOLE_BODY_BYTES = 64 * 1024;
  */
 const WHOLE_DECODED_BYTES = 1024 * 1024;
 
-type Coding = "identity" | "gzip" | "deflate" | "br";
+type Coding = "identity" | "gzip" | "deflate" | "br" | "zstd";
 
 /** A content-encoding's coding; identity for the empty and "UTF-8" values some SDKs send. */
 function codingOf(encoding: string | undefined): Coding | "unsupported" {
@@ -28,12 +30,12 @@ function codingOf(encoding: string | undefined): Coding | "unsupported" {
   // sentry-ruby 5 sends an empty value, sentry-java 2.0 sends "UTF-8": both mean identity (docs/protocol.md#content-encoding).
   if (value === "" || value === "identity" || value === "utf-8") return "identity";
   if (value === "gzip" || value === "x-gzip") return "gzip";
-  if (value === "deflate" || value === "br") return value;
+  if (value === "deflate" || value === "br" || value === "zstd") return value;
   return "unsupported";
 }
 
-/** A streaming decoder for a coding, its errors tagged as the body's before any reader sees them. */
-function decoderFor(coding: Exclude<Coding, "identity">): Transform {
+/** A streaming decoder for a zlib coding, its errors tagged as the body's before any reader sees them. */
+function decoderFor(coding: "gzip" | "deflate" | "br"): Transform {
   const decode = coding === "gzip" ? createGunzip() : coding === "deflate" ? createInflate() : createBrotliDecompress();
   decode.on("error", (e) => decodeErrors.add(e));
   return decode;
@@ -42,8 +44,27 @@ function decoderFor(coding: Exclude<Coding, "identity">): Transform {
 /** Errors the body stream raises; `bodyRefusal` turns each into its answer. */
 class WireLimitError extends Error {}
 class ClientGoneError extends Error {}
-/** Errors the content decoder raised: a corrupt gzip, deflate or br body (brotli's codes are not `Z_*`). */
+/** Errors the content decoder raised: a corrupt gzip, deflate, br or zstd body (brotli's codes are not `Z_*`). */
 const decodeErrors = new WeakSet<Error>();
+
+/**
+ * A zstd body's decoded bytes as a stream that decodes only as fast as it is read (zstd-body.ts),
+ * its errors tagged as the body's. Errors of the body's own bytes (over the wire limit, a client
+ * gone) pass through as they are.
+ */
+function zstdStream(body: AsyncIterable<Buffer>): Readable {
+  async function* tagged(): AsyncGenerator<Buffer> {
+    try {
+      yield* zstdDecoded(body);
+    } catch (error) {
+      if (error instanceof WireLimitError || error instanceof ClientGoneError) throw error;
+      const tagged = error instanceof Error ? error : new Error(String(error));
+      decodeErrors.add(tagged);
+      throw tagged;
+    }
+  }
+  return Readable.from(tagged(), { objectMode: false });
+}
 
 /** The first bytes of a body, up to `limit` (more when a chunk crosses it), and whether that was all. */
 function readStart(req: IncomingMessage, limit: number): Promise<{ chunks: Buffer[]; bytes: number; ended: boolean }> {
@@ -108,7 +129,7 @@ const tooLarge = (error: unknown) =>
 /**
  * The decompressed bytes of a body read whole: identity as it is; gzip and deflate in one call
  * up to `cap`, past which `overCap` decides (a refusal, or null to stream-decode after all);
- * brotli (whose ratios can be far larger) always as a stream.
+ * brotli and zstd (whose ratios can be far larger) always as a stream.
  */
 function decodeWhole(
   raw: Buffer,
@@ -118,6 +139,11 @@ function decodeWhole(
   overCap: () => BodyRefusal | null,
 ): OpenedBody {
   if (coding === "identity") return { ok: true, stream: once(raw), release: () => {} };
+  if (coding === "zstd") {
+    const stream = zstdStream(once(raw));
+    stream.on("error", () => {});
+    return { ok: true, stream, release: () => stream.destroy() };
+  }
   if (coding !== "br") {
     try {
       const decoded = coding === "deflate" ? inflateSync(raw, { maxOutputLength: cap }) : gunzipSync(raw, { maxOutputLength: cap });
@@ -189,14 +215,30 @@ export async function openIngestBody(req: IncomingMessage, maxWire: number, limi
   req.on("aborted", () => counted.destroy(new ClientGoneError("the request was aborted")));
   req.on("error", () => counted.destroy(new ClientGoneError("the request failed")));
   req.pipe(counted);
-  const decode = coding === "identity" ? null : decoderFor(coding);
-  const stream: Readable = decode ? counted.pipe(decode) : counted;
-  if (decode) counted.on("error", (e) => decode.destroy(e));
+  let stream: Readable = counted;
+  if (coding === "zstd") {
+    // The decoder reads `counted` only when it is read itself: until then this listener keeps
+    // an error of the unread body from ending the process, as the zlib decoders' pipe does.
+    counted.on("error", () => {});
+    stream = zstdStream(counted);
+  } else if (coding !== "identity") {
+    const decode = decoderFor(coding);
+    counted.on("error", (e) => decode.destroy(e));
+    stream = counted.pipe(decode);
+  }
   // The reader may answer (e.g. 401) before it reads the rest, or wait on the database first:
   // an error of the unread body (bad gzip, a client hanging up) must not be an unhandled
   // 'error' event, which would end the process. Reading the stream still sees the error.
   stream.on("error", () => {});
-  return { ok: true, stream, release: () => releaseIngestBody(req, stream) };
+  return {
+    ok: true,
+    stream,
+    release: () => {
+      releaseIngestBody(req, stream);
+      // Ends the zstd decoder's read of `counted` too, which gives its context back.
+      counted.destroy();
+    },
+  };
 }
 
 /** The answer for an error the stream of `openIngestBody` raised, or null when the error is not the body's. */

@@ -1,6 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
+import { compress as zstdCompress } from "zstd-napi";
 import { defaultStackParser, makeNodeTransport, NodeClient } from "@sentry/node";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DIALECTS, openTestStore, testCtx, type TestStore } from "../../../test/support/stores";
@@ -157,6 +158,7 @@ describe.each(DIALECTS)("handleIngest on %s", (dialect) => {
     ["gzip", gzipSync, "a".repeat(32)],
     ["deflate", deflateSync, "b".repeat(32)],
     ["br", brotliCompressSync, "c".repeat(32)],
+    ["zstd", zstdCompress, "d".repeat(32)],
   ])("accepts a %s-compressed envelope and stores it decompressed", async (encoding, compress, eventId) => {
     const response = await post(envelopeUrl(project.id, key.public_key), compress(envelope({ event_id: eventId })), {
       "content-encoding": encoding,
