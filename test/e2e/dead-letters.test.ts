@@ -81,7 +81,13 @@ describe.each(DIALECTS)("the dead letters page in Chromium on %s", (dialect) => 
     expect(await letters.count()).toBe(2);
     const newest = letters.first();
     await expect(newest.textContent()).resolves.toContain("digest_failed: Maximum call stack size exceeded");
-    await expect(newest.textContent()).resolves.toMatch(/Set aside \d{1,2} \w{3} \d{4}, \d{2}:\d{2} UTC \(just now\)/);
+    // Dates as every page shows them (app/lib/dates): how long ago, the exact UTC time on hover.
+    await expect(newest.textContent()).resolves.toMatch(/Set aside \d+(s|min) ago · received \d+(s|min) ago/);
+    const times = newest.locator(".dead-letter-head time");
+    expect(await times.count()).toBe(2);
+    for (const title of await times.evaluateAll((ts) => ts.map((t) => t.getAttribute("title")))) {
+      expect(title).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/);
+    }
     // Its body is over 6,000 bytes: the size in the pages' one binary-unit format.
     await expect(newest.textContent()).resolves.toMatch(/ \d+\.\d KiB/);
     const excerpt = (await newest.locator("pre").textContent()) ?? "";

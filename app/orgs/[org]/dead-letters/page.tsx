@@ -4,19 +4,9 @@ import { formatBytes } from "../../../lib/bytes";
 import { ctx } from "../../../lib/app-runtime";
 import { DeadLetterButtons } from "./dead-letter-buttons";
 import { PageCrumbs } from "../../../components/shell/page-crumbs";
+import { When } from "../../../components/when";
 
 export const metadata = { title: "Dead letters" };
-
-const DATE = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
-const when = (ms: number) => `${DATE.format(new Date(ms))} UTC`;
-
-function ago(ms: number): string {
-  const s = Math.max(0, (Date.now() - ms) / 1000);
-  if (s < 90) return "just now";
-  if (s < 5400) return `${Math.round(s / 60)} min ago`;
-  if (s < 129600) return `${Math.round(s / 3600)} h ago`;
-  return `${Math.round(s / 86400)} days ago`;
-}
 
 /**
  * Envelopes the digest set aside (docs/decisions/0006-dead-letters.md), for owners and admins:
@@ -48,8 +38,7 @@ export default async function DeadLettersPage({ params }: { params: Promise<{ or
                 <span className="badge">{l.projectSlug}</span> <span className="muted">{formatBytes(l.size)}</span>
                 <p className="dead-letter-reason">{l.reason}</p>
                 <p className="muted">
-                  Set aside <time dateTime={new Date(l.createdAt).toISOString()}>{when(l.createdAt)}</time> ({ago(l.createdAt)}) · received{" "}
-                  <time dateTime={new Date(l.receivedAt).toISOString()}>{when(l.receivedAt)}</time>
+                  Set aside <When ms={l.createdAt} /> · received <When ms={l.receivedAt} />
                 </p>
               </div>
               <DeadLetterButtons org={org.slug} id={l.id} />
