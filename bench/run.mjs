@@ -21,7 +21,17 @@ import { counter, measureIngest } from "./ingest.mjs";
 import { summarizeProfiles } from "./profile.mjs";
 import { bulkLoad, measureEndpoints } from "./read.mjs";
 import { machine, markdown, text, writeDoc } from "./report.mjs";
-import { createTarget, openDb, PG_ADMIN_URL, serverRoot, startFlags, startFloor, startTelltale, storedEvents } from "./servers.mjs";
+import {
+  createTarget,
+  openDb,
+  PG_ADMIN_URL,
+  serverRoot,
+  startEnv,
+  startFlags,
+  startFloor,
+  startTelltale,
+  storedEvents,
+} from "./servers.mjs";
 import { build as buildRequest, idSource, MIX, prepare, schedule, scheduleSmall, SMALL_MIX } from "./template.mjs";
 import { CACHE, log, procStats, prng, ROOT, run, sleep } from "./util.mjs";
 
@@ -174,7 +184,8 @@ async function readPath(target, corpus, results) {
 async function main() {
   const t0 = Date.now();
   const results = { quick: QUICK, machine: machine(serverRoot()), settings, notes: [], profiles: {}, loadAverage: loadavg() };
-  if (startFlags().length > 0) results.notes.push(`The server ran with \`node ${startFlags().join(" ")}\`, as \`npm start\` runs it.`);
+  const asStarted = [...Object.entries(startEnv()).map(([k, v]) => `${k}=${v}`), "node", ...startFlags()].join(" ");
+  if (asStarted !== "node") results.notes.push(`The server ran as \`${asStarted}\`, as \`npm start\` runs it.`);
   if (serverEnv.length > 0) results.notes.push(`The server ran with ${serverEnv.map((kv) => `\`${kv}\``).join(", ")} in its environment.`);
   if (!has("--no-build")) {
     log(`building the server if needed…`);

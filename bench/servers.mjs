@@ -22,11 +22,22 @@ export const serverRoot = () => process.env.BENCH_SERVER_ROOT ?? ROOT;
  * thread's young generation size): the bench runs `dist/cli.js serve` as that script would.
  */
 export function startFlags(root = serverRoot()) {
-  const start = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).scripts.start;
+  const start = startScript(root);
   const flags = /\bnode((?: --[\w-]+(?:=\S+)?)*) scripts\/start\.mjs/.exec(start);
   if (!flags) throw new Error(`package.json's start script does not run scripts/start.mjs with node: ${start}`);
   return flags[1].split(" ").filter(Boolean);
 }
+/** The environment `npm start`'s script sets before it runs node (glibc's malloc settings). */
+export function startEnv(root = serverRoot()) {
+  const assignments = /^((?:[A-Z_][A-Z0-9_]*=\S* +)*)(?:exec +)?node\b/.exec(startScript(root));
+  return Object.fromEntries(
+    (assignments?.[1] ?? "")
+      .split(" ")
+      .filter(Boolean)
+      .map((kv) => [kv.slice(0, kv.indexOf("=")), kv.slice(kv.indexOf("=") + 1)]),
+  );
+}
+const startScript = (root) => JSON.parse(readFileSync(join(root, "package.json"), "utf8")).scripts.start;
 /** What `--server-env` sets in the server's environment alone. */
 const serverEnv = () => JSON.parse(process.env.BENCH_SERVER_ENV ?? "{}");
 const RUN_DIR = join(CACHE, "run");
@@ -142,6 +153,7 @@ export async function startTelltale(target, { cpuProfDir = null } = {}) {
     cwd: serverRoot(),
     env: {
       ...process.env,
+      ...startEnv(),
       ...target.env,
       ...serverEnv(),
       PORT: String(port),

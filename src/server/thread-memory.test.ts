@@ -1,11 +1,11 @@
 import { once } from "node:events";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { describe, expect, it } from "vitest";
 import { launchUi } from "./ui-prestart";
-import { WORKER_LIMITS, YOUNG_GENERATION_MB } from "./thread-memory";
+import { MALLOC_ENV, WORKER_LIMITS, YOUNG_GENERATION_MB } from "./thread-memory";
 
 const MiB = 1024 * 1024;
 
@@ -52,5 +52,42 @@ describe("worker threads' young generation", () => {
   it("is limited in the UI worker", async () => {
     const launched = launchUi(churner(), "/srv/telltale");
     expect(await youngSpace(launched.worker)).toBeLessThanOrEqual(YOUNG_GENERATION_MB * MiB);
+  });
+});
+
+describe("the command lines that start the server", () => {
+  const root = join(import.meta.dirname, "..", "..");
+  const scripts = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
+  const shebang = readFileSync(join(root, "bin", "telltale.mjs"), "utf8").split("\n")[0]!;
+
+  /** The environment a command line sets before `node`, and the flags it gives node. */
+  function parse(line: string): { env: Record<string, string>; flags: string[] } {
+    const words = line.split(/\s+/).filter(Boolean);
+    const env: Record<string, string> = {};
+    const flags: string[] = [];
+    let atNode = false;
+    for (const word of words) {
+      if (atNode) {
+        if (!word.startsWith("--")) break;
+        flags.push(word);
+      } else if (word === "node") atNode = true;
+      else if (/^[A-Z_]+=/.test(word)) env[word.slice(0, word.indexOf("="))] = word.slice(word.indexOf("=") + 1);
+    }
+    return { env, flags };
+  }
+
+  it.each([
+    ["npm start", scripts.start!],
+    ["npm run telltale", scripts.telltale!],
+    ["the telltale command's #! line", shebang.replace(/^#!\/usr\/bin\/env -S /, "")],
+  ])("%s sets glibc's malloc settings and the main thread's young generation", (_name, line) => {
+    const { env, flags } = parse(line);
+    expect(env).toEqual(MALLOC_ENV);
+    // Three semi-spaces make a young generation.
+    expect(flags).toContain(`--max-semi-space-size=${YOUNG_GENERATION_MB / 3}`);
+  });
+
+  it("keeps the #! line within what Linux reads of it before 5.1 (127 bytes)", () => {
+    expect(Buffer.byteLength(shebang)).toBeLessThanOrEqual(127);
   });
 });

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { freePort } from "../support/server";
 import { waitFor } from "../support/wait";
-import { YOUNG_GENERATION_MB } from "../../src/server/thread-memory";
+import { MALLOC_ENV, YOUNG_GENERATION_MB } from "../../src/server/thread-memory";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 
@@ -75,6 +75,9 @@ describe("npm start, stopped", () => {
     // The main thread's young generation is kept as small as the workers' by a flag only a command
     // line can give: three semi-spaces make a young generation (decision 0032).
     expect(readFileSync(`/proc/${s.server}/cmdline`, "utf8").split("\0")).toContain(`--max-semi-space-size=${YOUNG_GENERATION_MB / 3}`);
+    // And glibc's malloc settings, which only the environment at start can give (decision 0033).
+    const environ = readFileSync(`/proc/${s.server}/environ`, "utf8").split("\0");
+    for (const [name, value] of Object.entries(MALLOC_ENV)) expect(environ).toContain(`${name}=${value}`);
     const t0 = Date.now();
     s.npm.kill("SIGTERM");
     await waitFor(async () => !alive(s.server), 3000, "the server to exit");
