@@ -28,8 +28,8 @@ const E2E = {
 
 export default defineConfig({
   test: {
-    // Two files at a time on two cores (vitest's default leaves one core idle), end-to-end files
-    // included; the e2e-serial ones run after the rest, alone (decision 0025's addendum).
+    // Two at a time on two cores (vitest's default leaves one core idle): a unit or integration
+    // file beside another, or beside the one end-to-end file that may run at a time.
     maxWorkers: 2,
     projects: [
       {
