@@ -50,14 +50,22 @@ export interface ConnectOptions {
    * (docs/benchmarks.md, 2026-11-28).
    */
   checkpoints?: boolean;
+  /**
+   * SQLite only: the request thread's connection. Its writes to the queue file never sleep in
+   * SQLite's busy handler (busy_timeout 0): the handler would block the thread's event loop, and
+   * with it every request and page, until the digest's RESTART checkpoint lets go of the file —
+   * 5 s and then a 500 for every request in the group, once under full load
+   * (docs/benchmarks.md, 2026-11-29). QueueWriter retries a busy write on a timer instead.
+   */
+  queueWriter?: boolean;
 }
 
 export function connect(setting: DatabaseSetting, options: ConnectOptions = {}): Store {
-  if (setting.kind === "sqlite") return connectSqlite(setting.file, options.checkpoints ?? true);
+  if (setting.kind === "sqlite") return connectSqlite(setting.file, options.checkpoints ?? true, options.queueWriter ?? false);
   return connectPostgres(setting.url, setting.poolMax, options.schema);
 }
 
-function connectSqlite(file: string, checkpoints: boolean): Store {
+function connectSqlite(file: string, checkpoints: boolean, queueWriter: boolean): Store {
   if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
   const database = new SQLite(file);
   applySqlitePragmas(database);
@@ -66,6 +74,7 @@ function connectSqlite(file: string, checkpoints: boolean): Store {
   const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: cachingStatements(database) }) });
   const queueDatabase = openQueueDatabase(queueFileOf(file));
   if (!checkpoints) queueDatabase.pragma("wal_autocheckpoint = 0");
+  if (queueWriter) queueDatabase.pragma("busy_timeout = 0");
   const queue = new Kysely<QueueDB>({ dialect: new ImmediateSqliteDialect({ database: cachingStatements(queueDatabase) }) });
   return {
     db,

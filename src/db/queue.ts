@@ -77,13 +77,24 @@ const WAL_RESTART_BYTES = 1024 * 1024 * 1024;
  * checkpoint, and a RESTART once the WAL passes 1 GiB, since under steady writes a passive
  * checkpoint never lets it start over. Once one has copied the whole WAL, the request path's
  * next write starts it over and cuts it back to `journal_size_limit`. Nothing here writes a
- * page of the queue: the request path is its only writer (decision 0005).
+ * page of the queue: the request path is its only writer (decision 0005), and it retries a
+ * write that a RESTART holds up on a timer (src/core/ingest/queue-writer.ts).
  */
 export async function checkpointQueue(queue: Kysely<QueueDB>): Promise<void> {
   const result = await sql<{ log: number }>`pragma wal_checkpoint(PASSIVE)`.execute(queue);
   const page = await sql<{ page_size: number }>`pragma page_size`.execute(queue);
   if (Number(result.rows[0]?.log ?? 0) * Number(page.rows[0]?.page_size ?? 4096) > WAL_RESTART_BYTES)
     await sql`pragma wal_checkpoint(RESTART)`.execute(queue);
+}
+
+/**
+ * SQLite refused a statement because another connection holds the lock it needs (SQLITE_BUSY
+ * and its extended codes), after the connection's busy timeout, if any, ran out.
+ */
+export function isSqliteBusy(error: unknown): boolean {
+  if (!(error instanceof Error) || !("code" in error)) return false;
+  const code = (error as { code?: unknown }).code;
+  return typeof code === "string" && (code === "SQLITE_BUSY" || code.startsWith("SQLITE_BUSY_"));
 }
 
 /** Envelopes accepted and not yet digested. */

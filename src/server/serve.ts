@@ -95,8 +95,9 @@ export async function serve(config: Settings, appDir: string): Promise<Running> 
 
 async function serveWith(config: Settings, first: LaunchedUi, workerFile: string): Promise<Running> {
   const { dir, socketPath } = first.input;
-  // The digest worker checkpoints both files' WALs (src/server/digest-worker.ts).
-  const store = connect(config.database, { checkpoints: false });
+  // The digest worker checkpoints both files' WALs (src/server/digest-worker.ts); this thread
+  // writes the queue file and retries a busy write rather than wait in SQLite (src/db/connect.ts).
+  const store = connect(config.database, { checkpoints: false, queueWriter: true });
   const { applied } = await migrate(store);
   if (applied.length) log("info", "migrated", { applied: applied.join(",") });
   const ctx = createCtx(config, store);

@@ -3,7 +3,11 @@ import SQLite from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { digestBatch } from "../../src/core/digest/batch";
 import { DEFAULT_ENVELOPE_LIMITS } from "../../src/core/envelope/index";
-import { QueueWriter } from "../../src/core/ingest/queue-writer";
+import { acceptEnvelope } from "../../src/core/ingest/accept";
+import { QueueBusyError, QueueWriter, type QueueRow } from "../../src/core/ingest/queue-writer";
+import { parseSettings } from "../../src/config/settings";
+import { connect } from "../../src/db/connect";
+import { createIngestRuntime } from "../../src/server/ingest/ingest-runtime";
 import { checkpointQueue, queueFileOf } from "../../src/db/queue";
 import { openDigestBench, type DigestBench } from "../support/digest";
 import { errorEnvelope, newEventId } from "../support/envelopes";
@@ -72,5 +76,91 @@ describe("the queue file on SQLite", () => {
     for (let i = 0; i < 100 && (await queued()).length > 0; i++) await new Promise((r) => setTimeout(r, 10));
     expect(await queued()).toEqual([]);
     expect(version()).not.toBe(before);
+  });
+
+  /**
+   * The digest's RESTART checkpoint holds the file's write lock while it copies and syncs (0.4–0.8 s
+   * under full load, docs/benchmarks.md, 2026-11-29). The request thread must neither sleep in
+   * SQLite's busy handler meanwhile — that stops its event loop, every request and page with it —
+   * nor fail the group: it waits on timers and writes once the lock is free.
+   */
+  describe("while another connection holds its write lock", () => {
+    const row = (message: string): QueueRow => ({
+      project_id: bench.projectId,
+      key_id: 0,
+      endpoint: "envelope",
+      received_at: Date.now(),
+      body: errorEnvelope(newEventId(), message),
+    });
+    const requestThread = () =>
+      connect(
+        { kind: "sqlite", file: join(bench.store.env.TELLTALE_DATA_DIR!, "telltale.sqlite") },
+        { checkpoints: false, queueWriter: true },
+      );
+    const holdLock = () => {
+      const holder = new SQLite(queueFileOf(join(bench.store.env.TELLTALE_DATA_DIR!, "telltale.sqlite")));
+      holder.pragma("busy_timeout = 5000");
+      holder.exec("BEGIN IMMEDIATE");
+      return holder;
+    };
+
+    it("keeps the event loop turning and writes the group once the lock is let go", async () => {
+      const store = requestThread();
+      const holder = holdLock();
+      try {
+        const writer = new QueueWriter(store.queue);
+        let settled = false;
+        const written = Promise.all([writer.add(row("held 1")), writer.add(row("held 2"))]).then(() => (settled = true));
+        // Timers fire while the group waits: with a busy timeout the thread would be stuck in SQLite.
+        const ticks: number[] = [];
+        for (let i = 0; i < 10; i++) {
+          const started = performance.now();
+          await new Promise((r) => setTimeout(r, 20));
+          ticks.push(performance.now() - started);
+        }
+        expect(settled).toBe(false);
+        expect(Math.max(...ticks)).toBeLessThan(1000);
+        holder.exec("COMMIT");
+        await written;
+        const bodies = await store.queue.selectFrom("ingest_queue").select("body").orderBy("id", "desc").limit(2).execute();
+        expect(bodies.map((b) => b.body.toString()).join("\n")).toMatch(/held 1[^]*held 2|held 2[^]*held 1/);
+      } finally {
+        if (holder.inTransaction) holder.exec("ROLLBACK");
+        holder.close();
+        await store.close();
+      }
+    });
+
+    it("fails the whole group with QueueBusyError once the lock is held past the limit, and answers such requests 503", async () => {
+      const store = requestThread();
+      const holder = holdLock();
+      try {
+        const writer = new QueueWriter(store.queue, true, 1, undefined, undefined, 200);
+        const results = await Promise.allSettled([writer.add(row("late 1")), writer.add(row("late 2")), writer.add(row("late 3"))]);
+        expect(results.map((r) => r.status)).toEqual(["rejected", "rejected", "rejected"]);
+        for (const r of results) expect(r.status === "rejected" && r.reason).toBeInstanceOf(QueueBusyError);
+
+        const rt = { ...createIngestRuntime(bench.ctx, parseSettings({}), 0, { keyCacheMs: 0 }), enqueue: writer };
+        const key = await bench.store.db
+          .selectFrom("project_keys")
+          .select("public_key")
+          .where("project_id", "=", bench.projectId)
+          .executeTakeFirstOrThrow();
+        const eventId = newEventId();
+        const answer = await acceptEnvelope(rt, {
+          projectId: bench.projectId,
+          auth: { xSentryAuth: `Sentry sentry_key=${key.public_key}, sentry_version=7`, query: new URLSearchParams() },
+          body: (async function* () {
+            yield errorEnvelope(eventId, "answered 503");
+          })(),
+          receivedAt: Date.now(),
+        });
+        expect(answer).toEqual({ status: 503, reason: "the ingest queue is busy; retry later" });
+      } finally {
+        holder.exec("ROLLBACK");
+        holder.close();
+        await store.close();
+      }
+    });
   });
 });

@@ -15,7 +15,7 @@ import type { OutcomeBuffer } from "../outcomes/record";
 import type { RateLimiter } from "../ratelimit/limiter";
 import type { ActiveLimit, Quota } from "../ratelimit/quota";
 import { AttachmentWriter } from "./attachments";
-import type { QueueRow, QueueWriter } from "./queue-writer";
+import { QueueBusyError, type QueueRow, type QueueWriter } from "./queue-writer";
 import type { MemoryBudget } from "./memory";
 import type { KeyCache, KeyConfig } from "./project-config";
 import { serializeEnvelope, type KeptItem } from "./serialize";
@@ -238,7 +238,14 @@ class AcceptState {
     // queue row is written in a group commit with other requests' (on SQLite to the queue file).
     if (this.attachments.ids.length > 0)
       await this.rt.ctx.db.transaction().execute((trx) => this.attachments.complete(trx, header.eventId ?? null));
-    if (row) await this.rt.enqueue.add(row);
+    if (row) {
+      try {
+        await this.rt.enqueue.add(row);
+      } catch (error) {
+        if (error instanceof QueueBusyError) return { status: 503, reason: "the ingest queue is busy; retry later" };
+        throw error;
+      }
+    }
     this.committed = true;
     if (body) this.rt.queue.enqueued();
     for (const a of this.attachments.accepted) {

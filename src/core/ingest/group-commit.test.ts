@@ -80,6 +80,24 @@ describe("GroupCommit", () => {
     expect((results[1] as PromiseRejectedResult).reason).toEqual(new Error("row 2 is bad (group of 1)"));
     expect(written).toEqual([1, 3]);
   });
+
+  it("fails the whole group at once, without writing row by row, on an error that says nothing about any row", async () => {
+    class Busy extends Error {}
+    const calls: number[][] = [];
+    const gc = new GroupCommit<number>(
+      async (rows) => {
+        calls.push([...rows]);
+        throw new Busy("the store stayed busy");
+      },
+      128,
+      1,
+      (error) => error instanceof Busy,
+    );
+    const results = await Promise.allSettled([1, 2, 3].map((n) => gc.add(n)));
+    expect(results.map((r) => r.status)).toEqual(["rejected", "rejected", "rejected"]);
+    for (const r of results) expect((r as PromiseRejectedResult).reason).toBeInstanceOf(Busy);
+    expect(calls).toEqual([[1, 2, 3]]);
+  });
 });
 
 describe("GroupCommit.nudge", () => {

@@ -18,10 +18,15 @@ export class GroupCommit<T> {
    * single writer), more where each commit is a network round trip and a WAL flush that other
    * groups can overlap (PostgreSQL, one pooled connection per group).
    */
+  /**
+   * `failsGroup`: errors that say nothing about any one row (the store stayed busy): the whole
+   * group fails with them at once instead of being written again row by row.
+   */
   constructor(
     private readonly write: (rows: readonly T[]) => Promise<void>,
     private readonly maxRows = 128,
     private readonly concurrency = 1,
+    private readonly failsGroup: (error: unknown) => boolean = () => false,
   ) {}
 
   add(row: T): Promise<void> {
@@ -67,7 +72,7 @@ export class GroupCommit<T> {
         await this.write(group.map((g) => g.row));
         for (const g of group) g.resolve();
       } catch (error) {
-        if (group.length === 1) group[0]!.reject(error);
+        if (group.length === 1 || this.failsGroup(error)) for (const g of group) g.reject(error);
         else {
           for (const g of group) {
             try {

@@ -1,8 +1,28 @@
 import type { Insertable, Kysely } from "kysely";
 import type { DB, QueueDB } from "../../db/schema";
 import { insertRows, MAX_CHUNK } from "../../db/bulk-insert";
+import { isSqliteBusy } from "../../db/queue";
 import { freePages, vacuumPages } from "../../db/vacuum";
 import { GroupCommit } from "./group-commit";
+
+/**
+ * How long a group waits for the queue file while another connection holds its write lock
+ * (SQLite: the digest's RESTART checkpoint, 0.4–0.8 s under full load in docs/benchmarks.md,
+ * 2026-11-29) before its requests get a 503 and retry. It waits on timers, not in SQLite's
+ * busy handler, so the thread goes on reading requests and serving pages meanwhile.
+ */
+export const QUEUE_BUSY_LIMIT_MS = 10_000;
+/** The first retry of a busy write comes this soon; each next one twice as late, up to the cap. */
+const BUSY_RETRY_FIRST_MS = 2;
+const BUSY_RETRY_CAP_MS = 50;
+
+/** A group could not be written within QUEUE_BUSY_LIMIT_MS: its requests are answered 503. */
+export class QueueBusyError extends Error {
+  constructor(waitedMs: number) {
+    super(`the ingest queue's file stayed locked for ${Math.round(waitedMs)} ms`);
+    this.name = "QueueBusyError";
+  }
+}
 
 /**
  * Giving freed pages of the queue file back (SQLite) waits until no group has been written for
@@ -78,8 +98,14 @@ export class QueueWriter {
     concurrency = 1,
     private readonly append?: (rows: readonly QueueRow[]) => Promise<void>,
     private readonly idleMs = IDLE_BEFORE_VACUUM_MS,
+    private readonly busyLimitMs = QUEUE_BUSY_LIMIT_MS,
   ) {
-    this.group = new GroupCommit((rows) => this.write(rows), GROUP_ROWS, concurrency);
+    this.group = new GroupCommit(
+      (rows) => this.write(rows),
+      GROUP_ROWS,
+      concurrency,
+      (error) => error instanceof QueueBusyError,
+    );
   }
 
   /** Resolves once the row is committed. */
@@ -96,9 +122,28 @@ export class QueueWriter {
 
   private async write(rows: readonly QueueRow[]): Promise<void> {
     try {
-      await this.writeGroup(rows);
+      await this.writeWhenFree(rows);
     } finally {
       this.wroteNow();
+    }
+  }
+
+  /**
+   * Writes the group, trying again on a timer while another connection holds the file's write
+   * lock (SQLITE_BUSY at once: the request thread's connection has no busy timeout, see
+   * src/db/connect.ts). A failed transaction is rolled back whole, so trying again is safe.
+   */
+  private async writeWhenFree(rows: readonly QueueRow[]): Promise<void> {
+    const started = performance.now();
+    for (let pause = BUSY_RETRY_FIRST_MS; ; pause = Math.min(BUSY_RETRY_CAP_MS, pause * 2)) {
+      try {
+        return await this.writeGroup(rows);
+      } catch (error) {
+        if (!isSqliteBusy(error)) throw error;
+        const waited = performance.now() - started;
+        if (waited >= this.busyLimitMs) throw new QueueBusyError(waited);
+        await new Promise((resolve) => setTimeout(resolve, Math.min(pause, this.busyLimitMs - waited)));
+      }
     }
   }
 
