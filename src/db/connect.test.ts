@@ -8,7 +8,7 @@ import pg from "pg";
 import { DIALECTS, openTestStore, PG_URL, type TestStore } from "../../test/support/stores";
 import { cachingStatements, connect } from "./connect";
 import { migrate } from "./migrate";
-import { checkpointQueue, queueFileOf } from "./queue";
+import { checkpointQueue, QUEUE_PAGE_BYTES, queueFileOf } from "./queue";
 
 describe.each(DIALECTS)("a %s store", (dialect) => {
   let store: TestStore;
@@ -75,6 +75,36 @@ describe("connect to SQLite", () => {
     }
   });
 
+  it("makes a new queue file with 16 KiB pages, leaves the main file at SQLite's 4 KiB, and keeps an older queue file's pages", async () => {
+    const file = join(dir, "pages.sqlite");
+    const store = connect({ kind: "sqlite", file });
+    const pageSize = async (db: typeof store.db | typeof store.queue) =>
+      Number((await sql<{ page_size: number }>`pragma page_size`.execute(db)).rows[0]?.page_size);
+    try {
+      expect(await pageSize(store.queue)).toBe(QUEUE_PAGE_BYTES);
+      expect(QUEUE_PAGE_BYTES).toBe(16 * 1024);
+      expect(await pageSize(store.db)).toBe(4096);
+    } finally {
+      await store.close();
+    }
+
+    const older = join(dir, "older.sqlite");
+    const made = new SQLite(queueFileOf(older));
+    made.pragma("journal_mode = WAL");
+    made.exec(
+      "create table ingest_queue (id integer primary key autoincrement, project_id integer not null, key_id integer not null, endpoint text not null, received_at integer not null, body blob not null)",
+    );
+    made.prepare("insert into ingest_queue (project_id, key_id, endpoint, received_at, body) values (1, 1, 'envelope', 0, x'00')").run();
+    made.close();
+    const reopened = connect({ kind: "sqlite", file: older });
+    try {
+      expect(await pageSize(reopened.queue)).toBe(4096);
+      expect(await reopened.queue.selectFrom("ingest_queue").select("id").execute()).toHaveLength(1);
+    } finally {
+      await reopened.close();
+    }
+  });
+
   it("runs no automatic checkpoint on a connection opened without checkpoints: its commits never copy the WAL", async () => {
     const fileSize = (f: string) => statSync(f).size;
     const written = async (checkpoints: boolean) => {
@@ -84,12 +114,13 @@ describe("connect to SQLite", () => {
         await sql`create table filler (b blob)`.execute(store.db);
         await sql`create table queue_filler (b blob)`.execute(store.queue);
         const before = { main: fileSize(file), queue: fileSize(queueFileOf(file)) };
-        // 3,000 pages in commits of 100: well past the automatic checkpoint's 1,000 pages.
+        // 3,000 pages in commits of 100 (4 KiB in the main file, 16 KiB in the queue file):
+        // well past the automatic checkpoint's 1,000 pages.
         for (let i = 0; i < 30; i++) {
           await sql`insert into filler (b) select zeroblob(4000) from (select 1 union all select 1) a, (select 1 union all select 1 union all select 1 union all select 1 union all select 1) b, (select 1 union all select 1 union all select 1 union all select 1 union all select 1 union all select 1 union all select 1 union all select 1 union all select 1 union all select 1) c`.execute(
             store.db,
           );
-          await sql`insert into queue_filler (b) select zeroblob(4000) from (select 1 union all select 1) a, (select 1 union all select 1 union all select 1 union all select 1 union all select 1) b, (select 1 union all select 1 union all select 1 union all select 1 union all select 1 union all select 1 union all select 1 union all select 1 union all select 1 union all select 1) c`.execute(
+          await sql`insert into queue_filler (b) select zeroblob(16000) from (select 1 union all select 1) a, (select 1 union all select 1 union all select 1 union all select 1 union all select 1) b, (select 1 union all select 1 union all select 1 union all select 1 union all select 1 union all select 1 union all select 1 union all select 1 union all select 1 union all select 1) c`.execute(
             store.queue,
           );
         }

@@ -32,14 +32,15 @@ export class QueueBusyError extends Error {
  */
 export const IDLE_BEFORE_VACUUM_MS = 1000;
 /**
- * Pages (4 KiB) given back per step while idle, at most: a few milliseconds each, so a request
- * arriving meanwhile hardly waits. A step that takes longer than VACUUM_STEP_TARGET_MS halves the
+ * Pages given back per step while idle, at most: 4 MiB of the queue file's 16 KiB pages
+ * (QUEUE_PAGE_BYTES in src/db/queue.ts; 1 MiB in a file made before 2026-11-29, of 4 KiB pages).
+ * A few milliseconds each, so a request arriving meanwhile hardly waits. A step that takes longer than VACUUM_STEP_TARGET_MS halves the
  * next one (down to VACUUM_MIN_PAGES); a quick one doubles it again.
  */
 const VACUUM_PAGES = 256;
 const VACUUM_MIN_PAGES = 16;
 const VACUUM_STEP_TARGET_MS = 5;
-/** Between steps while idle: at most ~40 MB/s given back. */
+/** Between steps while idle. */
 const VACUUM_STEP_MS = 25;
 /**
  * And at least this many times as long as the step took: a step costs more the larger the file
