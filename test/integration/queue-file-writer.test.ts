@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import SQLite from "better-sqlite3";
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { digestBatch } from "../../src/core/digest/batch";
 import { DEFAULT_ENVELOPE_LIMITS } from "../../src/core/envelope/index";
@@ -127,6 +128,35 @@ describe("the queue file on SQLite", () => {
       } finally {
         if (holder.inTransaction) holder.exec("ROLLBACK");
         holder.close();
+        await store.close();
+      }
+    });
+
+    it("gives freed pages back once the lock is let go, with no write to wake it", async () => {
+      const store = requestThread();
+      try {
+        const writer = new QueueWriter(store.queue, true, 1, undefined, 100);
+        const big = { ...row("big"), body: Buffer.alloc(256 * 1024, 0x61) };
+        await Promise.all(Array.from({ length: 8 }, () => writer.add(big)));
+        const free = async () =>
+          Number((await sql<{ freelist_count: number }>`pragma freelist_count`.execute(store.queue)).rows[0]!.freelist_count);
+        const last = await store.queue.selectFrom("ingest_queue").select("id").orderBy("id", "desc").limit(1).executeTakeFirstOrThrow();
+        writer.forget(last.id);
+        await writer.add(row("deletes the big ones"));
+        // The give-back starts 100 ms after that write; meanwhile another connection takes the lock.
+        const holder = holdLock();
+        try {
+          expect(await free()).toBeGreaterThan(0);
+          await new Promise((r) => setTimeout(r, 400));
+          expect(await free()).toBeGreaterThan(0);
+        } finally {
+          if (holder.inTransaction) holder.exec("ROLLBACK");
+          holder.close();
+        }
+        const deadline = Date.now() + 5_000;
+        while ((await free()) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+        expect(await free()).toBe(0);
+      } finally {
         await store.close();
       }
     });

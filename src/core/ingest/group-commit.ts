@@ -3,7 +3,8 @@
  * event loop) are written together, one statement and one commit for many requests, and
  * each caller's promise settles only after its row is committed — so a 200 still means
  * stored. When a group fails, its rows are written one by one, so that one bad row (a project
- * deleted meanwhile) fails only its own request.
+ * deleted meanwhile) fails only its own request — unless the error is about the store, not a
+ * row (`failsGroup`), which fails the whole group at once.
  */
 export class GroupCommit<T> {
   private pending: { row: T; resolve: () => void; reject: (error: unknown) => void }[] = [];

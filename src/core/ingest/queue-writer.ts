@@ -188,8 +188,10 @@ export class QueueWriter {
     try {
       if ((await freePages(this.queue)) === 0) return;
       await vacuumPages(this.queue, this.stepPages);
-    } catch {
-      // Closed, or busy: the next write arms the next attempt.
+    } catch (error) {
+      // Busy (the digest's RESTART checkpoint holds the file): try again after a pause.
+      // Closed: the next write, if any, arms the next attempt.
+      if (isSqliteBusy(error)) this.idleTimer ??= this.after(this.idleMs);
       return;
     }
     const next = giveBackPace(this.stepPages, performance.now() - started);
