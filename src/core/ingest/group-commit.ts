@@ -17,11 +17,9 @@ export class GroupCommit<T> {
   /**
    * `concurrency` groups may be in flight at once: 1 where writes serialize anyway (SQLite's
    * single writer), more where each commit is a network round trip and a WAL flush that other
-   * groups can overlap (PostgreSQL, one pooled connection per group).
-   */
-  /**
-   * `failsGroup`: errors that say nothing about any one row (the store stayed busy): the whole
-   * group fails with them at once instead of being written again row by row.
+   * groups can overlap (PostgreSQL, one pooled connection per group). `failsGroup`: errors
+   * that say nothing about any one row (the store stayed busy): the whole group fails with them
+   * at once instead of being written again row by row.
    */
   constructor(
     private readonly write: (rows: readonly T[]) => Promise<void>,
