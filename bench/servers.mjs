@@ -218,12 +218,19 @@ export async function openDb(target) {
       async scalar(sql) {
         return Number(Object.values(get(sql))[0] ?? 0);
       },
-      /** Envelopes accepted and not yet digested: the queue has its own file (src/db/queue.ts). */
+      /**
+       * Envelopes accepted and not yet digested: the queue has its own file (src/db/queue.ts),
+       * whose rows after the digest's progress mark are the backlog. Their ids follow one
+       * another, so the newest id less the mark counts them with two index lookups. Counting
+       * the rows instead reads every page of the backlog — 166 ms for 150,000 rows here, every
+       * 100 ms while `waitDrained` polls — which took a core from the drain it was timing.
+       */
       async queued() {
         queue ??= openQueue();
         if (!queue) return 0;
         const done = Number(Object.values(get("SELECT coalesce(max(last_queue_id), 0) FROM digest_progress"))[0] ?? 0);
-        return Number(queue.prepare("SELECT count(*) AS n FROM ingest_queue WHERE id > ?").get(done).n);
+        const newest = Number(queue.prepare("SELECT coalesce(max(id), 0) AS n FROM ingest_queue").get().n);
+        return Math.max(0, newest - done);
       },
       /**
        * What is stored: the main file with its WAL. The queue file is reported apart
@@ -288,8 +295,14 @@ export async function openDb(target) {
       ]);
       return token;
     },
+    /**
+     * Envelopes accepted and not yet digested. The digest deletes each batch it stores, so the
+     * oldest and newest ids left bound the backlog (two index lookups; a sequence may skip ids,
+     * so it is an upper bound, and exactly 0 when the queue is empty). A count(*) would scan
+     * the backlog on every poll, in the database's CPU the drain needs.
+     */
     async queued() {
-      const { rows } = await client.query("SELECT count(*) AS n FROM ingest_queue");
+      const { rows } = await client.query("SELECT coalesce(max(id) - min(id) + 1, 0) AS n FROM ingest_queue");
       return Number(rows[0].n);
     },
     async close() {
