@@ -13,6 +13,8 @@ import { QueueWriter } from "../src/core/ingest/queue-writer";
 import { DEFAULT_ENVELOPE_LIMITS } from "../src/core/envelope/index";
 import type { Dialect } from "../src/db/connect";
 import { openDigestBench, type DigestBench } from "../test/support/digest";
+import { settleQueued } from "../src/core/digest/batch";
+import { ThreadSettler } from "../src/server/settle-thread";
 
 function readBodies(file: string): Buffer[] {
   const all = readFileSync(file);
@@ -66,12 +68,21 @@ async function queueWrites(bench: DigestBench, dialect: Dialect, bodies: readonl
 }
 
 async function main(): Promise<void> {
-  const [file, dialect, warmText, mode] = process.argv.slice(2) as [string, Dialect, string, string | undefined];
+  const [file, dialect, warmText, mode, profileArg] = process.argv.slice(2) as [
+    string,
+    Dialect,
+    string,
+    string | undefined,
+    string | undefined,
+  ];
   const warm = Number(warmText);
   const bodies = readBodies(file);
   const bench = await openDigestBench(dialect);
   if (mode === "queue-writes") return queueWrites(bench, dialect, bodies, warm);
-  const profileDir = mode;
+  // `threads`: settled as the server drains a backlog on SQLite, mostly in the production settle
+  // thread (dist/settle-thread.js, `npm run build` first) while this thread writes.
+  const threads = mode === "threads";
+  const profileDir = threads ? profileArg : mode;
   const batch = 500;
   for (let i = 0; i < bodies.length; i += batch) {
     const rows = bodies.slice(i, i + batch).map((body) => ({
@@ -83,7 +94,24 @@ async function main(): Promise<void> {
     }));
     await bench.store.queue.insertInto("ingest_queue").values(rows).execute();
   }
-  const options = { batchSize: 200, limits: DEFAULT_ENVELOPE_LIMITS };
+  let settler: ThreadSettler | null = null;
+  if (threads) {
+    // The settle thread reads its settings (the database) from the environment it starts with.
+    Object.assign(process.env, bench.store.env);
+    const here = (queued: Parameters<ThreadSettler["settle"]>[0]) => settleQueued(bench.ctx, queued, { limits: DEFAULT_ENVELOPE_LIMITS });
+    // TELLTALE_BENCH_SHARE: a fixed share for the digest thread instead of the balanced one.
+    const fixed = process.env.TELLTALE_BENCH_SHARE;
+    settler = new ThreadSettler(
+      new URL("../dist/settle-thread.js", `file://${process.cwd()}/bench/`),
+      here,
+      fixed ? { localShare: Number(fixed), balance: false } : {},
+    );
+  }
+  const options = {
+    batchSize: 200,
+    limits: DEFAULT_ENVELOPE_LIMITS,
+    ...(settler ? { settle: settler.settle, leaveDigestedRows: true } : {}),
+  };
   // The first envelopes warm the JIT up (V8 compiles hot code on other threads): not timed.
   let warmed = 0;
   while (warmed < warm) {
@@ -105,6 +133,8 @@ async function main(): Promise<void> {
     const n = await digestBatch(bench.ctx, options);
     if (n === 0) break;
     taken += n;
+    // As the digest worker does between batches (src/server/digest-worker.ts).
+    if (threads) await new Promise((resolve) => setImmediate(resolve));
   }
   const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
   const used = process.cpuUsage(cpu);
@@ -134,6 +164,8 @@ async function main(): Promise<void> {
       heapMb: process.memoryUsage().heapUsed / 2 ** 20,
     }) + "\n",
   );
+  if (settler) process.stderr.write(`the digest thread's share at the end: ${settler.localShare.toFixed(2)}\n`);
+  await settler?.close();
   await bench.store.cleanup();
 }
 

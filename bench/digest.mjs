@@ -1,7 +1,11 @@
 // The digest's CPU cost per envelope, apart from accept: corpus envelopes (fresh ids per
 // send, as the load generator makes them) are queued in a fresh database, then the production
 // digest drains them in this process and the run prints CPU and wall time per envelope.
-//   node bench/digest.mjs [--count 4000] [--warmup 1000] [--kind error|mix] [--postgres] [--profile DIR] [--seed 1]
+//   node bench/digest.mjs [--count 4000] [--warmup 1000] [--kind error|mix] [--postgres] [--profile DIR] [--seed 1] [--threads]
+// With --threads (SQLite) the drain settles mostly in the production settle thread, as the server
+// drains a backlog (decision 0030; `npm run build` first): CPU is then both threads'. The
+// digest thread's share follows the threads' load, or stays at TELLTALE_BENCH_SHARE when set;
+// --profile then profiles the digest thread's side (this process's main thread).
 // With --profile the drain alone is profiled (node:inspector) into DIR and the run lists where
 // its time went. With --queue-writes nothing is digested: the bodies are written to the queue
 // as the request path writes them (QueueWriter's group commits, 64 requests at once), and the
@@ -29,6 +33,7 @@ const seed = Number(opt("seed", 1));
 const profile = opt("profile", null);
 const dialect = args.includes("--postgres") ? "postgres" : "sqlite";
 const queueWrites = args.includes("--queue-writes");
+const threads = args.includes("--threads");
 
 const entries = (await loadCorpus()).filter((e) => e.endpoint !== "store");
 const target = { publicKey: "0".repeat(32), projectId: 1, host: "127.0.0.1", port: 1 };
@@ -74,7 +79,7 @@ if (profileDir) rmSync(profileDir, { recursive: true, force: true });
 log(
   `${queueWrites ? "queue-write" : "digest"} bench: ${count} ${kind} envelopes after ${warm} to warm up (${(bytes / (warm + count) / 1024).toFixed(1)} KiB average, seed ${seed}) on ${dialect}`,
 );
-const mode = queueWrites ? ["queue-writes"] : profileDir ? [profileDir] : [];
+const mode = queueWrites ? ["queue-writes"] : threads ? ["threads", ...(profileDir ? [profileDir] : [])] : profileDir ? [profileDir] : [];
 const child = spawnSync(process.execPath, [entry, bodiesFile, dialect, String(warm), ...mode], {
   cwd: ROOT,
   encoding: "utf8",

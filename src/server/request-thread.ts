@@ -1,3 +1,4 @@
+import type { EventLoopUtilization } from "node:perf_hooks";
 import { type MessagePort, Worker } from "node:worker_threads";
 
 /**
@@ -66,6 +67,15 @@ export class RequestThread<Q, A> {
       this.waiting.set(id, { worker, resolve, reject, timer });
       worker.postMessage({ id, request } satisfies Asked<Q>);
     });
+  }
+
+  /**
+   * How busy the running thread's event loop has been since it started (node:perf_hooks), with
+   * the thread it was read from, so that two readings are compared only within one thread; null
+   * while no thread runs.
+   */
+  eventLoopUtilization(): { thread: object; utilization: EventLoopUtilization } | null {
+    return this.worker ? { thread: this.worker, utilization: this.worker.performance.eventLoopUtilization() } : null;
   }
 
   async close(): Promise<void> {

@@ -1,3 +1,4 @@
+import { type EventLoopUtilization, performance } from "node:perf_hooks";
 import { type MessagePort, parentPort, workerData } from "node:worker_threads";
 import { settings } from "../config/settings";
 import { createCtx } from "../core/create-ctx";
@@ -56,45 +57,113 @@ const EMPTY = new Uint8Array(0);
 if (parentPort && (workerData as { role?: unknown } | null)?.role === ROLE) serve(parentPort);
 
 /**
- * The share of each batch the digest thread settles itself, its tail: with the batch before it
- * to write (and the records of this thread's share to take in), the digest thread then finishes
- * its part about when the settle thread finishes the rest (`npm run bench:digest`, the mix:
- * settling 73 % of the work, writing 27 %, the records' copy between threads a fifth of settling).
+ * The share of each batch the digest thread settles itself, its tail, when settling starts: with
+ * the batch before it to write (and the records of this thread's share to take in), the digest
+ * thread should finish its part about when the settle thread finishes the rest. Where that is
+ * depends on the machine (measured with `npm run bench:digest -- --kind mix --threads`: 0.3 on one
+ * two-core machine, 0.5 on another, where 0.3 left the digest thread idle half the time and the
+ * drain no faster than with one thread), so the share then follows the two threads' load.
  */
-export const LOCAL_SHARE = 0.3;
+export const LOCAL_SHARE = 0.4;
+
+/** How the share moves (`ThreadSettler.rebalance`). */
+export interface ShareBalance {
+  /** Compare the two threads' event-loop utilization once this long has passed, at a batch's start. */
+  everyMs: number;
+  /** Move the share by this much when one thread was busier than the other by more than `margin`. */
+  step: number;
+  margin: number;
+  min: number;
+  max: number;
+}
+
+export const SHARE_BALANCE: ShareBalance = { everyMs: 250, step: 0.05, margin: 0.05, min: 0.1, max: 0.8 };
+
+/** A gap between batches past which the threads' utilization says nothing about the split. */
+const BALANCE_GAP_MS = 2_000;
+
+interface BalanceReading {
+  at: number;
+  here: EventLoopUtilization;
+  thread: object;
+  there: EventLoopUtilization;
+}
+
+export interface ThreadSettlerOptions {
+  timeoutMs?: number;
+  /** The digest thread's share at first (`LOCAL_SHARE`). */
+  localShare?: number;
+  /** How the share follows the threads' load; false keeps `localShare` as it is. */
+  balance?: ShareBalance | false;
+}
 
 /**
  * The digest thread's side: a SettleBatch whose work runs mostly in the settle thread, the
  * batch's last `localShare` settled by `local` meanwhile, and all of it by `local` when the thread
- * does not settle its part.
+ * does not settle its part. The share follows the two threads' event-loop utilization: when the
+ * settle thread was busier than the digest thread, the digest thread takes more of each batch,
+ * and less in the opposite case.
  */
 export class ThreadSettler {
   private readonly thread: RequestThread<readonly QueuedEnvelope[], Settled[]>;
+  private share: number;
+  private readonly balance: ShareBalance | false;
+  private reading: BalanceReading | null = null;
 
   constructor(
     entry: URL | string,
     private readonly local: SettleBatch,
-    timeoutMs = REQUEST_TIMEOUT_MS,
-    private readonly localShare = LOCAL_SHARE,
+    options: ThreadSettlerOptions = {},
   ) {
+    this.share = options.localShare ?? LOCAL_SHARE;
+    this.balance = options.balance ?? SHARE_BALANCE;
     this.thread = new RequestThread(entry, {
       name: "the settle thread",
       role: ROLE,
       heapMb: HEAP_MB,
       youngMb: YOUNG_GENERATION_MB,
-      timeoutMs,
+      timeoutMs: options.timeoutMs ?? REQUEST_TIMEOUT_MS,
       idleStopMs: IDLE_STOP_MS,
     });
   }
 
+  /** The digest thread's share of the next batch. */
+  get localShare(): number {
+    return this.share;
+  }
+
   readonly settle: SettleBatch = async (queued) => {
-    const split = queued.length - Math.floor(queued.length * this.localShare);
+    this.rebalance();
+    const split = queued.length - Math.floor(queued.length * this.share);
     const there = this.inThread(queued.slice(0, split));
     // Awaited below, unless settling the digest thread's share throws first.
     there.catch(() => undefined);
     const here = split < queued.length ? await this.local(queued.slice(split)) : [];
     return [...(await there), ...here];
   };
+
+  /**
+   * Moves the share toward the thread that was less busy since the last reading. A reading is
+   * taken at a batch's start, so each spans whole batches of both threads; one across a long
+   * gap (the request path was busy and this thread settled alone, or the queue was empty) or a
+   * new settle thread only starts the next comparison.
+   */
+  private rebalance(): void {
+    if (!this.balance) return;
+    const now = performance.now();
+    const previous = this.reading;
+    if (previous && now - previous.at < this.balance.everyMs) return;
+    const there = this.thread.eventLoopUtilization();
+    if (!there) return;
+    const here = performance.eventLoopUtilization();
+    this.reading = { at: now, here, thread: there.thread, there: there.utilization };
+    if (!previous || previous.thread !== there.thread || now - previous.at > this.balance.everyMs + BALANCE_GAP_MS) return;
+    const busyHere = performance.eventLoopUtilization(here, previous.here).utilization;
+    const busyThere = performance.eventLoopUtilization(there.utilization, previous.there).utilization;
+    const { step, margin, min, max } = this.balance;
+    if (busyThere - busyHere > margin) this.share = Math.min(max, this.share + step);
+    else if (busyHere - busyThere > margin) this.share = Math.max(min, this.share - step);
+  }
 
   close(): Promise<void> {
     return this.thread.close();

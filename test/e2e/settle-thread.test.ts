@@ -42,7 +42,7 @@ describe.each(DIALECTS)("the settle thread on %s", (dialect) => {
       process.env[name] = value;
     }
     const local = (): Promise<Settled[]> => Promise.reject(new Error("settled in the calling thread"));
-    settler = new ThreadSettler(join(ROOT, "dist", "settle-thread.js"), local, 60_000, 0);
+    settler = new ThreadSettler(join(ROOT, "dist", "settle-thread.js"), local, { localShare: 0, balance: false });
   });
   afterAll(async () => {
     await settler?.close();
