@@ -60,9 +60,10 @@ if (parentPort && (workerData as { role?: unknown } | null)?.role === ROLE) serv
  * The share of each batch the digest thread settles itself, its tail, when settling starts: with
  * the batch before it to write (and the records of this thread's share to take in), the digest
  * thread should finish its part about when the settle thread finishes the rest. Where that is
- * depends on the machine (measured with `npm run bench:digest -- --kind mix --threads`: 0.3 on one
- * two-core machine, 0.5 on another, where 0.3 left the digest thread idle half the time and the
- * drain no faster than with one thread), so the share then follows the two threads' load.
+ * depends on the machine: 0.3 was worked out on one two-core machine from the split of settling
+ * and writing; on another (`npm run bench:digest -- --kind mix --threads`) 0.5 drained fastest,
+ * while 0.3 left the digest thread waiting for much of each batch and the drain no faster than in
+ * one thread. So the share then follows the two threads' load.
  */
 export const LOCAL_SHARE = 0.4;
 
@@ -77,7 +78,7 @@ export interface ShareBalance {
   max: number;
 }
 
-export const SHARE_BALANCE: ShareBalance = { everyMs: 250, step: 0.05, margin: 0.05, min: 0.1, max: 0.8 };
+const SHARE_BALANCE: ShareBalance = { everyMs: 250, step: 0.05, margin: 0.05, min: 0.1, max: 0.8 };
 
 /** A gap between batches past which the threads' utilization says nothing about the split. */
 const BALANCE_GAP_MS = 2_000;
