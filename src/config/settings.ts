@@ -81,7 +81,7 @@ export const SETTINGS = {
   },
   TELLTALE_INGEST_MEMORY_BYTES: {
     default: "268435456",
-    doc: "Bytes all ingest requests together may hold in memory; past it new requests answer 503 (back-pressure).",
+    doc: "Bytes all ingest requests together may hold in memory (their items, bodies read whole, and a streamed body's zstd or brotli window); past it new requests answer 503 (back-pressure).",
   },
   TELLTALE_MAX_QUEUE: {
     default: "200000",

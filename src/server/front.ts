@@ -36,7 +36,7 @@ export function createFront(options: FrontOptions): Server {
     const work = ingest
       ? handleIngest(options.ingest, req, res, { projectId: Number(ingest[1]), endpoint: ingest[2] === "store" ? "store" : "envelope" })
       : path === TUNNEL_PATH || path === TUNNEL_PATH.slice(0, -1)
-        ? handleTunnel(options.tunnel, req, res)
+        ? handleTunnel(options.tunnel, req, res, options.ingest.memory)
         : null;
     if (!work && isBuildSourceMap(path)) {
       res.writeHead(404, { "content-type": "text/plain; charset=utf-8" });

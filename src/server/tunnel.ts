@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { envelopeUrl, parseDsn, type Dsn } from "../core/auth/dsn";
 import { INGEST_LIMITS } from "../core/ingest/limits";
+import type { MemoryBudget } from "../core/ingest/memory";
 import { headerSafe, sendJson } from "./http";
 import { readIngestBody } from "./ingest/body";
 import { log } from "./log";
@@ -30,7 +31,12 @@ function refuse(res: ServerResponse, status: number, detail: string): void {
  * names (that would make Telltale an open relay). Like @sentry/core's handleTunnelRequest:
  * 400 without header or DSN, 403 for any other DSN, else the upstream answer.
  */
-export async function handleTunnel(target: TunnelTarget | null, req: IncomingMessage, res: ServerResponse): Promise<void> {
+export async function handleTunnel(
+  target: TunnelTarget | null,
+  req: IncomingMessage,
+  res: ServerResponse,
+  memory?: MemoryBudget,
+): Promise<void> {
   if (!target) {
     req.resume();
     return refuse(res, 404, "the tunnel is only used when TELLTALE_SELF_DSN names an external DSN");
@@ -39,12 +45,22 @@ export async function handleTunnel(target: TunnelTarget | null, req: IncomingMes
     req.resume();
     return refuse(res, 405, "POST an envelope here");
   }
-  const read = await readIngestBody(req, INGEST_LIMITS.maxRequestBytes, INGEST_LIMITS.maxEnvelopeBytes);
+  // The body is held against the ingest memory budget until it has been forwarded.
+  const read = await readIngestBody(req, { maxWire: INGEST_LIMITS.maxRequestBytes, maxDecoded: INGEST_LIMITS.maxEnvelopeBytes, memory });
   if (!read.ok) return refuse(res, read.status, read.reason);
-  const nl = read.body.indexOf(0x0a);
+  try {
+    await forward(target, read.body, res);
+  } finally {
+    read.release();
+  }
+}
+
+/** Checks the envelope names the configured DSN, then posts it there and relays the answer. */
+async function forward(target: TunnelTarget, body: Buffer, res: ServerResponse): Promise<void> {
+  const nl = body.indexOf(0x0a);
   let dsn: Dsn | null = null;
   try {
-    const header: unknown = JSON.parse(read.body.subarray(0, nl === -1 ? undefined : nl).toString("utf8"));
+    const header: unknown = JSON.parse(body.subarray(0, nl === -1 ? undefined : nl).toString("utf8"));
     const value = header !== null && typeof header === "object" ? (header as Record<string, unknown>).dsn : undefined;
     if (typeof value !== "string") return refuse(res, 400, "Invalid envelope: missing DSN");
     dsn = parseDsn(value);
@@ -58,7 +74,7 @@ export async function handleTunnel(target: TunnelTarget | null, req: IncomingMes
     const upstream = await fetch(url, {
       method: "POST",
       headers: { "content-type": "application/x-sentry-envelope" },
-      body: new Uint8Array(read.body),
+      body: new Uint8Array(body),
       signal: AbortSignal.timeout(15_000),
     });
     const headers: Record<string, string> = {};

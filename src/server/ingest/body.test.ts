@@ -22,7 +22,7 @@ describe("readIngestBody", () => {
   beforeAll(async () => {
     // Answers with what readIngestBody returned, the body replaced by its length and text.
     server = createServer((req, res) => {
-      void readIngestBody(req, MAX_WIRE, MAX_DECODED).then((result) => {
+      void readIngestBody(req, { maxWire: MAX_WIRE, maxDecoded: MAX_DECODED }).then((result) => {
         const summary = result.ok ? { ok: true, text: result.body.toString("utf8"), length: result.body.length } : result;
         res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(summary));
       });
@@ -141,7 +141,7 @@ describe("readIngestBody past the bodies it reads whole", () => {
 
   beforeAll(async () => {
     server = createServer((req, res) => {
-      void readIngestBody(req, WIRE, DECODED).then((result) => {
+      void readIngestBody(req, { maxWire: WIRE, maxDecoded: DECODED }).then((result) => {
         const summary = result.ok ? { ok: true, length: result.body.length, sum: result.body.reduce((s, b) => s + b, 0) } : result;
         res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(summary));
       });

@@ -1,18 +1,37 @@
 import type { IncomingMessage } from "node:http";
 import { PassThrough, Readable, type Transform } from "node:stream";
-import { createBrotliDecompress, createGunzip, createInflate, gunzipSync, inflateSync } from "node:zlib";
-import { zstdDecoded } from "./zstd-body";
+import { brotliDecompressSync, createBrotliDecompress, createGunzip, createInflate, gunzipSync, inflateSync } from "node:zlib";
+import type { MemoryBudget } from "../../core/ingest/memory";
+import { brotliDecoderMemory, HeldMemory, MemoryLimitError, ZLIB_DECODER_BYTES } from "./decoder-memory";
+import { zstdDecoded, zstdDecodedWhole } from "./zstd-body";
 
-export type BodyRefusal = { ok: false; status: 400 | 413 | 415; reason: string };
-export type BodyResult = { ok: true; body: Buffer } | BodyRefusal;
+export type BodyRefusal = { ok: false; status: 400 | 413 | 415 | 503; reason: string };
+/** A body read whole, and `release` once done with it: until then its bytes count against the memory budget. */
+export type BodyResult = { ok: true; body: Buffer; release(): void } | BodyRefusal;
 /** A body to read: its decompressed bytes, and `release` once done with it (read or not). */
 export type OpenedBody = { ok: true; stream: AsyncIterable<Buffer>; release(): void } | BodyRefusal;
 
+export interface BodyLimits {
+  /** Bytes on the wire (compressed); past them 413. */
+  maxWire: number;
+  /** The setting a 413 for the wire bytes names. */
+  limitName?: string;
+  /** What the reader will read of the decompressed bytes at most, when it knows (readIngestBody). */
+  maxDecoded?: number;
+  /**
+   * The ingest memory budget: a streamed body's decoder holds its state in it, and
+   * readIngestBody the bytes it keeps (decoder-memory.ts). Without it nothing is counted.
+   */
+  memory?: MemoryBudget;
+}
+
+const MEMORY_REFUSAL: BodyRefusal = { ok: false, status: 503, reason: new MemoryLimitError().message };
+
 /**
- * Bodies that end within this many bytes on the wire are read whole and, compressed with gzip
- * or deflate, decoded in one call: most events are a few KB, and a stream of PassThrough and
- * zlib transforms costs them more than their bytes do (issue 11: per-request costs). Brotli and
- * zstd bodies, whose ratios can be far larger, are always decoded as a stream.
+ * Bodies that end within this many bytes on the wire are read whole and decoded in one
+ * synchronous call: most events are a few KB, and a stream of PassThrough and zlib transforms
+ * costs them more than their bytes do (issue 11: per-request costs). No decoder of theirs
+ * outlives that call, so none holds memory while the request waits.
  */
 const WHOLE_BODY_BYTES = 64 * 1024;
 /**
@@ -34,8 +53,13 @@ function codingOf(encoding: string | undefined): Coding | "unsupported" {
   return "unsupported";
 }
 
-/** A streaming decoder for a zlib coding, its errors tagged as the body's before any reader sees them. */
-function decoderFor(coding: "gzip" | "deflate" | "br"): Transform {
+/**
+ * A streaming decoder for a zlib coding, its errors tagged as the body's before any reader
+ * sees them; null when the memory budget cannot hold its state (`first`: the body's first
+ * bytes, whose header gives brotli's window).
+ */
+function decoderFor(coding: "gzip" | "deflate" | "br", first: Buffer, held: HeldMemory): Transform | null {
+  if (!held.decoderAtLeast(coding === "br" ? brotliDecoderMemory(first) : ZLIB_DECODER_BYTES)) return null;
   const decode = coding === "gzip" ? createGunzip() : coding === "deflate" ? createInflate() : createBrotliDecompress();
   decode.on("error", (e) => decodeErrors.add(e));
   return decode;
@@ -52,12 +76,12 @@ const decodeErrors = new WeakSet<Error>();
  * its errors tagged as the body's. Errors of the body's own bytes (over the wire limit, a client
  * gone) pass through as they are.
  */
-function zstdStream(body: AsyncIterable<Buffer>): Readable {
+function zstdStream(body: AsyncIterable<Buffer>, held: HeldMemory): Readable {
   async function* tagged(): AsyncGenerator<Buffer> {
     try {
-      yield* zstdDecoded(body);
+      yield* zstdDecoded(body, held);
     } catch (error) {
-      if (error instanceof WireLimitError || error instanceof ClientGoneError) throw error;
+      if (error instanceof WireLimitError || error instanceof ClientGoneError || error instanceof MemoryLimitError) throw error;
       const tagged = error instanceof Error ? error : new Error(String(error));
       decodeErrors.add(tagged);
       throw tagged;
@@ -127,38 +151,46 @@ const tooLarge = (error: unknown) =>
   error instanceof RangeError && (error as RangeError & { code?: string }).code === "ERR_BUFFER_TOO_LARGE";
 
 /**
- * The decompressed bytes of a body read whole: identity as it is; gzip and deflate in one call
- * up to `cap`, past which `overCap` decides (a refusal, or null to stream-decode after all);
- * brotli and zstd (whose ratios can be far larger) always as a stream.
+ * The decompressed bytes of a body read whole: identity as it is; the others in one call up to
+ * `cap`, past which `overCap` decides (a refusal, or null to stream-decode after all, the
+ * decoder's state then held in `held`).
  */
-function decodeWhole(
-  raw: Buffer,
-  coding: Coding,
-  encoding: string | undefined,
-  cap: number,
-  overCap: () => BodyRefusal | null,
-): OpenedBody {
-  if (coding === "identity") return { ok: true, stream: once(raw), release: () => {} };
-  if (coding === "zstd") {
-    const stream = zstdStream(once(raw));
-    stream.on("error", () => {});
-    return { ok: true, stream, release: () => stream.destroy() };
+function decodeWhole(raw: Buffer, coding: Coding, cap: number, overCap: () => BodyRefusal | null, held: HeldMemory): OpenedBody {
+  const done = { ok: true as const, release: () => held.release() };
+  if (coding === "identity") return { ...done, stream: once(raw) };
+  try {
+    const decoded =
+      coding === "zstd"
+        ? zstdDecodedWhole(raw, cap)
+        : coding === "br"
+          ? brotliDecompressSync(raw, { maxOutputLength: cap })
+          : coding === "deflate"
+            ? inflateSync(raw, { maxOutputLength: cap })
+            : gunzipSync(raw, { maxOutputLength: cap });
+    if (decoded) return { ...done, stream: once(decoded) };
+  } catch (error) {
+    // Not what its content-encoding says: the reader finds out when it reads, as from a stream
+    // (a request refused first, say for an unknown key, is answered for that, not for its body).
+    if (!tooLarge(error)) return { ...done, stream: failing(error) };
   }
-  if (coding !== "br") {
-    try {
-      const decoded = coding === "deflate" ? inflateSync(raw, { maxOutputLength: cap }) : gunzipSync(raw, { maxOutputLength: cap });
-      return { ok: true, stream: once(decoded), release: () => {} };
-    } catch (error) {
-      // Not what its content-encoding says: the reader finds out when it reads, as from a stream
-      // (a request refused first, say for an unknown key, is answered for that, not for its body).
-      if (!tooLarge(error)) return { ok: true, stream: failing(error), release: () => {} };
-      const refusal = overCap();
-      if (refusal) return refusal;
-    }
+  const refusal = overCap();
+  if (refusal) return refusal;
+  let stream: Readable;
+  if (coding === "zstd") stream = zstdStream(once(raw), held);
+  else {
+    const decode = decoderFor(coding, raw, held);
+    if (!decode) return MEMORY_REFUSAL;
+    stream = Readable.from([raw], { objectMode: false }).pipe(decode);
   }
-  const stream = Readable.from([raw], { objectMode: false }).pipe(decoderFor(coding));
   stream.on("error", () => {});
-  return { ok: true, stream, release: () => stream.destroy() };
+  return {
+    ok: true,
+    stream,
+    release: () => {
+      stream.destroy();
+      held.release();
+    },
+  };
 }
 
 /**
@@ -167,13 +199,15 @@ function decodeWhole(
  * actually arrive, counted while streaming (a chunked body declares nothing). Returns the
  * decompressed bytes; they are capped by whoever reads them (the envelope parser, or
  * `readIngestBody`, which passes its cap as `maxDecoded` so that a body read whole is decoded
- * no further). `limitName` names the setting in the 413's reason.
+ * no further). A streamed body's decoder holds its state in `memory` until `release`: one the
+ * budget cannot hold is refused 503.
  *
  * A body that ends within WHOLE_BODY_BYTES is read whole before this answers; a longer one is
  * streamed from where that read stopped.
  */
-export async function openIngestBody(req: IncomingMessage, maxWire: number, limitName?: string, maxDecoded?: number): Promise<OpenedBody> {
-  const setting = limitName ? ` (${limitName})` : "";
+export async function openIngestBody(req: IncomingMessage, limits: BodyLimits): Promise<OpenedBody> {
+  const { maxWire, maxDecoded } = limits;
+  const setting = limits.limitName ? ` (${limits.limitName})` : "";
   const coding = codingOf(req.headers["content-encoding"]);
   if (coding === "unsupported") {
     req.resume();
@@ -196,6 +230,7 @@ export async function openIngestBody(req: IncomingMessage, maxWire: number, limi
     req.resume();
     return { ok: false, status: 413, reason: `request body exceeds the limit of ${maxWire} bytes${setting}` };
   }
+  const held = new HeldMemory(limits.memory);
   if (start.ended) {
     const raw = start.chunks.length === 1 ? start.chunks[0]! : Buffer.concat(start.chunks, start.bytes);
     const cap = Math.min(maxDecoded ?? WHOLE_DECODED_BYTES, WHOLE_DECODED_BYTES);
@@ -203,7 +238,15 @@ export async function openIngestBody(req: IncomingMessage, maxWire: number, limi
       maxDecoded !== undefined && maxDecoded <= WHOLE_DECODED_BYTES
         ? { ok: false, status: 413, reason: `decompressed body exceeds the limit of ${maxDecoded} bytes` }
         : null;
-    return decodeWhole(raw, coding, req.headers["content-encoding"], cap, overCap);
+    return decodeWhole(raw, coding, cap, overCap, held);
+  }
+  let decode: Transform | null = null;
+  if (coding !== "identity" && coding !== "zstd") {
+    decode = decoderFor(coding, start.chunks[0]!, held);
+    if (!decode) {
+      req.resume();
+      return MEMORY_REFUSAL;
+    }
   }
   let wire = start.bytes;
   const counted = new PassThrough();
@@ -220,11 +263,11 @@ export async function openIngestBody(req: IncomingMessage, maxWire: number, limi
     // The decoder reads `counted` only when it is read itself: until then this listener keeps
     // an error of the unread body from ending the process, as the zlib decoders' pipe does.
     counted.on("error", () => {});
-    stream = zstdStream(counted);
-  } else if (coding !== "identity") {
-    const decode = decoderFor(coding);
-    counted.on("error", (e) => decode.destroy(e));
-    stream = counted.pipe(decode);
+    stream = zstdStream(counted, held);
+  } else if (decode) {
+    const decoder = decode;
+    counted.on("error", (e) => decoder.destroy(e));
+    stream = counted.pipe(decoder);
   }
   // The reader may answer (e.g. 401) before it reads the rest, or wait on the database first:
   // an error of the unread body (bad gzip, a client hanging up) must not be an unhandled
@@ -237,6 +280,7 @@ export async function openIngestBody(req: IncomingMessage, maxWire: number, limi
       releaseIngestBody(req, stream);
       // Ends the zstd decoder's read of `counted` too, which gives its context back.
       counted.destroy();
+      held.release();
     },
   };
 }
@@ -245,6 +289,7 @@ export async function openIngestBody(req: IncomingMessage, maxWire: number, limi
 export function bodyRefusal(error: unknown, req: IncomingMessage): BodyRefusal | null {
   if (error instanceof WireLimitError) return { ok: false, status: 413, reason: error.message };
   if (error instanceof ClientGoneError) return { ok: false, status: 400, reason: "the request body was cut off" };
+  if (error instanceof MemoryLimitError) return MEMORY_REFUSAL;
   if (error instanceof Error && decodeErrors.has(error)) {
     return { ok: false, status: 400, reason: `invalid ${req.headers["content-encoding"]} body: ${error.message}` };
   }
@@ -262,24 +307,31 @@ function releaseIngestBody(req: IncomingMessage, stream: Readable): void {
  * Reads a whole request body (`/store/`, the tunnel), decompressing as it arrives: the wire
  * side is `openIngestBody`'s, the decompressed bytes are counted here against `maxDecoded`,
  * so neither a large upload nor a small compression bomb can grow past its limit in memory.
+ * The bytes it keeps are held in `memory` until the caller's `release`.
  */
-export async function readIngestBody(req: IncomingMessage, maxWire: number, maxDecoded: number, limitName?: string): Promise<BodyResult> {
-  const opened = await openIngestBody(req, maxWire, limitName, maxDecoded);
+export async function readIngestBody(req: IncomingMessage, limits: BodyLimits & { maxDecoded: number }): Promise<BodyResult> {
+  const { maxDecoded } = limits;
+  const opened = await openIngestBody(req, limits);
   if (!opened.ok) return opened;
+  const kept = new HeldMemory(limits.memory);
   const chunks: Buffer[] = [];
   let decoded = 0;
+  let done = false;
   try {
     for await (const chunk of opened.stream) {
       decoded += chunk.length;
       if (decoded > maxDecoded) return { ok: false, status: 413, reason: `decompressed body exceeds the limit of ${maxDecoded} bytes` };
+      if (!kept.add(chunk.length)) return MEMORY_REFUSAL;
       chunks.push(chunk);
     }
-    return { ok: true, body: Buffer.concat(chunks) };
+    done = true;
+    return { ok: true, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, decoded), release: () => kept.release() };
   } catch (error) {
     const refusal = bodyRefusal(error, req);
     if (refusal) return refusal;
     throw error;
   } finally {
     opened.release();
+    if (!done) kept.release();
   }
 }

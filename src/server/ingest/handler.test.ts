@@ -1,10 +1,12 @@
-import { createServer, type Server } from "node:http";
+import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
 import { compress as zstdCompress } from "zstd-napi";
 import { defaultStackParser, makeNodeTransport, NodeClient } from "@sentry/node";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DIALECTS, openTestStore, testCtx, type TestStore } from "../../../test/support/stores";
+import { waitFor } from "../../../test/support/wait";
+import { noise, zstdStreamed } from "../../../test/support/zstd-frames";
 import { parseSettings } from "../../config/settings";
 import { buildDsn } from "../../core/auth/dsn";
 import type { Ctx } from "../../core/context";
@@ -274,6 +276,32 @@ describe.each(DIALECTS)("handleIngest on %s", (dialect) => {
         401,
         "unknown public key",
       );
+    });
+
+    it("answers 503 to a slow zstd envelope whose window the ingest memory budget cannot hold, and gives the memory back", async () => {
+      // Room for one 8 MiB zstd window and its blocks, not two.
+      const tight = createIngestRuntime(ctx, parseSettings({ TELLTALE_INGEST_MEMORY_BYTES: String(12 * MiB) }), 0, { keyCacheMs: 0 });
+      const small = createServer((req, res) => void handleIngest(tight, req, res, { projectId: project.id, endpoint: "envelope" }));
+      await new Promise<void>((resolve) => small.listen(0, "127.0.0.1", resolve));
+      const url = `http://127.0.0.1:${(small.address() as AddressInfo).port}/api/${project.id}/envelope/?sentry_key=${key.public_key}`;
+      const item = noise(200 * 1024);
+      const body = zstdStreamed(Buffer.concat([Buffer.from(`{}\n{"type":"attachment","length":${item.length}}\n`), item]), 23);
+      // Past the bytes read whole, and the rest never sent: the decoder waits holding its window.
+      const slow = request(url, { method: "POST", headers: { "content-encoding": "zstd" } });
+      slow.on("error", () => {});
+      slow.write(body.subarray(0, 80 * 1024));
+      try {
+        await waitFor(async () => tight.memory.inUse >= 8 * MiB, 5000, "the slow body's window held");
+        await expectRejected(
+          await post(url, body, { "content-encoding": "zstd" }),
+          503,
+          "the server is at its ingest memory limit; retry later",
+        );
+      } finally {
+        slow.destroy();
+        await new Promise<void>((resolve) => small.close(() => resolve()));
+      }
+      await waitFor(async () => tight.memory.inUse === 0, 5000, "the window given back");
     });
 
     it("answers 415 for an unknown content-encoding", async () => {

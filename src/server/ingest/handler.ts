@@ -49,12 +49,21 @@ export async function handleIngest(rt: IngestRuntime, req: IncomingMessage, res:
 
   let result: Answer;
   if (route.endpoint === "store") {
-    const read = await readIngestBody(req, rt.maxRequestBytes, rt.limits.maxEventBytes, MAX_REQUEST_SETTING);
+    const read = await readIngestBody(req, {
+      maxWire: rt.maxRequestBytes,
+      maxDecoded: rt.limits.maxEventBytes,
+      limitName: MAX_REQUEST_SETTING,
+      memory: rt.memory,
+    });
     if (!read.ok) return answer(res, read, route);
-    result = await acceptStore(rt, { projectId: route.projectId, auth, body: read.body, receivedAt, maxBytes: rt.limits.maxEventBytes });
+    try {
+      result = await acceptStore(rt, { projectId: route.projectId, auth, body: read.body, receivedAt, maxBytes: rt.limits.maxEventBytes });
+    } finally {
+      read.release();
+    }
   } else {
     // The envelope parser caps the decompressed bytes as it reads them.
-    const opened = await openIngestBody(req, rt.maxRequestBytes, MAX_REQUEST_SETTING);
+    const opened = await openIngestBody(req, { maxWire: rt.maxRequestBytes, limitName: MAX_REQUEST_SETTING, memory: rt.memory });
     if (!opened.ok) return answer(res, opened, route);
     try {
       result = await acceptEnvelope(rt, { projectId: route.projectId, auth, body: opened.stream, receivedAt });
