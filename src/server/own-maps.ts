@@ -110,7 +110,7 @@ export async function registerBuildMaps(ctx: Ctx, dir: string): Promise<void> {
           ...fields,
           files: outcome.files,
           bytes: outcome.bytes,
-          replaced: outcome.replaced,
+          dropped: outcome.dropped,
         });
       case "unchanged":
         return log("info", "own source maps already registered", fields);

@@ -52,7 +52,7 @@ describe.each(DIALECTS)("Telltale's own source maps on %s", (dialect) => {
   });
 
   it("registers the build's chunks and maps for the internal project once the UI answers, and serves no map", async () => {
-    const line = await registered(server, /own source maps registered build="([^"]+)" ms=\d+ files=(\d+) bytes=(\d+) replaced=0/);
+    const line = await registered(server, /own source maps registered build="([^"]+)" ms=\d+ files=(\d+) bytes=(\d+) dropped=0/);
     const buildId = readFileSync(join(ROOT, ".next", "BUILD_ID"), "utf8").trim();
     expect(line[1]).toBe(buildId);
     const bundles = await ownBundles();

@@ -80,7 +80,7 @@ export interface ArtifactStore {
   /** Stores a bundle, its project links and its files in one transaction. */
   saveBundle(bundle: NewArtifactBundle, now: number): Promise<ArtifactBundle>;
   bundles(organizationId: number): Promise<ArtifactBundle[]>;
-  /** Drops a bundle with its project links and files (a build's maps replaced by the next build's). */
+  /** Drops a bundle with its project links and files (a build's maps, once newer builds replace it). */
   deleteBundle(organizationId: number, id: number): Promise<void>;
   files(bundleId: number): Promise<ArtifactFile[]>;
 

@@ -20,6 +20,14 @@ export const OWN_MAPS_LIMITS: Readonly<OwnMapsLimits> = {
   maxFiles: ARTIFACT_LIMITS.maxBundleFiles,
 };
 
+/**
+ * Builds whose maps are kept. After a deploy, browser tabs opened before it keep running the old
+ * build's chunks for hours, and during a rolling deploy an old process serves them too: their
+ * errors still resolve while their build is among the newest three registered. Three builds of
+ * Telltale are ~6 MB of stored maps (about 2 MB each, compressed).
+ */
+export const OWN_BUILDS_KEPT = 3;
+
 /** Marks the bundles this registers (`telltale-build:<BUILD_ID>`): uploads' checksums are SHA-1 hex, never this. */
 export const OWN_BUILD_CHECKSUM_PREFIX = "telltale-build:";
 
@@ -41,7 +49,8 @@ export type OwnMapsOutcome =
   | { status: "unchanged" }
   | { status: "no-debug-ids" }
   | { status: "too-large"; over: "bytes" | "files"; bytes: number; files: number }
-  | { status: "registered"; files: number; bytes: number; replaced: number };
+  /** `dropped`: older builds' bundles deleted to keep OWN_BUILDS_KEPT. */
+  | { status: "registered"; files: number; bytes: number; dropped: number };
 
 /** A stable bundle id for a build: the SHA-1 of its checksum in UUID form. */
 function bundleIdOf(checksum: string): string {
@@ -51,9 +60,11 @@ function bundleIdOf(checksum: string): string {
 
 /**
  * Registers the build's maps for the internal project once per build: a start with a build
- * already registered reads no file; a new build's bundle replaces the previous builds', so
- * storage holds one build whatever the number of deploys. Two processes starting together
- * (PostgreSQL, several app processes) store it once: the second's insert meets the unique checksum.
+ * already registered reads no file. Only the OWN_BUILDS_KEPT most recently registered builds are
+ * kept, so storage holds a few builds whatever the number of deploys, and a process of an older
+ * build starting again during a rolling deploy drops no newer build's maps. Two processes
+ * starting together (PostgreSQL, several app processes) store it once: the second's insert
+ * meets the unique checksum.
  */
 export async function registerOwnMaps({ ctx, input }: { ctx: Ctx; input: { build: OwnBuild } }): Promise<OwnMapsOutcome> {
   const internal = await findInternalProject(ctx);
@@ -61,16 +72,18 @@ export async function registerOwnMaps({ ctx, input }: { ctx: Ctx; input: { build
   const checksum = `${OWN_BUILD_CHECKSUM_PREFIX}${input.build.id}`;
   const ownBundles = async () =>
     (await ctx.artifacts.bundles(internal.organizationId)).filter((b) => b.checksum.startsWith(OWN_BUILD_CHECKSUM_PREFIX));
-  const dropOthers = async () => {
-    const others = (await ownBundles()).filter((b) => b.checksum !== checksum);
-    for (const b of others) await ctx.artifacts.deleteBundle(internal.organizationId, b.id);
-    return others.length;
+  // The newest registered first (the id breaks a tie of two registered in one millisecond).
+  const dropOld = async () => {
+    const newestFirst = (await ownBundles()).sort((a, b) => b.createdAt - a.createdAt || b.id - a.id);
+    const old = newestFirst.slice(OWN_BUILDS_KEPT);
+    for (const b of old) await ctx.artifacts.deleteBundle(internal.organizationId, b.id);
+    return old.length;
   };
 
   if ((await ownBundles()).some((b) => b.checksum === checksum)) {
     // The internal project may have been made again since; the bundle must serve the one there is now.
     await ctx.artifacts.linkProjects(internal.organizationId, checksum, [internal.id]);
-    await dropOthers();
+    await dropOld();
     return { status: "unchanged" };
   }
   const read = await input.build.read(OWN_MAPS_LIMITS);
@@ -95,6 +108,6 @@ export async function registerOwnMaps({ ctx, input }: { ctx: Ctx; input: { build
     if ((await ownBundles()).some((b) => b.checksum === checksum)) return { status: "unchanged" };
     throw error;
   }
-  const replaced = await dropOthers();
-  return { status: "registered", files: read.files.length, bytes: read.bytes, replaced };
+  const dropped = await dropOld();
+  return { status: "registered", files: read.files.length, bytes: read.bytes, dropped };
 }
