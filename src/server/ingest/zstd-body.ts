@@ -38,49 +38,73 @@ function release(dctx: DCtx): void {
 }
 
 /**
+ * One body's frames through one pooled context, chunk by chunk: the decoding that
+ * zstdDecoded (a stream) and zstdDecodedWhole (one call) share. Before each frame is decoded,
+ * the window it asks for is held in `held` (decoder-memory.ts); a frame the budget cannot
+ * hold throws MemoryLimitError.
+ */
+class FrameReader {
+  private readonly dctx = acquire();
+  private inFrame = false;
+  private empty = true;
+  /** The start of a frame whose header has not all arrived yet. */
+  private pending: Buffer | null = null;
+
+  constructor(private readonly held?: HeldMemory) {}
+
+  /** The decoded bytes of `chunk`, one output buffer at a time, only as fast as they are taken. */
+  *push(chunk: Buffer): Generator<Buffer> {
+    if (chunk.length > 0) this.empty = false;
+    let input: Buffer = this.pending ? Buffer.concat([this.pending, chunk]) : chunk;
+    this.pending = null;
+    for (;;) {
+      if (this.held && !this.inFrame && input.length > 0) {
+        const needs = zstdFrameMemory(input, WINDOW_MAX);
+        if (needs === null) {
+          this.pending = input;
+          return;
+        }
+        if (!this.held.decoderAtLeast(needs)) throw new MemoryLimitError();
+      }
+      const out = Buffer.allocUnsafe(OUT_BYTES);
+      const [left, produced, consumed] = this.dctx.decompressStream(out, input);
+      input = input.subarray(consumed);
+      this.inFrame = left !== 0;
+      if (produced > 0) yield out.subarray(0, produced);
+      // Done with this chunk once it is consumed and the decoder has nothing more to flush.
+      if (input.length === 0 && (produced < out.length || left === 0)) return;
+    }
+  }
+
+  /** After the last chunk: throws for an empty body and for one that ends inside a frame. */
+  finish(): void {
+    // As for an empty gzip body: zstd's format has at least one frame.
+    if (this.empty) throw new Error("the body holds no zstd frame");
+    // A frame header cut off by the end of the body is a frame cut off too.
+    if (this.inFrame || this.pending) throw new Error("the body ends inside a zstd frame");
+  }
+
+  /** Gives the context back to the pool, finished or not. */
+  close(): void {
+    release(this.dctx);
+  }
+}
+
+/**
  * The decoded bytes of a zstd body (one or more frames), one output buffer at a time and only
  * as fast as they are read: a small body that decodes to gigabytes yields its first buffers and
  * stops when the reader stops at its cap (Node's zlib streams, which gzip, deflate and br use, do
- * the same). Before each frame is decoded, the window it asks for is held in `held`
- * (decoder-memory.ts); a frame the budget cannot hold throws MemoryLimitError. Throws on a
- * corrupt frame, a frame whose window is over ZSTD_WINDOW_LOG_MAX, an empty body and a body
- * that ends inside a frame.
+ * the same). Each frame's window is held in `held` first (FrameReader). Throws on a corrupt
+ * frame, a frame whose window is over ZSTD_WINDOW_LOG_MAX, an empty body, a body that ends
+ * inside a frame, and a window the budget cannot hold.
  */
 export async function* zstdDecoded(body: AsyncIterable<Buffer>, held?: HeldMemory): AsyncGenerator<Buffer> {
-  const dctx = acquire();
+  const reader = new FrameReader(held);
   try {
-    let inFrame = false;
-    let empty = true;
-    // The start of a frame whose header has not all arrived yet.
-    let pending: Buffer | null = null;
-    for await (const chunk of body) {
-      if (chunk.length > 0) empty = false;
-      let input: Buffer = pending ? Buffer.concat([pending, chunk]) : chunk;
-      pending = null;
-      for (;;) {
-        if (held && !inFrame && input.length > 0) {
-          const needs = zstdFrameMemory(input, WINDOW_MAX);
-          if (needs === null) {
-            pending = input;
-            break;
-          }
-          if (!held.decoderAtLeast(needs)) throw new MemoryLimitError();
-        }
-        const out = Buffer.allocUnsafe(OUT_BYTES);
-        const [left, produced, consumed] = dctx.decompressStream(out, input);
-        input = input.subarray(consumed);
-        inFrame = left !== 0;
-        if (produced > 0) yield out.subarray(0, produced);
-        // Done with this chunk once it is consumed and the decoder has nothing more to flush.
-        if (input.length === 0 && (produced < out.length || left === 0)) break;
-      }
-    }
-    // As for an empty gzip body: zstd's format has at least one frame.
-    if (empty) throw new Error("the body holds no zstd frame");
-    // A frame header cut off by the end of the body is a frame cut off too.
-    if (inFrame || pending) throw new Error("the body ends inside a zstd frame");
+    for await (const chunk of body) yield* reader.push(chunk);
+    reader.finish();
   } finally {
-    release(dctx);
+    reader.close();
   }
 }
 
@@ -91,26 +115,18 @@ export async function* zstdDecoded(body: AsyncIterable<Buffer>, held?: HeldMemor
  * wait. Throws as zstdDecoded does.
  */
 export function zstdDecodedWhole(raw: Buffer, cap: number): Buffer | null {
-  const dctx = acquire();
+  const reader = new FrameReader();
   try {
     const parts: Buffer[] = [];
     let bytes = 0;
-    let input = raw;
-    let left = 0;
-    for (;;) {
-      const out = Buffer.allocUnsafe(OUT_BYTES);
-      const [hint, produced, consumed] = dctx.decompressStream(out, input);
-      left = hint;
-      input = input.subarray(consumed);
-      bytes += produced;
+    for (const out of reader.push(raw)) {
+      bytes += out.length;
       if (bytes > cap) return null;
-      if (produced > 0) parts.push(out.subarray(0, produced));
-      if (input.length === 0 && (produced < out.length || left === 0)) break;
+      parts.push(out);
     }
-    if (raw.length === 0) throw new Error("the body holds no zstd frame");
-    if (left !== 0) throw new Error("the body ends inside a zstd frame");
+    reader.finish();
     return parts.length === 1 ? parts[0]! : Buffer.concat(parts, bytes);
   } finally {
-    release(dctx);
+    reader.close();
   }
 }
