@@ -82,46 +82,55 @@ async function deleteOlderThan(
   const cutoffMs = ctx.now() - pass.days * DAY;
   const cutoffSeconds = cutoffMs / 1000;
   const { scope } = pass;
-  const drain = async (name: string, step: () => Promise<number>) => {
-    let total = 0;
-    for (;;) {
-      const n = await step();
-      total += n;
-      if (n < options.batch) break;
-    }
-    deleted[name] = (deleted[name] ?? 0) + total;
-  };
+  // Project by project, each through its table's (project_id, time) index (migration 0034): a
+  // scope of "every project but one" has no index to use, and read whole tables every hour.
+  let inScope = ctx.db.selectFrom("projects").select("id");
+  if (scope) inScope = inScope.where("id", scope.op, scope.projectId);
+  const projectIds = (await inScope.orderBy("id").execute()).map((r) => r.id);
   const byIds = async (
     table: "transactions" | "spans" | "logs" | "raw_items" | "feedback" | "check_ins" | "attachments" | "dead_letters",
     column: "timestamp" | "received_at" | "created_at",
     cutoff: number,
   ) => {
-    let query = ctx.db.selectFrom(table).select("id").where(sql.ref<number>(column), "<", cutoff).limit(options.batch);
-    if (scope) query = query.where("project_id", scope.op, scope.projectId);
-    const ids = await query.execute();
-    if (ids.length === 0) return 0;
-    await ctx.db
-      .deleteFrom(table)
-      .where(
-        "id",
-        "in",
-        ids.map((r) => r.id),
-      )
-      .execute();
-    return ids.length;
+    let total = 0;
+    for (const projectId of projectIds) {
+      for (;;) {
+        const ids = await ctx.db
+          .selectFrom(table)
+          .select("id")
+          .where("project_id", "=", projectId)
+          .where(sql.ref<number>(column), "<", cutoff)
+          .limit(options.batch)
+          .execute();
+        if (ids.length > 0)
+          await ctx.db
+            .deleteFrom(table)
+            .where(
+              "id",
+              "in",
+              ids.map((r) => r.id),
+            )
+            .execute();
+        total += ids.length;
+        if (ids.length < options.batch) break;
+      }
+    }
+    deleted[table] = (deleted[table] ?? 0) + total;
   };
 
   deleted.events = (deleted.events ?? 0) + (await deleteOldEvents(ctx, scope, cutoffMs, options.batch));
-  await drain("transactions", () => byIds("transactions", "timestamp", cutoffSeconds));
-  await drain("spans", () => byIds("spans", "timestamp", cutoffSeconds));
-  await drain("logs", () => byIds("logs", "timestamp", cutoffSeconds));
-  await drain("raw_items", () => byIds("raw_items", "received_at", cutoffMs));
-  await drain("feedback", () => byIds("feedback", "received_at", cutoffMs));
-  await drain("check_ins", () => byIds("check_ins", "received_at", cutoffMs));
-  await drain("attachments", () => byIds("attachments", "created_at", cutoffMs));
+  await byIds("transactions", "timestamp", cutoffSeconds);
+  await byIds("spans", "timestamp", cutoffSeconds);
+  await byIds("logs", "timestamp", cutoffSeconds);
+  await byIds("raw_items", "received_at", cutoffMs);
+  await byIds("feedback", "received_at", cutoffMs);
+  await byIds("check_ins", "received_at", cutoffMs);
+  await byIds("attachments", "created_at", cutoffMs);
   // Dead letters go with the events they might have been, body included (docs/decisions/0006-dead-letters.md).
-  await drain("dead_letters", () => byIds("dead_letters", "created_at", cutoffMs));
-  let outcomes = ctx.db.deleteFrom("outcomes").where("hour", "<", cutoffMs);
+  await byIds("dead_letters", "created_at", cutoffMs);
+  // Outcomes are found through their primary key, which starts with (project_id, hour).
+  for (const projectId of projectIds)
+    await ctx.db.deleteFrom("outcomes").where("project_id", "=", projectId).where("hour", "<", cutoffMs).execute();
   let hourly = ctx.db.deleteFrom("issue_hourly").where("hour", "<", cutoffMs);
   let hourUsers = ctx.db.deleteFrom("issue_hour_users").where("hour", "<", cutoffMs);
   // Release health: session counts per hour, and their users and errored sessions per day or hour.
@@ -135,7 +144,6 @@ async function deleteOlderThan(
   let changes = ctx.db.deleteFrom("issue_changes").where("created_at", "<", cutoffMs);
   if (taken?.seq !== null && taken?.seq !== undefined) changes = changes.where("seq", "<=", Number(taken.seq));
   if (scope) {
-    outcomes = outcomes.where("project_id", scope.op, scope.projectId);
     sessionCounts = sessionCounts.where("project_id", scope.op, scope.projectId);
     sessionMembers = sessionMembers.where("project_id", scope.op, scope.projectId);
     const projectIssues = ctx.db.selectFrom("issues").select("id").where("project_id", "=", scope.projectId);
@@ -143,7 +151,6 @@ async function deleteOlderThan(
     hourUsers = hourUsers.where("issue_id", scope.op === "=" ? "in" : "not in", projectIssues);
     changes = changes.where("project_id", scope.op, scope.projectId);
   }
-  await outcomes.execute();
   deleted.session_counts = (deleted.session_counts ?? 0) + Number((await sessionCounts.executeTakeFirst()).numDeletedRows);
   deleted.session_distinct = (deleted.session_distinct ?? 0) + Number((await sessionMembers.executeTakeFirst()).numDeletedRows);
   await hourly.execute();
