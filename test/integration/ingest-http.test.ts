@@ -9,6 +9,7 @@ import { parseSettings } from "../../src/config/settings";
 import { buildDsn } from "../../src/core/auth/dsn";
 import type { Ctx } from "../../src/core/context";
 import { digestBatch } from "../../src/core/digest/batch";
+import { parseEnvelope } from "../../src/core/envelope/index";
 import type { IngestRuntime } from "../../src/core/ingest/accept";
 import { KeyCache } from "../../src/core/ingest/project-config";
 import { createKey, setKeyActive } from "../../src/core/keys/manage";
@@ -28,6 +29,7 @@ import {
   send,
   spanEnvelope,
   transactionEnvelope,
+  transactionPayload,
   type Body,
   type Reply,
 } from "../support/envelopes";
@@ -711,6 +713,50 @@ describe.each(DIALECTS)("ingest over HTTP on %s", (dialect) => {
     await main.outcomes.flush();
     expect(quantity(await outcomesOf(store, p.id), "error", "rate_limited", "project_quota")).toBe(1);
     await stillServes();
+  });
+
+  it("queues the body as received when every item is kept, and writes out only the kept items when one is dropped", async () => {
+    const { project: p, key: k } = await createProject({ ctx, input: { org: "http", slug: "as-received" } });
+    await store.db
+      .insertInto("project_quotas")
+      .values({ project_id: p.id, category: "error", limit_count: 1, window_seconds: 60 })
+      .execute();
+    const url = withKey(envelopeUrl(p.id), k.public_key);
+    const newest = async () =>
+      Buffer.from(
+        (
+          await store.queue
+            .selectFrom("ingest_queue")
+            .select("body")
+            .where("project_id", "=", p.id)
+            .orderBy("id", "desc")
+            .limit(1)
+            .executeTakeFirstOrThrow()
+        ).body,
+      );
+    // Two items, the first of implicit length (no `length`: it ends at its newline), as SDKs may send.
+    const both = (errorId: string, label: string) =>
+      buildEnvelope({ event_id: errorId }, [
+        { ...eventItem(errorId, `${label} error`), length: null },
+        { type: "transaction", payload: transactionPayload(label) },
+      ]);
+    const first = newEventId();
+    const sent = both(first, "kept");
+    expectAccepted(await post(url, sent), first);
+    expect((await newest()).equals(sent)).toBe(true);
+
+    const second = newEventId();
+    const limited = both(second, "limited");
+    expectAccepted(await post(url, limited), second);
+    const queued = await newest();
+    expect(queued.equals(limited)).toBe(false);
+    const items = parseEnvelope(queued).items;
+    expect(items.map((i) => [i.header.type, i.header.raw.length])).toEqual([["transaction", items[0]!.payload.length]]);
+
+    await expectStored([first], p.id);
+    expect(await storedIds(p.id, [second])).toEqual([]);
+    const txs = await store.db.selectFrom("transactions").select("name").where("project_id", "=", p.id).orderBy("name").execute();
+    expect(txs.map((t) => t.name)).toEqual(["GET /kept", "GET /limited"]);
   });
 
   describe("/store/", () => {

@@ -42,6 +42,16 @@ const hex = (bytes: number) =>
 
 /** A transaction event with one child span (older SDKs' tracing). */
 export function transactionEnvelope(eventId: string, name: string): Buffer {
+  const tx = transactionOf(eventId, name);
+  return buildEnvelope({ event_id: eventId, trace: { trace_id: tx.contexts.trace.trace_id } }, [
+    { type: "transaction", payload: JSON.stringify(tx) },
+  ]);
+}
+
+/** The payload of a transaction item named `GET /{label}`, with a fresh event id. */
+export const transactionPayload = (label: string): string => JSON.stringify(transactionOf(newEventId(), `GET /${label}`));
+
+function transactionOf(eventId: string, name: string) {
   const now = Date.now() / 1000;
   const traceId = newEventId();
   const spanId = hex(8);
@@ -64,7 +74,7 @@ export function transactionEnvelope(eventId: string, name: string): Buffer {
       },
     ],
   };
-  return buildEnvelope({ event_id: eventId, trace: { trace_id: traceId } }, [{ type: "transaction", payload: JSON.stringify(tx) }]);
+  return tx;
 }
 
 /** A span v2 container with one segment span (the JS SDKs from 10.x on). */

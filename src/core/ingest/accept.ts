@@ -54,6 +54,11 @@ export interface EnvelopeRequest {
   auth: Omit<AuthSources, "envelopeDsn">;
   /** The decompressed body as it arrives. */
   body: AsyncIterable<Buffer>;
+  /**
+   * The same bytes when they are in memory in one buffer already: stored as they are when every
+   * item is kept, instead of being written out again item by item.
+   */
+  whole?: Buffer;
   receivedAt: number;
 }
 
@@ -89,7 +94,7 @@ export async function acceptEnvelope(rt: IngestRuntime, req: EnvelopeRequest): P
     key = auth.key;
   }
 
-  const state = new AcceptState(rt, req.projectId, req.receivedAt);
+  const state = new AcceptState(rt, req.projectId, req.receivedAt, req.whole);
   let header: EnvelopeHeader | null = null;
   let streamed: { header: ItemHeader; chunks: Buffer[]; bytes: number; attachment: boolean } | null = null;
   try {
@@ -159,6 +164,8 @@ export async function acceptEnvelope(rt: IngestRuntime, req: EnvelopeRequest): P
 class AcceptState {
   quotas: Quota[] = [];
   private readonly kept: KeptItem[] = [];
+  /** Items read so far, kept or not, attachments included. */
+  private seen = 0;
   private keptBytes = 0;
   private reserved = 0;
   private readonly limited: ActiveLimit[] = [];
@@ -169,6 +176,7 @@ class AcceptState {
     private readonly rt: IngestRuntime,
     private readonly projectId: number,
     private readonly receivedAt: number,
+    private readonly whole: Buffer | undefined,
   ) {
     this.attachments = new AttachmentWriter(rt.ctx, projectId, receivedAt);
   }
@@ -189,6 +197,7 @@ class AcceptState {
 
   /** Applies quotas to one item; kept items are stored at commit. */
   keepItem(header: ItemHeader, payload: Buffer, alreadyReserved = false): AcceptResult | null {
+    this.seen++;
     if (this.isRateLimited(header, payload.length)) return null;
     if (!alreadyReserved) {
       const refusal = this.reserve(payload.length);
@@ -211,6 +220,7 @@ class AcceptState {
   }
 
   async startAttachment(header: ItemHeader): Promise<void> {
+    this.seen++;
     if (this.isRateLimited(header, header.length ?? 1)) return this.attachments.skip();
     await this.attachments.start(header);
   }
@@ -230,7 +240,8 @@ class AcceptState {
         return { status: 429, reason: "Sentry dropped data due to a quota or rate limit being reached", rateLimits };
       return { status: 200, id: header.eventId ?? null, rateLimits };
     }
-    const body = this.kept.length ? serializeEnvelope(header.raw, this.kept) : null;
+    const body =
+      this.kept.length === 0 ? null : this.kept.length === this.seen && this.whole ? this.whole : serializeEnvelope(header.raw, this.kept);
     const row: QueueRow | null = body
       ? { project_id: this.projectId, key_id: keyId, endpoint: "envelope", received_at: this.receivedAt, body }
       : null;

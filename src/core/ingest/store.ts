@@ -40,7 +40,7 @@ export async function acceptStore(
   const type = fields.type === "transaction" ? "transaction" : "event";
   const header = JSON.stringify(eventId ? { event_id: eventId } : {});
   const envelope = Buffer.concat([Buffer.from(`${header}\n${JSON.stringify({ type, length: json.length })}\n`), json]);
-  return acceptEnvelope(rt, { ...req, body: oneChunk(envelope) });
+  return acceptEnvelope(rt, { ...req, body: oneChunk(envelope), whole: envelope });
 }
 
 async function* oneChunk(buffer: Buffer): AsyncGenerator<Buffer> {

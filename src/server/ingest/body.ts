@@ -8,8 +8,11 @@ import { zstdDecoded, zstdDecodedWhole } from "./zstd-body";
 export type BodyRefusal = { ok: false; status: 400 | 413 | 415 | 503; reason: string };
 /** A body read whole, and `release` once done with it: until then its bytes count against the memory budget. */
 export type BodyResult = { ok: true; body: Buffer; release(): void } | BodyRefusal;
-/** A body to read: its decompressed bytes, and `release` once done with it (read or not). */
-export type OpenedBody = { ok: true; stream: AsyncIterable<Buffer>; release(): void } | BodyRefusal;
+/**
+ * A body to read: its decompressed bytes, and `release` once done with it (read or not);
+ * `whole` when they are already in memory in one buffer (the same bytes `stream` yields).
+ */
+export type OpenedBody = { ok: true; stream: AsyncIterable<Buffer>; whole?: Buffer; release(): void } | BodyRefusal;
 
 export interface BodyLimits {
   /** Bytes on the wire (compressed); past them 413. */
@@ -157,7 +160,7 @@ const tooLarge = (error: unknown) =>
  */
 function decodeWhole(raw: Buffer, coding: Coding, cap: number, overCap: () => BodyRefusal | null, held: HeldMemory): OpenedBody {
   const done = { ok: true as const, release: () => held.release() };
-  if (coding === "identity") return { ...done, stream: once(raw) };
+  if (coding === "identity") return { ...done, stream: once(raw), whole: raw };
   try {
     const decoded =
       coding === "zstd"
@@ -167,7 +170,7 @@ function decodeWhole(raw: Buffer, coding: Coding, cap: number, overCap: () => Bo
           : coding === "deflate"
             ? inflateSync(raw, { maxOutputLength: cap })
             : gunzipSync(raw, { maxOutputLength: cap });
-    if (decoded) return { ...done, stream: once(decoded) };
+    if (decoded) return { ...done, stream: once(decoded), whole: decoded };
   } catch (error) {
     // Not what its content-encoding says: the reader finds out when it reads, as from a stream
     // (a request refused first, say for an unknown key, is answered for that, not for its body).

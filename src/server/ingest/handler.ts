@@ -20,6 +20,17 @@ const firstHeader = (req: IncomingMessage, name: string): string | undefined => 
   return Array.isArray(value) ? value[0] : value;
 };
 
+/**
+ * The request's query, as `new URL(url).searchParams` would give it: only the part after `?`
+ * is parsed (most SDKs send none; browsers send `sentry_key` there), not the whole URL.
+ */
+function queryOf(url: string | undefined): URLSearchParams {
+  const start = url?.indexOf("?") ?? -1;
+  if (url === undefined || start < 0) return new URLSearchParams();
+  const hash = url.indexOf("#", start);
+  return new URLSearchParams(url.slice(start + 1, hash < 0 ? undefined : hash));
+}
+
 /** An answer of the handler's own, beside what the core answers. */
 type Answer = AcceptResult | { status: 405 | 415; reason: string };
 
@@ -43,8 +54,7 @@ export async function handleIngest(rt: IngestRuntime, req: IncomingMessage, res:
     const reason = `method ${req.method} not allowed; SDKs POST here`;
     return sendJson(res, 405, { detail: reason }, { ...INGEST_CORS, allow: "POST, OPTIONS", "x-sentry-error": headerSafe(reason) });
   }
-  const url = new URL(req.url ?? "/", "http://localhost");
-  const auth = { xSentryAuth: firstHeader(req, "x-sentry-auth"), authorization: req.headers.authorization, query: url.searchParams };
+  const auth = { xSentryAuth: firstHeader(req, "x-sentry-auth"), authorization: req.headers.authorization, query: queryOf(req.url) };
   const receivedAt = rt.ctx.now();
 
   let result: Answer;
@@ -66,7 +76,7 @@ export async function handleIngest(rt: IngestRuntime, req: IncomingMessage, res:
     const opened = await openIngestBody(req, { maxWire: rt.maxRequestBytes, limitName: MAX_REQUEST_SETTING, memory: rt.memory });
     if (!opened.ok) return answer(res, opened, route);
     try {
-      result = await acceptEnvelope(rt, { projectId: route.projectId, auth, body: opened.stream, receivedAt });
+      result = await acceptEnvelope(rt, { projectId: route.projectId, auth, body: opened.stream, whole: opened.whole, receivedAt });
     } catch (error) {
       const refusal = bodyRefusal(error, req);
       if (!refusal) throw error;
