@@ -7,8 +7,10 @@ export interface KeptItem {
 
 /**
  * Writes an envelope back out: the header line, then each item as a header carrying its
- * exact `length` and the payload. Every payload is length-prefixed, so payloads with
- * newlines round-trip and the digest step parses what was stored without ambiguity.
+ * exact `length` and the payload, so payloads with newlines round-trip. Used when some items
+ * were dropped (quotas) or streamed elsewhere (attachments), or the body was streamed; a body
+ * read whole whose items were all kept is queued as received (accept.ts), and the digest reads
+ * it with the same parser and limits that accepted it.
  */
 export function serializeEnvelope(header: JsonObject, items: readonly KeptItem[]): Buffer {
   const parts: Buffer[] = [Buffer.from(JSON.stringify(header))];
