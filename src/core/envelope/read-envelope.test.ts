@@ -3,13 +3,27 @@ import { createGunzip, gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { EnvelopeError } from "./errors";
 import { parseEnvelope } from "./parse-envelope";
-import { readEnvelope, type EnvelopeEvent } from "./read-envelope";
-import { fixture, split } from "./test-support";
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import type { EnvelopeLimits } from "./limits";
+import { envelopeEvents, readEnvelope, type EnvelopeEvent } from "./read-envelope";
+import { fixture, limitsWith, split } from "./test-support";
 
-async function collect(source: AsyncIterable<Uint8Array>): Promise<EnvelopeEvent[]> {
+async function collect(source: AsyncIterable<Uint8Array>, limits?: EnvelopeLimits): Promise<EnvelopeEvent[]> {
   const events: EnvelopeEvent[] = [];
-  for await (const event of readEnvelope(source)) events.push(event);
+  for await (const event of readEnvelope(source, limits)) events.push(event);
   return events;
+}
+
+/** The events a consumer sees before the error, if any, and the error's reason. */
+async function consumed(events: AsyncIterable<EnvelopeEvent> | Iterable<EnvelopeEvent>) {
+  const seen: string[] = [];
+  try {
+    for await (const event of events) seen.push(JSON.stringify(event));
+    return { seen, error: null };
+  } catch (error) {
+    return { seen, error: error instanceof EnvelopeError ? error.reason : String(error) };
+  }
 }
 
 describe("readEnvelope", () => {
@@ -53,5 +67,33 @@ describe("readEnvelope", () => {
 
   it("throws the parser's EnvelopeError", async () => {
     await expect(collect(Readable.from([Buffer.from('{}\n{"type":"attachment","length":9}\nabc')]))).rejects.toBeInstanceOf(EnvelopeError);
+  });
+});
+
+describe("envelopeEvents", () => {
+  const once = (body: Buffer): AsyncIterable<Buffer> => ({
+    async *[Symbol.asyncIterator]() {
+      if (body.length > 0) yield body;
+    },
+  });
+  const fixtures = readdirSync(join(__dirname, "fixtures")).filter((f) => f.endsWith(".envelope"));
+  // Every fixture whole, cut off at a few points (errors at the end), and under limits it
+  // breaks (errors in the middle): the same events in the same order, then the same error.
+  const bodies = fixtures.flatMap((name) => {
+    const body = fixture(name);
+    return [0.3, 0.6, 0.95, 1].map(
+      (part) => [`${name} (${Math.round(part * 100)} %)`, body.subarray(0, Math.floor(body.length * part))] as const,
+    );
+  });
+  const tight = limitsWith({ maxEventBytes: 64, maxAttachmentBytes: 8, maxItemsCount: 1 });
+
+  it.each(bodies)("yields what readEnvelope yields for %s held whole", async (_name, body) => {
+    expect(await consumed(envelopeEvents(body))).toEqual(await consumed(readEnvelope(once(body))));
+    expect(await consumed(envelopeEvents(body, tight))).toEqual(await consumed(readEnvelope(once(body), tight)));
+  });
+
+  it("yields nothing but the missing header's error for an empty body, as readEnvelope does", async () => {
+    const empty = Buffer.alloc(0);
+    expect(await consumed(envelopeEvents(empty))).toEqual(await consumed(readEnvelope(once(empty))));
   });
 });

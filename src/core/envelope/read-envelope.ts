@@ -10,6 +10,20 @@ export type EnvelopeEvent =
   | { readonly kind: "item_chunk"; readonly chunk: Buffer }
   | { readonly kind: "item_end"; readonly header: ItemHeader; readonly payloadBytes: number };
 
+/** A parser whose visitor appends each event to `queue`. */
+function queueingParser(queue: EnvelopeEvent[], limits: EnvelopeLimits): EnvelopeParser {
+  return new EnvelopeParser(
+    {
+      onEnvelopeHeader: (header) => queue.push({ kind: "header", header }),
+      onItem: (item) => queue.push({ kind: "item", item }),
+      onItemStart: (header) => queue.push({ kind: "item_start", header }),
+      onItemChunk: (chunk) => queue.push({ kind: "item_chunk", chunk }),
+      onItemEnd: ({ header, payloadBytes }) => queue.push({ kind: "item_end", header, payloadBytes }),
+    },
+    limits,
+  );
+}
+
 /**
  * The parser as an async generator, for consumers that await per event (writing an
  * attachment to storage): the next source chunk is read only after the events of the
@@ -22,23 +36,27 @@ export async function* readEnvelope(
   source: AsyncIterable<Uint8Array>,
   limits: EnvelopeLimits = DEFAULT_ENVELOPE_LIMITS,
 ): AsyncGenerator<EnvelopeEvent, void, undefined> {
-  let queue: EnvelopeEvent[] = [];
-  const parser = new EnvelopeParser(
-    {
-      onEnvelopeHeader: (header) => queue.push({ kind: "header", header }),
-      onItem: (item) => queue.push({ kind: "item", item }),
-      onItemStart: (header) => queue.push({ kind: "item_start", header }),
-      onItemChunk: (chunk) => queue.push({ kind: "item_chunk", chunk }),
-      onItemEnd: ({ header, payloadBytes }) => queue.push({ kind: "item_end", header, payloadBytes }),
-    },
-    limits,
-  );
+  const queue: EnvelopeEvent[] = [];
+  const parser = queueingParser(queue, limits);
   for await (const chunk of source) {
     parser.push(chunk);
-    const ready = queue;
-    queue = [];
-    yield* ready;
+    yield* queue.splice(0);
   }
+  parser.end();
+  yield* queue;
+}
+
+/**
+ * The events `readEnvelope` yields for a source of this one buffer (a request body read whole,
+ * as most are), without the async machinery: the same events in the same order, and an error at
+ * the same point — one that `push` raises before any event, one that `end` raises (a cut-off
+ * last item) after them.
+ */
+export function* envelopeEvents(body: Buffer, limits: EnvelopeLimits = DEFAULT_ENVELOPE_LIMITS): Generator<EnvelopeEvent, void, undefined> {
+  const queue: EnvelopeEvent[] = [];
+  const parser = queueingParser(queue, limits);
+  if (body.length > 0) parser.push(body);
+  yield* queue.splice(0);
   parser.end();
   yield* queue;
 }

@@ -1,6 +1,7 @@
 import { findPublicKey, type AuthSources } from "../auth/ingest-auth";
 import type { Ctx } from "../context";
 import {
+  envelopeEvents,
   ITEM_CATEGORIES,
   isEnvelopeError,
   itemQuantities,
@@ -98,7 +99,8 @@ export async function acceptEnvelope(rt: IngestRuntime, req: EnvelopeRequest): P
   let header: EnvelopeHeader | null = null;
   let streamed: { header: ItemHeader; chunks: Buffer[]; bytes: number; attachment: boolean } | null = null;
   try {
-    for await (const event of readEnvelope(req.body, rt.limits)) {
+    const events = req.whole ? envelopeEvents(req.whole, rt.limits) : readEnvelope(req.body, rt.limits);
+    for await (const event of events) {
       switch (event.kind) {
         case "header": {
           header = event.header;
