@@ -681,13 +681,18 @@ describe.each(DIALECTS)("ingest over HTTP on %s", (dialect) => {
     });
   });
 
-  it("answers 429 with Retry-After and X-Sentry-Rate-Limits once a project's error quota is used, and still takes transactions and spans", async () => {
-    const { project: p, key: k } = await createProject({ ctx, input: { org: "http", slug: "quota" } });
+  /** A new project whose quota takes one error a minute, and its envelope URL with the key. */
+  async function oneErrorPerMinute(slug: string) {
+    const { project: p, key: k } = await createProject({ ctx, input: { org: "http", slug } });
     await store.db
       .insertInto("project_quotas")
       .values({ project_id: p.id, category: "error", limit_count: 1, window_seconds: 60 })
       .execute();
-    const url = withKey(envelopeUrl(p.id), k.public_key);
+    return { p, url: withKey(envelopeUrl(p.id), k.public_key) };
+  }
+
+  it("answers 429 with Retry-After and X-Sentry-Rate-Limits once a project's error quota is used, and still takes transactions and spans", async () => {
+    const { p, url } = await oneErrorPerMinute("quota");
     const first = newEventId();
     const second = newEventId();
     const tx = newEventId();
@@ -716,12 +721,7 @@ describe.each(DIALECTS)("ingest over HTTP on %s", (dialect) => {
   });
 
   it("queues the body as received when every item is kept, and writes out only the kept items when one is dropped", async () => {
-    const { project: p, key: k } = await createProject({ ctx, input: { org: "http", slug: "as-received" } });
-    await store.db
-      .insertInto("project_quotas")
-      .values({ project_id: p.id, category: "error", limit_count: 1, window_seconds: 60 })
-      .execute();
-    const url = withKey(envelopeUrl(p.id), k.public_key);
+    const { p, url } = await oneErrorPerMinute("as-received");
     const newest = async () =>
       Buffer.from(
         (
