@@ -6,13 +6,12 @@
 // Without --rate the phase is closed-loop (64 connections, as full load); with it, open-loop at
 // N envelopes/s. --small sends the small-error mix (60 % of 2–3 KB). Compare two builds with
 // --server-root DIR alternately (BENCH_SERVER_ROOT), several pairs: single runs vary by ±10 %.
-import { readFileSync } from "node:fs";
 import process from "node:process";
 import { loadCorpus } from "./corpus.mjs";
 import { runLoad } from "./load.mjs";
 import { createTarget, startTelltale } from "./servers.mjs";
 import { idSource, prepare, schedule, scheduleSmall } from "./template.mjs";
-import { prng, sleep } from "./util.mjs";
+import { prng, sleep, threadCpuSeconds } from "./util.mjs";
 
 const args = process.argv.slice(2);
 const has = (flag) => args.includes(flag);
@@ -27,12 +26,6 @@ const rate = Number(valueOf("--rate", "0")) || null;
 const seconds = Math.min(Number(valueOf("--seconds", "15")), 120);
 const small = has("--small");
 
-/** A thread's user + system CPU time in milliseconds (clock ticks of 10 ms). */
-function threadCpuMs(pid, tid) {
-  const fields = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8").split(") ")[1].split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
 const corpus = await loadCorpus();
 const target = await createTarget(dialect, "request-cpu");
 const server = await startTelltale(target, { cpuProfDir: valueOf("--profile", null) });
@@ -44,7 +37,7 @@ try {
   const ids = idSource();
   await runLoad({ port: server.port, templates, order, ids, connections: 32, durationMs: 3000, rate });
   await sleep(1000);
-  const before = threadCpuMs(server.pid, server.pid);
+  const before = threadCpuSeconds(server.pid);
   const phase = await runLoad({
     port: server.port,
     templates,
@@ -55,7 +48,7 @@ try {
     rate,
     startN: 1_000_000,
   });
-  const cpuMs = threadCpuMs(server.pid, server.pid) - before;
+  const cpuMs = Math.round((threadCpuSeconds(server.pid) - before) * 1000);
   const result = {
     dialect,
     mix: small ? "small" : "mix",

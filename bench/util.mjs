@@ -62,13 +62,21 @@ export async function freePort() {
 
 const TICKS = 100; // getconf CLK_TCK on Linux/x86-64
 
+/** User + system CPU seconds from a /proc `stat` file (a process's, or one of its threads'). */
+function statCpuSeconds(path) {
+  const stat = readFileSync(path, "utf8");
+  // Fields after the command name, which is in parentheses and may hold spaces.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / TICKS;
+}
+
+/** CPU seconds (user + system) of one thread of a process; its main thread's id is the pid. */
+export const threadCpuSeconds = (pid, tid = pid) => statCpuSeconds(`/proc/${pid}/task/${tid}/stat`);
+
 /** CPU seconds (user + system, all threads) and memory of a process, from /proc. */
 export function procStats(pid) {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    // Fields after the command name, which is in parentheses and may hold spaces.
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    const cpu = (Number(fields[11]) + Number(fields[12])) / TICKS;
+    const cpu = statCpuSeconds(`/proc/${pid}/stat`);
     const status = readFileSync(`/proc/${pid}/status`, "utf8");
     const kb = (name) => Number(new RegExp(`^${name}:\\s+(\\d+)`, "m").exec(status)?.[1] ?? NaN);
     return { cpu, rssMb: kb("VmRSS") / 1024, hwmMb: kb("VmHWM") / 1024 };
