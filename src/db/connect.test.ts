@@ -3,12 +3,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import SQLite from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sql } from "kysely";
+import { sql, type Kysely } from "kysely";
+import type { QueueDB } from "./schema";
 import pg from "pg";
 import { DIALECTS, openTestStore, PG_URL, type TestStore } from "../../test/support/stores";
 import { cachingStatements, connect } from "./connect";
 import { migrate } from "./migrate";
-import { checkpointQueue, QUEUE_PAGE_BYTES, queueFileOf } from "./queue";
+import { checkpointQueue, QUEUE_PAGE_BYTES, queueFileOf, upgradeQueuePages } from "./queue";
 
 describe.each(DIALECTS)("a %s store", (dialect) => {
   let store: TestStore;
@@ -103,6 +104,93 @@ describe("connect to SQLite", () => {
     } finally {
       await reopened.close();
     }
+  });
+
+  describe("a queue file made with SQLite's 4 KiB pages", () => {
+    /** A queue file as versions before 2026-11-29 made it: 4 KiB pages, WAL, no auto-vacuum; `rows` rows of 6 KiB bodies. */
+    const olderQueue = (name: string, rows: number) => {
+      const file = join(dir, `${name}.sqlite`);
+      const made = new SQLite(queueFileOf(file));
+      made.pragma("journal_mode = WAL");
+      made.exec(
+        "create table ingest_queue (id integer primary key autoincrement, project_id integer not null, key_id integer not null, endpoint text not null, received_at integer not null, body blob not null)",
+      );
+      const insert = made.prepare(
+        "insert into ingest_queue (project_id, key_id, endpoint, received_at, body) values (1, 1, 'envelope', ?, ?)",
+      );
+      for (let i = 1; i <= rows; i++) insert.run(i, Buffer.alloc(6000, i));
+      made.close();
+      return file;
+    };
+    const pragma = async (store: { queue: Kysely<QueueDB> }, name: string) =>
+      (await sql.raw<Record<string, unknown>>(`pragma ${name}`).execute(store.queue)).rows[0]?.[name];
+    const queued = (store: { queue: Kysely<QueueDB> }) =>
+      store.queue.selectFrom("ingest_queue").select(["id", "received_at", "body"]).orderBy("id").execute();
+    const opened = async (file: string, digestedUpTo: number) => {
+      const store = connect({ kind: "sqlite", file }, { checkpoints: false, queueWriter: true });
+      await migrate(store);
+      await store.db.insertInto("digest_progress").values({ id: 1, last_queue_id: digestedUpTo }).execute();
+      return store;
+    };
+
+    it("is rewritten with 16 KiB pages at start, without its digested rows, each other row, id and body kept, and the id sequence", async () => {
+      const store = await opened(olderQueue("upgrade", 5), 2);
+      try {
+        expect(await pragma(store, "page_size")).toBe(4096);
+        const result = await upgradeQueuePages(store);
+        expect(result).toMatchObject({ upgraded: true, fromPageBytes: 4096 });
+        expect(await pragma(store, "page_size")).toBe(QUEUE_PAGE_BYTES);
+        expect(await pragma(store, "journal_mode")).toBe("wal");
+        // 2 = incremental: the file can give freed pages back from now on.
+        expect(await pragma(store, "auto_vacuum")).toBe(2);
+        const rows = await queued(store);
+        expect(rows.map((r) => [r.id, r.received_at, Buffer.from(r.body).equals(Buffer.alloc(6000, r.id))])).toEqual([
+          [3, 3, true],
+          [4, 4, true],
+          [5, 5, true],
+        ]);
+        const next = await store.queue
+          .insertInto("ingest_queue")
+          .values({ project_id: 1, key_id: 1, endpoint: "envelope", received_at: 6, body: Buffer.alloc(1) })
+          .returning("id")
+          .executeTakeFirstOrThrow();
+        expect(next.id).toBe(6);
+        expect(await upgradeQueuePages(store)).toEqual({ upgraded: false, reason: "current", pageBytes: QUEUE_PAGE_BYTES });
+      } finally {
+        await store.close();
+      }
+    });
+
+    it("is left as it was while another connection has it open", async () => {
+      const file = olderQueue("in-use", 3);
+      const other = new SQLite(queueFileOf(file));
+      other.prepare("select count(*) from ingest_queue").get();
+      const store = await opened(file, 0);
+      try {
+        expect(await upgradeQueuePages(store)).toEqual({ upgraded: false, reason: "in_use", pageBytes: 4096 });
+        expect(await pragma(store, "page_size")).toBe(4096);
+        expect(await pragma(store, "journal_mode")).toBe("wal");
+        expect((await queued(store)).map((r) => r.id)).toEqual([1, 2, 3]);
+      } finally {
+        await store.close();
+        other.close();
+      }
+    });
+
+    it("keeps its pages while its undigested rows are more than a quick rewrite, and is rewritten once they are digested", async () => {
+      const store = await opened(olderQueue("backlog", 20), 0);
+      try {
+        // 20 rows of 6 KB: ~120 KB of live pages, over a 64 KiB bound.
+        expect(await upgradeQueuePages(store, 64 * 1024)).toEqual({ upgraded: false, reason: "backlog", pageBytes: 4096 });
+        expect(await pragma(store, "page_size")).toBe(4096);
+        expect((await queued(store)).length).toBe(20);
+        await store.db.updateTable("digest_progress").set({ last_queue_id: 18 }).execute();
+        expect(await upgradeQueuePages(store, 64 * 1024)).toMatchObject({ upgraded: true });
+        expect((await queued(store)).map((r) => r.id)).toEqual([19, 20]);
+      } finally {
+        await store.close();
+      }
+    });
   });
 
   it("runs no automatic checkpoint on a connection opened without checkpoints: its commits never copy the WAL", async () => {

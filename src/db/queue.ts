@@ -35,7 +35,8 @@ export function applySqlitePragmas(database: SQLite.Database): void {
  * mix), each spread over overflow pages that are written when it is queued and freed when it is
  * deleted. With 16 KiB pages instead of SQLite's 4 KiB, inserting a group of 64 and deleting an
  * older one took about half the CPU (36 → 19 µs per row, docs/benchmarks.md, 2026-11-29), on
- * the request thread. It applies to a new file only: an existing queue file keeps its pages.
+ * the request thread. A new file gets it at once; a file made with other pages keeps them until a
+ * server's start rewrites it (`upgradeQueuePages`, below).
  */
 export const QUEUE_PAGE_BYTES = 16 * 1024;
 
@@ -56,6 +57,55 @@ export function openQueueDatabase(file: string): SQLite.Database {
     body BLOB NOT NULL
   )`);
   return database;
+}
+
+/** A queue file holding more than this (after its digested rows are deleted) keeps its pages until a later start. */
+export const QUEUE_UPGRADE_MAX_BYTES = 32 * 1024 * 1024;
+
+export type QueuePagesUpgrade =
+  { upgraded: true; fromPageBytes: number; ms: number } | { upgraded: false; reason: "current" | "backlog" | "in_use"; pageBytes: number };
+
+/**
+ * Rewrites a queue file made before QUEUE_PAGE_BYTES (SQLite's 4 KiB pages) with that page
+ * size, at start, before anything else opens it (src/server/serve.ts): SQLite changes an
+ * existing file's page size only in a VACUUM, and only outside WAL mode, which needs the file
+ * to itself. The digested rows are deleted first; what is left is rewritten only while small
+ * (QUEUE_UPGRADE_MAX_BYTES), so that a restart with a backlog is not held up: that file is
+ * rewritten at a later start. Measured: a 977 MiB file of freed pages took 0.44 s, one with
+ * 50 MiB of rows 1.1 s, once. Another connection to the file (a CLI command,
+ * a second server) makes the journal-mode change fail at once (the queue writer's connection
+ * waits for no lock, src/db/connect.ts): the file is left as it was. The VACUUM keeps every
+ * row, its id and the id sequence, and applies incremental auto-vacuum to a file made without it.
+ */
+export async function upgradeQueuePages(store: Store, maxBytes = QUEUE_UPGRADE_MAX_BYTES): Promise<QueuePagesUpgrade> {
+  if (store.dialect !== "sqlite") return { upgraded: false, reason: "current", pageBytes: 0 };
+  const pageBytes = await pragmaNumber(store.queue, "page_size");
+  if (pageBytes === QUEUE_PAGE_BYTES) return { upgraded: false, reason: "current", pageBytes };
+  const started = performance.now();
+  await store.queue
+    .deleteFrom("ingest_queue")
+    .where("id", "<=", await digestedUpTo(store.db))
+    .execute();
+  const live = (await pragmaNumber(store.queue, "page_count")) - (await pragmaNumber(store.queue, "freelist_count"));
+  if (live * pageBytes > maxBytes) return { upgraded: false, reason: "backlog", pageBytes };
+  try {
+    await sql`pragma journal_mode = DELETE`.execute(store.queue);
+  } catch (error) {
+    if (isSqliteBusy(error)) return { upgraded: false, reason: "in_use", pageBytes };
+    throw error;
+  }
+  try {
+    await sql.raw(`pragma page_size = ${QUEUE_PAGE_BYTES}`).execute(store.queue);
+    await sql`vacuum`.execute(store.queue);
+  } finally {
+    await sql`pragma journal_mode = WAL`.execute(store.queue);
+  }
+  return { upgraded: true, fromPageBytes: pageBytes, ms: performance.now() - started };
+}
+
+async function pragmaNumber(db: Kysely<QueueDB>, name: "page_size" | "page_count" | "freelist_count"): Promise<number> {
+  const { rows } = await sql.raw<Record<string, number>>(`pragma ${name}`).execute(db);
+  return Number(rows[0]?.[name] ?? 0);
 }
 
 /** The newest queue id whose digest is committed (0 before the first). */

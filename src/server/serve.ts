@@ -7,7 +7,7 @@ import { Worker } from "node:worker_threads";
 import type { Settings } from "../config/settings";
 import { parseDsn } from "../core/auth/dsn";
 import { conflict } from "../core/errors";
-import { digestedUpTo, queuedCount } from "../db/queue";
+import { digestedUpTo, queuedCount, upgradeQueuePages } from "../db/queue";
 import { createCtx } from "../core/create-ctx";
 import { connect } from "../db/connect";
 import { migrate } from "../db/migrate";
@@ -100,6 +100,12 @@ async function serveWith(config: Settings, first: LaunchedUi, workerFile: string
   const store = connect(config.database, { checkpoints: false, queueWriter: true });
   const { applied } = await migrate(store);
   if (applied.length) log("info", "migrated", { applied: applied.join(",") });
+  // Before the threads that open the queue file start: a rewrite needs the file to itself.
+  const queuePages = await upgradeQueuePages(store);
+  if (queuePages.upgraded)
+    log("info", "queue file rewritten with larger pages", { from: queuePages.fromPageBytes, ms: Math.round(queuePages.ms) });
+  else if (queuePages.reason !== "current")
+    log("info", "queue file keeps its older pages until a later start", { reason: queuePages.reason });
   const ctx = createCtx(config, store);
 
   const selfDsn = config.selfMonitoring.mode === "dsn" ? parseDsn(config.selfMonitoring.dsn) : null;
