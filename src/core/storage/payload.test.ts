@@ -1,6 +1,7 @@
 import { deflateRawSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { decodePayload, encodePayload } from "./payload";
+import { Compressor } from "zstd-napi";
+import { decodePayload, DICTIONARY_V1, encodePayload } from "./payload";
 
 /** An error event shaped as the Node SDK sends it after normalization, with a stack of `frames` frames. */
 function nodeEvent(frames: number): string {
@@ -46,6 +47,20 @@ describe("stored payloads", () => {
     for (const text of ["{}", nodeEvent(3), JSON.stringify({ message: 'naïve ☃ \u0000 \ud83d\ude00 \\ "' })]) {
       expect(decodePayload(encodePayload(text))).toBe(text);
     }
+  });
+
+  it("writes the bytes zstd-napi's Compressor makes with the same level, checksum and dictionary, whatever the payloads before it", () => {
+    const reference = new Compressor();
+    reference.setParameters({ compressionLevel: 1, checksumFlag: true });
+    reference.loadDictionary(DICTIONARY_V1);
+    // Small, large, past the kept scratch buffers (300 KB of text), then small again.
+    const texts = ["{}", nodeEvent(40), JSON.stringify({ big: "x".repeat(300_000), tail: "naïve ☃ \ud83d\ude00" }), nodeEvent(2), "{}"];
+    const encoded = texts.map((t) => encodePayload(t));
+    for (const [i, t] of texts.entries()) {
+      expect(encoded[i]!.equals(Buffer.concat([Buffer.from([0x02]), reference.compress(Buffer.from(t, "utf8"))]))).toBe(true);
+    }
+    // Each result is its own memory: the payloads after it leave it intact.
+    expect(encoded.map((e) => decodePayload(e))).toEqual(texts);
   });
 
   it("marks its format in the first byte, which JSON text never starts with", () => {
