@@ -7,7 +7,7 @@ import { sql, type Kysely } from "kysely";
 import type { QueueDB } from "./schema";
 import pg from "pg";
 import { DIALECTS, openTestStore, PG_URL, type TestStore } from "../../test/support/stores";
-import { cachingStatements, connect } from "./connect";
+import { cachingStatements, connect, type Store } from "./connect";
 import { migrate } from "./migrate";
 import { checkpointQueue, QUEUE_PAGE_BYTES, queueFileOf, upgradeQueuePages } from "./queue";
 
@@ -191,6 +191,21 @@ describe("connect to SQLite", () => {
         await store.close();
       }
     });
+  });
+
+  it("keeps the digest connection's statement journals in memory, and leaves every other connection's temporary files on disk", async () => {
+    const file = join(dir, "temp-store.sqlite");
+    const tempStore = async (store: Store) => (await sql<{ temp_store: number }>`pragma temp_store`.execute(store.db)).rows[0]?.temp_store;
+    const digest = connect({ kind: "sqlite", file }, { digest: true });
+    const page = connect({ kind: "sqlite", file }, { checkpoints: false });
+    try {
+      // 2 = MEMORY, 0 = the build's default (files).
+      expect(await tempStore(digest)).toBe(2);
+      expect(await tempStore(page)).toBe(0);
+    } finally {
+      await digest.close();
+      await page.close();
+    }
   });
 
   it("runs no automatic checkpoint on a connection opened without checkpoints: its commits never copy the WAL", async () => {

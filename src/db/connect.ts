@@ -58,18 +58,29 @@ export interface ConnectOptions {
    * (docs/benchmarks.md, 2026-11-29). QueueWriter retries a busy write on a timer instead.
    */
   queueWriter?: boolean;
+  /**
+   * SQLite only: the digest's connection. A batch is written under a savepoint
+   * (src/db/digest-write.ts), and SQLite copies each page the savepoint changes into a statement
+   * journal, which spills from 64 KiB into a temporary file: ~2 MB of extra writes per batch of
+   * the bench's mix, as many write calls as the WAL's. `temp_store = MEMORY` keeps it in memory,
+   * bounded by what one batch changes (its bodies are 16 MiB at most, src/core/digest/batch.ts):
+   * 2–3 % less CPU and 2–6 % less wall time per envelope (docs/benchmarks.md, 2026-11-29). Other
+   * connections keep temporary files, so a large sort on the read path never takes memory.
+   */
+  digest?: boolean;
 }
 
 export function connect(setting: DatabaseSetting, options: ConnectOptions = {}): Store {
-  if (setting.kind === "sqlite") return connectSqlite(setting.file, options.checkpoints ?? true, options.queueWriter ?? false);
+  if (setting.kind === "sqlite") return connectSqlite(setting.file, { checkpoints: true, queueWriter: false, digest: false, ...options });
   return connectPostgres(setting.url, setting.poolMax, options.schema);
 }
 
-function connectSqlite(file: string, checkpoints: boolean, queueWriter: boolean): Store {
+function connectSqlite(file: string, { checkpoints, queueWriter, digest }: Required<Omit<ConnectOptions, "schema">>): Store {
   if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
   const database = new SQLite(file);
   applySqlitePragmas(database);
   database.pragma("foreign_keys = ON");
+  if (digest) database.pragma("temp_store = MEMORY");
   if (!checkpoints) database.pragma("wal_autocheckpoint = 0");
   const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: cachingStatements(database) }) });
   const queueDatabase = openQueueDatabase(queueFileOf(file));

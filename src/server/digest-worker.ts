@@ -26,7 +26,7 @@ lowerThreadPriority();
 
 const config = settings();
 setLogLevel(config.logLevel);
-const store = connect(config.database);
+const store = connect(config.database, { digest: true });
 const ctx = createCtx(config, store);
 const sqlite = ctx.dialect === "sqlite";
 /** Source maps decode in a thread of their own (the bundle next to this one), so a large one holds nobody up. */

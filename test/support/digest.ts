@@ -34,7 +34,8 @@ export async function queueEnvelope(store: TestStore, projectId: number, body: B
 }
 
 export async function openDigestBench(dialect: Dialect): Promise<DigestBench> {
-  const store = await openTestStore(dialect);
+  // As the digest worker connects (src/server/digest-worker.ts).
+  const store = await openTestStore(dialect, { digest: true });
   const ctx = testCtx(store);
   const n = ++benches;
   await createUser({ ctx, input: { email: `digest${n}@example.com`, password: "password-123" } });

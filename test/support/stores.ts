@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
-import { connect, type Dialect, type Store } from "../../src/db/connect";
+import { connect, type ConnectOptions, type Dialect, type Store } from "../../src/db/connect";
 import { migrate } from "../../src/db/migrate";
 import { KyselyAccountStore } from "../../src/db/account-store";
 import { KyselyIssueSearch } from "../../src/db/issue-search";
@@ -39,10 +39,10 @@ export interface TestStore extends Store {
  * new PostgreSQL database (so that processes spawned by the test, which cannot be told a
  * schema, see the same isolated data).
  */
-export async function openTestStore(dialect: Dialect): Promise<TestStore> {
+export async function openTestStore(dialect: Dialect, options: Pick<ConnectOptions, "digest"> = {}): Promise<TestStore> {
   const dir = mkdtempSync(join(tmpdir(), "telltale-test-"));
   if (dialect === "sqlite") {
-    const store = connect({ kind: "sqlite", file: join(dir, "telltale.sqlite") });
+    const store = connect({ kind: "sqlite", file: join(dir, "telltale.sqlite") }, options);
     await migrate(store);
     return {
       ...store,
