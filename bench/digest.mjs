@@ -1,7 +1,7 @@
 // The digest's CPU cost per envelope, apart from accept: corpus envelopes (fresh ids per
 // send, as the load generator makes them) are queued in a fresh database, then the production
 // digest drains them in this process and the run prints CPU and wall time per envelope.
-//   node bench/digest.mjs [--count 4000] [--warmup 1000] [--kind error|mix] [--postgres] [--profile DIR] [--seed 1] [--threads]
+//   node bench/digest.mjs [--count 4000] [--warmup 5000] [--kind error|mix] [--postgres] [--profile DIR] [--seed 1] [--threads]
 // With --threads (SQLite) the drain settles mostly in the production settle thread, as the server
 // drains a backlog (decision 0030; `npm run build` first): CPU is then both threads'. The
 // digest thread's share follows the threads' load, or stays at TELLTALE_BENCH_SHARE when set;
@@ -27,7 +27,9 @@ const opt = (name, fallback) => {
   return i >= 0 ? args[i + 1] : fallback;
 };
 const count = Number(opt("count", 4000));
-const warm = Number(opt("warmup", 1000));
+// A fresh process digests its first ~4,000 envelopes at up to 1.5× the CPU of the ones after
+// (docs/benchmarks.md, 2026-11-29): timing from the 1,001st measured that warm-up as much as the digest.
+const warm = Number(opt("warmup", 5000));
 const kind = opt("kind", "error");
 const seed = Number(opt("seed", 1));
 const profile = opt("profile", null);
