@@ -63,7 +63,9 @@ export function openQueueDatabase(file: string): SQLite.Database {
 export const QUEUE_UPGRADE_MAX_BYTES = 32 * 1024 * 1024;
 
 export type QueuePagesUpgrade =
-  { upgraded: true; fromPageBytes: number; ms: number } | { upgraded: false; reason: "current" | "backlog" | "in_use"; pageBytes: number };
+  | { upgraded: true; fromPageBytes: number; ms: number }
+  | { upgraded: false; reason: "current" | "backlog" | "in_use"; pageBytes: number }
+  | { upgraded: false; reason: "failed"; pageBytes: number; error: string };
 
 /**
  * Rewrites a queue file made before QUEUE_PAGE_BYTES (SQLite's 4 KiB pages) with that page
@@ -94,12 +96,17 @@ export async function upgradeQueuePages(store: Store, maxBytes = QUEUE_UPGRADE_M
     if (isSqliteBusy(error)) return { upgraded: false, reason: "in_use", pageBytes };
     throw error;
   }
+  let failure: string | null = null;
   try {
     await sql.raw(`pragma page_size = ${QUEUE_PAGE_BYTES}`).execute(store.queue);
     await sql`vacuum`.execute(store.queue);
+  } catch (error) {
+    // A VACUUM that fails (a full disk) leaves the file as it was: the server starts with it.
+    failure = error instanceof Error ? error.message : String(error);
   } finally {
     await sql`pragma journal_mode = WAL`.execute(store.queue);
   }
+  if (failure !== null) return { upgraded: false, reason: "failed", pageBytes, error: failure };
   return { upgraded: true, fromPageBytes: pageBytes, ms: performance.now() - started };
 }
 

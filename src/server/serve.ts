@@ -104,6 +104,8 @@ async function serveWith(config: Settings, first: LaunchedUi, workerFile: string
   const queuePages = await upgradeQueuePages(store);
   if (queuePages.upgraded)
     log("info", "queue file rewritten with larger pages", { from: queuePages.fromPageBytes, ms: Math.round(queuePages.ms) });
+  else if (queuePages.reason === "failed")
+    log("warn", "queue file keeps its older pages: rewriting it failed", { error: queuePages.error });
   else if (queuePages.reason !== "current")
     log("info", "queue file keeps its older pages until a later start", { reason: queuePages.reason });
   const ctx = createCtx(config, store);
