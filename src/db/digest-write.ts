@@ -22,7 +22,13 @@ interface WriteContext {
 async function writeRecords(trx: Kysely<DB>, w: WriteContext, records: DigestRecords): Promise<void> {
   // The issue step reads each event record as it is (a record is a grouped event) and fills in
   // its issue, which the telemetry store then writes on the event's row.
-  const issueOf = await assignIssues(new KyselyIssueStore(trx), records.events, w.now, w.releaseOrder, w.dialect === "postgres");
+  const issueOf = await assignIssues(
+    new KyselyIssueStore(trx, w.dialect === "postgres"),
+    records.events,
+    w.now,
+    w.releaseOrder,
+    w.dialect === "postgres",
+  );
   for (const r of records.events) r.issueId = issueOf.get(r) ?? null;
   await new KyselyTelemetryStore(trx).write(records);
   await writeOutcomes(trx, records.outcomes);

@@ -1,5 +1,5 @@
 import type { IssueFields } from "../grouping/index";
-import type { IssueHash, IssueStore, IssueUpdate, StoredIssueState } from "../ports/issues";
+import type { IssueHash, IssueStore, IssueRowUpdate, IssueUpdate, StoredIssueState } from "../ports/issues";
 import { releaseKey, type ReleaseOrder, type ReleaseRef } from "../ports/release-order";
 import { issueTags, type EventFacts } from "./event-tags";
 import { ARRIVING, releaseOrder, type FirstSeen } from "./releases";
@@ -112,8 +112,8 @@ const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * Adds a batch's deltas to their issues with one statement per table (chunked) rather than
- * several per issue: distinct users, the issue rows read, tags, hourly counts. Only
- * the issue updates are one per issue, each with its own values. Rows are written in key
+ * several per issue: distinct users, the issue rows read, the issue rows' updates, tags,
+ * hourly counts. Rows are written in key
  * order, so that two digesters on PostgreSQL take their locks in the same order.
  */
 async function applyDeltas(
@@ -134,11 +134,12 @@ async function applyDeltas(
   const counting = await store.projectsCountingEvents([...new Set(deltas.map((d) => d.last.projectId))]);
   const compared = releasesCompared(deltas, before);
   const times = compared.length > 0 ? await order.firstSeen(compared) : new Map<string, FirstSeen>();
+  const updates: IssueRowUpdate[] = [];
   for (const d of deltas) {
     const row = before.get(d.issueId);
     if (!row) throw new Error(`issue ${d.issueId} vanished during the digest`);
     const { update, change } = issueUpdate(row, d, newUsers.get(d.issueId) ?? 0, now, comparatorFor(d.last.projectId, row, times));
-    await store.updateIssue(d.issueId, update);
+    updates.push({ id: d.issueId, update });
     const event = changeEvent(d.last.eventId, d.last.facts);
     if (change)
       changes.push({
@@ -159,6 +160,7 @@ async function applyDeltas(
         at: now,
       });
   }
+  await store.updateIssues(updates);
   await store.addTags(
     deltas.flatMap((d) =>
       [...d.tags.values()]

@@ -23,7 +23,8 @@ export interface IssueStore {
   addUsers(rows: readonly IssueUser[]): Promise<Map<number, number>>;
   /** The issues as stored, by id; `lock` (PostgreSQL) holds them for this transaction, in id order. */
   readIssues(ids: readonly number[], lock: boolean): Promise<Map<number, StoredIssueState>>;
-  updateIssue(id: number, update: IssueUpdate): Promise<void>;
+  /** Sets each issue's columns as given (an issue's update names only the columns it changes). */
+  updateIssues(rows: readonly IssueRowUpdate[]): Promise<void>;
   /** Adds to the tag index: counts add up, first and last seen widen. */
   addTags(rows: readonly IssueTagDelta[]): Promise<void>;
   /** Adds to the hourly counts. */
@@ -79,6 +80,11 @@ export interface IssueUpdate extends Partial<IssueState> {
   culprit?: string;
   /** JSON text. */
   metadata?: string;
+}
+
+export interface IssueRowUpdate {
+  id: number;
+  update: IssueUpdate;
 }
 
 export interface IssueTagDelta {

@@ -1,7 +1,7 @@
 import { UNTRIAGED } from "../issues/state";
 import type { WindowSample } from "../issues/window-counts";
 import type { NewIssueChange } from "../outbox/changes";
-import type { IssueHash, IssueHourDelta, IssueStore, IssueTagDelta, IssueUpdate, IssueUser, NewIssue, StoredIssueState } from "./issues";
+import type { IssueHash, IssueHourDelta, IssueStore, IssueRowUpdate, IssueTagDelta, IssueUser, NewIssue, StoredIssueState } from "./issues";
 
 /** An issue as the in-memory store keeps it. */
 export interface MemoryIssue extends StoredIssueState {
@@ -94,11 +94,13 @@ export class MemoryIssueStore implements IssueStore {
     return found;
   }
 
-  async updateIssue(id: number, update: IssueUpdate): Promise<void> {
-    const issue = this.issues.get(id);
-    if (!issue) throw new Error(`no issue ${id}`);
-    const { metadata: _metadata, ...columns } = update;
-    Object.assign(issue, columns);
+  async updateIssues(rows: readonly IssueRowUpdate[]): Promise<void> {
+    for (const { id, update } of rows) {
+      const issue = this.issues.get(id);
+      if (!issue) throw new Error(`no issue ${id}`);
+      const { metadata: _metadata, ...columns } = update;
+      Object.assign(issue, columns);
+    }
   }
 
   async addTags(rows: readonly IssueTagDelta[]): Promise<void> {
