@@ -92,8 +92,10 @@ function zstdDecompressor(): Decompressor {
  * that each one costs a single allocation, the stored bytes: zstd-napi's `Compressor` made a
  * buffer of the text, a frame buffer and a copy of it, which the digest then copied again behind
  * the format byte — ~16 KB of short-lived memory outside V8's heap per event, which V8 only
- * frees when it collects. The digest took ~5 % less CPU per envelope of the bench's mix (six
- * alternating `bench:digest` pairs, 2026-11-29). Buffers a payload larger than this needs are not kept.
+ * frees when it collects. The digest took ~5 % less CPU per envelope of the bench's mix in six
+ * alternating `bench:digest` pairs after a short warm-up; warm, this and the statement journal
+ * in memory (src/db/connect.ts) saved ~3 % together (docs/benchmarks.md, 2026-11-29). Buffers a
+ * payload larger than this needs are not kept.
  */
 const KEPT_SCRATCH_BYTES = 256 * 1024;
 let text: Buffer = Buffer.allocUnsafeSlow(0);
