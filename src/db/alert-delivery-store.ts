@@ -38,6 +38,9 @@ function notificationRecord(n: Selectable<AlertNotificationsTable>): Notificatio
  * Alert notifications and their delivery (decision 0017): inserted by the outbox consumer,
  * claimed by senders with a lease (`FOR UPDATE SKIP LOCKED` on PostgreSQL), every attempt recorded.
  */
+/** Notification rows per INSERT (an outbox run may make many: a change per issue, a row per recipient). */
+const NOTIFICATION_CHUNK = 1000;
+
 export class KyselyAlertDelivery {
   constructor(
     protected readonly db: Kysely<DB>,
@@ -45,6 +48,11 @@ export class KyselyAlertDelivery {
   ) {}
 
   async insertNotifications(rows: readonly NewNotification[]): Promise<void> {
+    // 14 columns a row: chunks stay under SQLite's 32,766 bound parameters.
+    for (let i = 0; i < rows.length; i += NOTIFICATION_CHUNK) await this.insertChunk(rows.slice(i, i + NOTIFICATION_CHUNK));
+  }
+
+  private async insertChunk(rows: readonly NewNotification[]): Promise<void> {
     if (rows.length === 0) return;
     await this.db
       .insertInto("alert_notifications")

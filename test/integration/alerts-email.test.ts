@@ -13,7 +13,7 @@ import { createProject } from "../../src/core/projects/create-project";
 import { createMailer } from "../../src/server/mailer";
 import { setLogLevel } from "../../src/server/log";
 import { runNodeClient } from "../support/clients";
-import { DIGEST_OPTIONS } from "../support/digest";
+import { DIGEST_OPTIONS, queueEnvelope } from "../support/digest";
 import { errorEnvelope, newEventId } from "../support/envelopes";
 import { startFront, type TestFront } from "../support/front";
 import { startSmtp, type TestSmtp } from "../support/smtp";
@@ -118,6 +118,46 @@ describe.each(DIALECTS)("issue alert emails on %s", (dialect) => {
     expect((await ctx.alerts.notifications({ projectId })).length).toBe(before);
     expect(await sendDueNotifications(ctx)).toEqual({ sent: 0, failed: 0, notSent: 0 });
     expect(smtp.countTo(owner)).toBe(emails);
+  });
+
+  it("looks a burst of new issues' recipients and opt-outs up once per run, and notifies about each issue", async () => {
+    let memberLookups = 0;
+    let optOutLookups = 0;
+    /** `target` whose calls of `method` are counted. */
+    const counting = <T extends object>(target: T, method: string, count: () => void): T =>
+      new Proxy(target, {
+        get(t, name) {
+          const value: unknown = Reflect.get(t, name);
+          if (typeof value !== "function") return value;
+          return (...args: unknown[]) => {
+            if (name === method) count();
+            return (value as (...a: unknown[]) => unknown).apply(t, args);
+          };
+        },
+      });
+    /** `source` whose `within(trx)` hands out stores counted as above. */
+    const countingWithin = <S extends { within(trx: never): object }>(source: S, method: string, count: () => void): S =>
+      new Proxy(source, {
+        get(t, name) {
+          const value: unknown = Reflect.get(t, name);
+          if (name === "within") return (trx: never) => counting(t.within(trx), method, count);
+          return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(t) : value;
+        },
+      });
+    const countingCtx: Ctx = {
+      ...ctx,
+      alerts: countingWithin(ctx.alerts, "projectMembers", () => memberLookups++),
+      userNotifications: countingWithin(ctx.userNotifications, "optedOut", () => optOutLookups++),
+    };
+    const before = new Set((await ctx.alerts.notifications({ projectId })).map((n) => n.issueId));
+    // Words, not numbers: grouping puts messages that differ only in numbers together.
+    for (const word of ["alpha", "bravo", "charlie", "delta", "echo"])
+      await queueEnvelope(store, projectId, errorEnvelope(newEventId(), `burst ${word}: a new problem of its own`));
+    await drain(countingCtx);
+    const made = (await ctx.alerts.notifications({ projectId })).filter((n) => !before.has(n.issueId));
+    expect(made.map((n) => [n.target, n.changeKind])).toEqual(Array.from({ length: 5 }, () => [owner, "created"]));
+    expect(new Set(made.map((n) => n.issueId)).size).toBe(5);
+    expect([memberLookups, optOutLookups]).toEqual([1, 1]);
   });
 
   it("notifies nobody while the project's rule is switched off", async () => {

@@ -18,6 +18,7 @@ import { INTERVALS, type Interval, type WindowCount } from "./frequency-conditio
 import { LATEST_RELEASE_FILTER } from "./issue-filters";
 import { actionChannel, actionUrl, EMAIL_ACTION, type AlertRule, type EmailAction } from "./rule-schema";
 import { withoutOptedOut } from "../preferences/opt-out";
+import type { UserNotificationStore } from "../ports/user-notifications";
 
 export const ALERTS_CONSUMER = "alerts";
 
@@ -31,6 +32,13 @@ export function webNotificationId(changeId: string, ruleId: number, channel: str
   return `${changeId}.rule-${ruleId}.${channel}-${createHash("sha256").update(url).digest("hex").slice(0, 16)}`;
 }
 
+/**
+ * Recipients already looked up in one run of the consumer, by who they are: a burst of new issues
+ * in one project asked the same question for each issue (on PostgreSQL, a join planned and run
+ * per issue). Members do not change within the run's transaction.
+ */
+export type RecipientCache = Map<string, Promise<Recipient[]>>;
+
 /** A rule's notifications for one change (or one test, `changeId` `test-…`): one per recipient of its emails, one per URL of its web actions. */
 export async function notificationsOfRule(
   store: AlertStore,
@@ -38,6 +46,7 @@ export async function notificationsOfRule(
   issue: AlertIssue,
   change: { id: string; seq: number; kind: string },
   at: number,
+  recipients: RecipientCache = new Map(),
 ): Promise<NewNotification[]> {
   const out: NewNotification[] = [];
   const seen = new Set<string>();
@@ -57,7 +66,7 @@ export async function notificationsOfRule(
       seen.add(id);
       continue;
     }
-    for (const r of await recipientsOf(store, action, issue.projectId, issue.organizationId)) {
+    for (const r of await recipientsOf(store, action, issue.projectId, issue.organizationId, recipients)) {
       const id = notificationId(change.id, rule.id, r.userId);
       if (!seen.has(id)) out.push({ ...base, id, channel: "email", target: r.email, userId: r.userId });
       seen.add(id);
@@ -66,11 +75,29 @@ export async function notificationsOfRule(
   return out;
 }
 
-async function recipientsOf(store: AlertStore, action: EmailAction, projectId: number, organizationId: number): Promise<Recipient[]> {
+function recipientsOf(
+  store: AlertStore,
+  action: EmailAction,
+  projectId: number,
+  organizationId: number,
+  cache: RecipientCache,
+): Promise<Recipient[]> {
   // No ownership rules yet: the issue's owners are the project's members (Sentry's fallthrough).
-  if (action.targetType === "IssueOwners") return action.fallthroughType === "NoOne" ? [] : store.projectMembers(projectId);
-  if (action.targetType === "Team") return store.teamMembers(organizationId, action.targetIdentifier);
-  return store.member(organizationId, action.targetIdentifier);
+  if (action.targetType === "IssueOwners") {
+    if (action.fallthroughType === "NoOne") return Promise.resolve([]);
+    return cached(cache, `project ${projectId}`, () => store.projectMembers(projectId));
+  }
+  if (action.targetType === "Team")
+    return cached(cache, `team ${organizationId} ${action.targetIdentifier}`, () =>
+      store.teamMembers(organizationId, action.targetIdentifier),
+    );
+  return cached(cache, `member ${organizationId} ${action.targetIdentifier}`, () => store.member(organizationId, action.targetIdentifier));
+}
+
+function cached<T>(cache: Map<string, Promise<T>>, key: string, load: () => Promise<T>): Promise<T> {
+  let found = cache.get(key);
+  if (!found) cache.set(key, (found = load()));
+  return found;
 }
 
 /**
@@ -101,7 +128,13 @@ async function factsFor(store: AlertStore, change: IssueChangeRecord, issue: Ale
 }
 
 /** The notifications one change makes; `at` is when they become due. */
-export async function notificationsFor(store: AlertStore, change: IssueChangeRecord, rules: readonly AlertRule[], at: number) {
+export async function notificationsFor(
+  store: AlertStore,
+  change: IssueChangeRecord,
+  rules: readonly AlertRule[],
+  at: number,
+  recipients: RecipientCache = new Map(),
+) {
   const issue = await store.issue(change.issueId);
   if (!issue) return [];
   const { facts, countsOf } = await factsFor(store, change, issue, rules);
@@ -109,7 +142,7 @@ export async function notificationsFor(store: AlertStore, change: IssueChangeRec
   for (const rule of rules) {
     if (!ruleFires(rule, change.kind, facts, countsOf)) continue;
     if (!(await store.claimFire(rule.id, issue.id, change.seq, change.at, rule.frequency * 60_000))) continue;
-    out.push(...(await notificationsOfRule(store, rule, issue, { ...change, kind: firedOn(rule, change.kind) }, at)));
+    out.push(...(await notificationsOfRule(store, rule, issue, { ...change, kind: firedOn(rule, change.kind) }, at, recipients)));
   }
   return out;
 }
@@ -122,14 +155,26 @@ export const alertConsumer: InDatabaseConsumer = {
     if (relevant.length === 0) return;
     const store = ctx.alerts.within(trx);
     const rulesOf = new Map<number, AlertRule[]>();
+    const recipients: RecipientCache = new Map();
+    const preferences = ctx.userNotifications.within(trx);
+    const optedOut = new Map<string, Promise<Set<number>>>();
+    // Who switched issue alerts off, asked once per project and set of people in this run.
+    const choices: Pick<UserNotificationStore, "optedOut"> = {
+      optedOut: (userIds, topic, projectId) =>
+        cached(optedOut, `${topic} ${projectId} ${[...userIds].sort((a, b) => a - b).join(",")}`, () =>
+          preferences.optedOut(userIds, topic, projectId),
+        ),
+    };
     const now = ctx.now();
+    const rows: NewNotification[] = [];
     for (const change of relevant) {
       let rules = rulesOf.get(change.projectId);
       if (!rules) rulesOf.set(change.projectId, (rules = (await store.rules(change.projectId)).filter((r) => r.status === "active")));
       if (rules.length === 0) continue;
-      const rows = await notificationsFor(store, change, rules, now);
+      const made = await notificationsFor(store, change, rules, now, recipients);
       // People who switched issue alerts off (for this project, or everywhere) are not emailed.
-      await store.insertNotifications(await withoutOptedOut(ctx.userNotifications.within(trx), change.projectId, rows));
+      rows.push(...(await withoutOptedOut(choices, change.projectId, made)));
     }
+    await store.insertNotifications(rows);
   },
 };

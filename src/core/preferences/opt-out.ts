@@ -7,7 +7,7 @@ import type { UserNotificationStore } from "../ports/user-notifications";
  * with a user id nobody has) pass: only a person's own choice removes their email.
  */
 export async function withoutOptedOut(
-  store: UserNotificationStore,
+  store: Pick<UserNotificationStore, "optedOut">,
   projectId: number,
   rows: readonly NewNotification[],
 ): Promise<NewNotification[]> {
