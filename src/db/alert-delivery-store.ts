@@ -34,13 +34,13 @@ function notificationRecord(n: Selectable<AlertNotificationsTable>): Notificatio
   };
 }
 
+/** Notification rows per INSERT (an outbox run may make many: a change per issue, a row per recipient). */
+const NOTIFICATION_CHUNK = 1000;
+
 /**
  * Alert notifications and their delivery (decision 0017): inserted by the outbox consumer,
  * claimed by senders with a lease (`FOR UPDATE SKIP LOCKED` on PostgreSQL), every attempt recorded.
  */
-/** Notification rows per INSERT (an outbox run may make many: a change per issue, a row per recipient). */
-const NOTIFICATION_CHUNK = 1000;
-
 export class KyselyAlertDelivery {
   constructor(
     protected readonly db: Kysely<DB>,
