@@ -67,6 +67,29 @@ async function queueWrites(bench: DigestBench, dialect: Dialect, bodies: readonl
   await bench.store.cleanup();
 }
 
+/**
+ * The drain's peak V8 heap (size and use) and external memory, sampled after each batch (the
+ * loop does not yield to timers). External memory is counted above its level at the drain's
+ * start, which holds the bodies file. What V8 lets grow between collections is most of a digest
+ * thread's share of the server's peak RSS (decision 0032).
+ */
+function peakMemory(): { sample: () => void; read: () => Record<string, number> } {
+  const mb = (bytes: number) => Math.round((bytes / 2 ** 20) * 10) / 10;
+  const start = process.memoryUsage().arrayBuffers;
+  let heapTotal = 0;
+  let heapUsed = 0;
+  let external = 0;
+  return {
+    sample() {
+      const m = process.memoryUsage();
+      heapTotal = Math.max(heapTotal, m.heapTotal);
+      heapUsed = Math.max(heapUsed, m.heapUsed);
+      external = Math.max(external, m.arrayBuffers - start);
+    },
+    read: () => ({ peakHeapMb: mb(heapTotal), peakHeapUsedMb: mb(heapUsed), peakExternalMb: mb(external) }),
+  };
+}
+
 async function main(): Promise<void> {
   const [file, dialect, warmText, mode, profileArg] = process.argv.slice(2) as [
     string,
@@ -126,6 +149,7 @@ async function main(): Promise<void> {
     await session.post("Profiler.enable");
     await session.post("Profiler.start");
   }
+  const memory = peakMemory();
   const cpu = process.cpuUsage();
   const started = process.hrtime.bigint();
   let taken = 0;
@@ -133,6 +157,7 @@ async function main(): Promise<void> {
     const n = await digestBatch(bench.ctx, options);
     if (n === 0) break;
     taken += n;
+    memory.sample();
     // As the digest worker does between batches (src/server/digest-worker.ts).
     if (threads) await new Promise((resolve) => setImmediate(resolve));
   }
@@ -162,6 +187,7 @@ async function main(): Promise<void> {
       wallMs,
       cpuMs: (used.user + used.system) / 1000,
       heapMb: process.memoryUsage().heapUsed / 2 ** 20,
+      ...memory.read(),
     }) + "\n",
   );
   if (settler) process.stderr.write(`the digest thread's share at the end: ${settler.localShare.toFixed(2)}\n`);

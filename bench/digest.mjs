@@ -1,6 +1,7 @@
 // The digest's CPU cost per envelope, apart from accept: corpus envelopes (fresh ids per
 // send, as the load generator makes them) are queued in a fresh database, then the production
-// digest drains them in this process and the run prints CPU and wall time per envelope.
+// digest drains them in this process and the run prints CPU and wall time per envelope, and the
+// drain's peak V8 heap and external memory (this process's thread, sampled after each batch).
 //   node bench/digest.mjs [--count 4000] [--warmup 5000] [--kind error|mix] [--postgres] [--profile DIR] [--seed 1] [--threads]
 // With --threads (SQLite) the drain settles mostly in the production settle thread, as the server
 // drains a backlog (decision 0030; `npm run build` first): CPU is then both threads'. The
@@ -103,7 +104,8 @@ if (queueWrites) {
 log(
   `digested ${result.envelopes} envelopes (${result.events} events, ${result.spans} spans): ` +
     `${(result.cpuMs / 1000).toFixed(2)} s CPU (${perEnvelope(result.cpuMs)} µs each), ` +
-    `${(result.wallMs / 1000).toFixed(2)} s wall, ${((result.envelopes / result.wallMs) * 1000).toFixed(0)} envelopes/s`,
+    `${(result.wallMs / 1000).toFixed(2)} s wall, ${((result.envelopes / result.wallMs) * 1000).toFixed(0)} envelopes/s; ` +
+    `peak heap ${result.peakHeapMb} MB (${result.peakHeapUsedMb} MB in use), external +${result.peakExternalMb} MB`,
 );
 process.stdout.write(JSON.stringify(result) + "\n");
 if (profileDir) process.stdout.write(summarizeProfiles(profileDir, 30) + "\n");
