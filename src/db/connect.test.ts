@@ -7,7 +7,7 @@ import { sql, type Kysely } from "kysely";
 import type { QueueDB } from "./schema";
 import pg from "pg";
 import { DIALECTS, openTestStore, PG_URL, type TestStore } from "../../test/support/stores";
-import { cachingStatements, connect, type Store } from "./connect";
+import { cachingStatements, connect, MAIN_PAGE_BYTES, type Store } from "./connect";
 import { migrate } from "./migrate";
 import { checkpointQueue, QUEUE_PAGE_BYTES, queueFileOf, upgradeQueuePages } from "./queue";
 
@@ -76,7 +76,7 @@ describe("connect to SQLite", () => {
     }
   });
 
-  it("makes a new queue file with 16 KiB pages, leaves the main file at SQLite's 4 KiB, and keeps an older queue file's pages", async () => {
+  it("makes new main and queue files with 16 KiB pages, and keeps the pages of files made before", async () => {
     const file = join(dir, "pages.sqlite");
     const store = connect({ kind: "sqlite", file });
     const pageSize = async (db: typeof store.db | typeof store.queue) =>
@@ -84,7 +84,8 @@ describe("connect to SQLite", () => {
     try {
       expect(await pageSize(store.queue)).toBe(QUEUE_PAGE_BYTES);
       expect(QUEUE_PAGE_BYTES).toBe(16 * 1024);
-      expect(await pageSize(store.db)).toBe(4096);
+      expect(await pageSize(store.db)).toBe(MAIN_PAGE_BYTES);
+      expect(MAIN_PAGE_BYTES).toBe(16 * 1024);
     } finally {
       await store.close();
     }
@@ -97,10 +98,19 @@ describe("connect to SQLite", () => {
     );
     made.prepare("insert into ingest_queue (project_id, key_id, endpoint, received_at, body) values (1, 1, 'envelope', 0, x'00')").run();
     made.close();
+    const main = new SQLite(older);
+    main.pragma("journal_mode = WAL");
+    main.exec("create table kept (id integer primary key, note text not null)");
+    main.prepare("insert into kept (note) values ('made with 4 KiB pages')").run();
+    main.close();
     const reopened = connect({ kind: "sqlite", file: older });
     try {
       expect(await pageSize(reopened.queue)).toBe(4096);
       expect(await reopened.queue.selectFrom("ingest_queue").select("id").execute()).toHaveLength(1);
+      expect(await pageSize(reopened.db)).toBe(4096);
+      expect((await sql<{ note: string }>`select note from kept`.execute(reopened.db)).rows).toEqual([{ note: "made with 4 KiB pages" }]);
+      await migrate(reopened);
+      expect(await pageSize(reopened.db)).toBe(4096);
     } finally {
       await reopened.close();
     }
@@ -217,10 +227,10 @@ describe("connect to SQLite", () => {
         await sql`create table filler (b blob)`.execute(store.db);
         await sql`create table queue_filler (b blob)`.execute(store.queue);
         const before = { main: fileSize(file), queue: fileSize(queueFileOf(file)) };
-        // 3,000 pages in commits of 100 (4 KiB in the main file, 16 KiB in the queue file):
-        // well past the automatic checkpoint's 1,000 pages.
+        // 3,000 pages of 16 KiB in each file, in commits of 100: well past the automatic
+        // checkpoint's 1,000 pages.
         for (let i = 0; i < 30; i++) {
-          await sql`insert into filler (b) select zeroblob(4000) from (select 1 union all select 1) a, (select 1 union all select 1 union all select 1 union all select 1 union all select 1) b, (select 1 union all select 1 union all select 1 union all select 1 union all select 1 union all select 1 union all select 1 union all select 1 union all select 1 union all select 1) c`.execute(
+          await sql`insert into filler (b) select zeroblob(16000) from (select 1 union all select 1) a, (select 1 union all select 1 union all select 1 union all select 1 union all select 1) b, (select 1 union all select 1 union all select 1 union all select 1 union all select 1 union all select 1 union all select 1 union all select 1 union all select 1 union all select 1) c`.execute(
             store.db,
           );
           await sql`insert into queue_filler (b) select zeroblob(16000) from (select 1 union all select 1) a, (select 1 union all select 1 union all select 1 union all select 1 union all select 1) b, (select 1 union all select 1 union all select 1 union all select 1 union all select 1 union all select 1 union all select 1 union all select 1 union all select 1 union all select 1) c`.execute(

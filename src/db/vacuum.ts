@@ -12,6 +12,12 @@ export async function freePages<DB>(db: Kysely<DB>): Promise<number> {
   return Number(result.rows[0]?.freelist_count ?? 0);
 }
 
+/** The file's page size in bytes (the main file's and the queue file's differ in files made before 2026-12-01). */
+export async function pageBytes<DB>(db: Kysely<DB>): Promise<number> {
+  const result = await sql<{ page_size: number }>`pragma page_size`.execute(db);
+  return Number(result.rows[0]?.page_size ?? 4096);
+}
+
 /** Gives up to `pages` freed pages back to the file system (src/db/connect.ts runs the pragma to completion). */
 export async function vacuumPages<DB>(db: Kysely<DB>, pages: number): Promise<void> {
   await sql`pragma incremental_vacuum(${sql.lit(pages)})`.execute(db);

@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { Ctx } from "../context";
-import { freePages, vacuumPages } from "../../db/vacuum";
+import { freePages, pageBytes, vacuumPages } from "../../db/vacuum";
 import { findInternalProjectId } from "../selfmon/internal-project";
 import { pruneMinuteCounts } from "../issues/window-counts";
 
@@ -48,8 +48,8 @@ export async function runRetention(ctx: Ctx, options: RetentionOptions): Promise
   return { deleted };
 }
 
-/** Pages (4 KiB) given back per step: 4 MiB. */
-const VACUUM_STEP_PAGES = 1024;
+/** Bytes given back per step: 1024 of SQLite's 4 KiB pages, 256 of the 16 KiB pages of files made since 2026-12-01. */
+const VACUUM_STEP_BYTES = 4 * 1024 * 1024;
 /** Between steps, so that other writers of the main file (the digest, the UI, outcomes) take their turn. */
 const VACUUM_PAUSE_MS = 10;
 
@@ -62,10 +62,11 @@ const VACUUM_PAUSE_MS = 10;
  * meanwhile keep freeing more.
  */
 async function giveBackFreePages(ctx: Ctx): Promise<void> {
-  const steps = Math.ceil((await freePages(ctx.db)) / VACUUM_STEP_PAGES);
+  const stepPages = Math.max(1, Math.floor(VACUUM_STEP_BYTES / (await pageBytes(ctx.db))));
+  const steps = Math.ceil((await freePages(ctx.db)) / stepPages);
   for (let i = 0; i < steps; i++) {
     if (i > 0) await new Promise((resolve) => setTimeout(resolve, VACUUM_PAUSE_MS));
-    await vacuumPages(ctx.db, VACUUM_STEP_PAGES);
+    await vacuumPages(ctx.db, stepPages);
   }
 }
 
