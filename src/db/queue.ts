@@ -2,6 +2,7 @@ import SQLite from "better-sqlite3";
 import { sql, type Kysely } from "kysely";
 import type { Store } from "./connect";
 import type { DB, QueueDB } from "./schema";
+import { pageBytes } from "./vacuum";
 
 /**
  * On SQLite the ingest queue lives in a file of its own (`<data>/telltale-queue.sqlite`), so
@@ -150,8 +151,7 @@ const WAL_RESTART_BYTES = 1024 * 1024 * 1024;
  */
 export async function checkpointQueue(queue: Kysely<QueueDB>): Promise<void> {
   const result = await sql<{ log: number }>`pragma wal_checkpoint(PASSIVE)`.execute(queue);
-  const page = await sql<{ page_size: number }>`pragma page_size`.execute(queue);
-  if (Number(result.rows[0]?.log ?? 0) * Number(page.rows[0]?.page_size ?? 4096) > WAL_RESTART_BYTES)
+  if (Number(result.rows[0]?.log ?? 0) * (await pageBytes(queue)) > WAL_RESTART_BYTES)
     await sql`pragma wal_checkpoint(RESTART)`.execute(queue);
 }
 
