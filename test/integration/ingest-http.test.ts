@@ -663,6 +663,23 @@ describe.each(DIALECTS)("ingest over HTTP on %s", (dialect) => {
       expect(rows).toEqual([{ name: "crash.txt", content_type: "text/plain", size: 3 }]);
     });
 
+    it("stores an attachment's file name scrubbed by the event rules: no password or card number in it", async () => {
+      const id = newEventId();
+      const body = buildEnvelope({ event_id: id }, [
+        eventItem(id, "with secrets in attachment file names"),
+        { type: "attachment", payload: "a", headers: { filename: "dump password=hunter2.txt" } },
+        { type: "attachment", payload: "b", headers: { filename: "receipt 4111 1111 1111 1111.pdf" } },
+        { type: "attachment", payload: "c", headers: { filename: "screenshot.png" } },
+      ]);
+      expectAccepted(await post(withKey(envelopeUrl()), body), id);
+      await expectStored([id]);
+      const rows = await store.db.selectFrom("attachments").select("name").where("event_id", "=", id).orderBy("id").execute();
+      const names = rows.map((r) => r.name);
+      expect(names).toHaveLength(3);
+      expect(names.join("\n")).not.toMatch(/hunter2|4111 1111 1111 1111/);
+      expect(names[2]).toBe("screenshot.png");
+    });
+
     it.each([
       ["implicit length, streamed past the limit", null],
       ["declared length over the limit", 3 * MiB],

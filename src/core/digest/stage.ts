@@ -1,4 +1,4 @@
-import type { EnvelopeHeader, EnvelopeItem } from "../envelope/index";
+import { containedItems, type EnvelopeHeader, type EnvelopeItem } from "../envelope/index";
 import type { FingerprintRule } from "../grouping/index";
 import { normalizeEvent } from "../normalize/index";
 import type { NormalizedEvent } from "../normalize/types";
@@ -37,6 +37,12 @@ export interface Stage {
 export function outcome(c: StageContext, category: string, kind: OutcomeRecord["outcome"], reason: string, quantity = 1): void {
   if (quantity > 0) c.records.outcomes.push({ projectId: c.projectId, category, outcome: kind, reason, quantity, at: c.receivedAt });
 }
+
+/**
+ * How many items a refused item is counted for: its bounded `item_count` (containedItems), and
+ * at least one, since a container claiming `item_count: 0` is still an item that was refused.
+ */
+export const claimedItems = (item: EnvelopeItem): number => Math.max(1, containedItems(item.header, item.payload.length));
 
 /** Data stored per log, span or raw-JSON record: bounded, attacker-controlled JSON. */
 const MAX_DATA_CHARS = 64 * 1024;

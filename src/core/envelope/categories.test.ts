@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ITEM_CATEGORIES, itemQuantities } from "./categories";
+import { ITEM_CATEGORIES, MAX_CONTAINER_ITEMS, itemQuantities } from "./categories";
 import { readItemHeader } from "./headers";
 import { ITEM_TYPES } from "./item-types";
 
@@ -39,6 +39,11 @@ describe("itemQuantities", () => {
     [{ type: "replay_video" }, 100, [{ category: "replay", quantity: 1 }]],
     [{ type: "span", item_count: 7 }, 100, [{ category: "span", quantity: 7 }]],
     [{ type: "span" }, 100, [{ category: "span", quantity: 1 }]],
+    // An item_count is the client's word: bounded by what the bytes hold, then by MAX_CONTAINER_ITEMS.
+    [{ type: "span", item_count: 1_000_000_000 }, 100, [{ category: "span", quantity: 33 }]],
+    [{ type: "span", item_count: 1_000_000_000 }, 1_000_000, [{ category: "span", quantity: MAX_CONTAINER_ITEMS }]],
+    [{ type: "profile", item_count: 1_000_000_000 }, 100, [{ category: "profile", quantity: 1 }]],
+    [{ type: "event", item_count: 5 }, 100, [{ category: "error", quantity: 1 }]],
     [
       { type: "log", item_count: 3 },
       900,

@@ -65,15 +65,31 @@ export const ITEM_CATEGORIES: Readonly<Record<ItemType, DataCategory | null>> = 
 /** Platforms whose profile chunks count as UI profiling (assumed from Relay's `profile_chunk_ui` split). */
 const UI_PROFILE_PLATFORMS: ReadonlySet<string> = new Set(["cocoa", "android", "javascript"]);
 
+/** Item types whose payload is `{"items": [...]}` and whose header's `item_count` says how many (docs/protocol.md#item-types). */
+const CONTAINERS: ReadonlySet<ItemType> = new Set<ItemType>(["span", "log", "trace_metric"]);
+
+/** The most items one container is counted for, whatever its header claims. */
+export const MAX_CONTAINER_ITEMS = 10_000;
+
+/**
+ * How many items one item is counted for. `item_count` is the client's word: a container is
+ * counted for at most what its bytes can hold (each entry is an object of at least `{}` and a
+ * comma) and MAX_CONTAINER_ITEMS; any other item is one, whatever its header says.
+ */
+export function containedItems(header: ItemHeader, payloadBytes: number): number {
+  if (header.knownType === null || !CONTAINERS.has(header.knownType)) return 1;
+  return Math.min(header.itemCount ?? 1, Math.floor((payloadBytes + 1) / 3), MAX_CONTAINER_ITEMS);
+}
+
 /**
  * What one item counts for. Attachments count their bytes (at least 1) plus one
- * attachment_item; containers (span v2, log, trace_metric) count `item_count`; logs also
+ * attachment_item; containers (span v2, log, trace_metric) count `item_count`, bounded (containedItems); logs also
  * count their bytes as log_byte. Unknown types count for nothing.
  */
 export function itemQuantities(header: ItemHeader, payloadBytes: number): Quantity[] {
   const type = header.knownType;
   if (type === null) return [];
-  const contained = header.itemCount ?? 1;
+  const contained = containedItems(header, payloadBytes);
   switch (type) {
     case "attachment":
       return [

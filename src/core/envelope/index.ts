@@ -6,4 +6,4 @@ export { EnvelopeError, isEnvelopeError, statusOf, type EnvelopeErrorDetails, ty
 export { normalizeEventId, type DynamicSamplingContext, type EnvelopeHeader, type ItemHeader, type JsonObject } from "./headers";
 export { ITEM_TYPES, INTERNAL_ITEM_TYPES, isStreamedItemType, knownItemType, type ItemType } from "./item-types";
 export { DEFAULT_ENVELOPE_LIMITS, itemBudget, type EnvelopeLimits, type ItemBudget, type LimitName } from "./limits";
-export { ITEM_CATEGORIES, itemQuantities, type DataCategory, type Quantity } from "./categories";
+export { ITEM_CATEGORIES, MAX_CONTAINER_ITEMS, containedItems, itemQuantities, type DataCategory, type Quantity } from "./categories";

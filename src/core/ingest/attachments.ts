@@ -2,7 +2,9 @@ import type { Kysely } from "kysely";
 import type { DB } from "../../db/schema";
 import type { Ctx } from "../context";
 import type { ItemHeader } from "../envelope/index";
+import { scrubFileName } from "../normalize/scrub-items";
 import { cleanString } from "../normalize/values";
+import { projectOptions, type Scrubbing } from "../projects/options";
 
 /** Attachment bytes go to storage in rows of this size, so memory holds at most one. */
 const CHUNK_BYTES = 1024 * 1024;
@@ -17,6 +19,8 @@ export class AttachmentWriter {
   readonly accepted: { id: number; bytes: number }[] = [];
   private current: { id: number; seq: number; bytes: number; pending: Buffer[]; pendingBytes: number } | null = null;
   private skipping = false;
+  /** The project's scrubbing options, read at the request's first attachment. */
+  private scrubbing: Promise<Scrubbing> | null = null;
 
   constructor(
     private readonly ctx: Ctx,
@@ -30,13 +34,17 @@ export class AttachmentWriter {
 
   async start(header: ItemHeader): Promise<void> {
     this.skipping = false;
+    this.scrubbing ??= projectOptions(this.ctx, this.projectId).then((o) => o.scrubbing);
+    // The file name is shown on the event's page: scrubbed as the event's strings are, before it
+    // is cut, so that a secret across the cut is still whole for the rules.
+    const name = cleanString(scrubFileName(header.filename ?? "attachment", await this.scrubbing), 255) || "attachment";
     const row = await this.ctx.db
       .insertInto("attachments")
       .values({
         project_id: this.projectId,
         event_id: null,
         // Header text is the client's: made storable (a NUL would make PostgreSQL refuse the row).
-        name: cleanString(header.filename ?? "attachment", 255) || "attachment",
+        name,
         content_type: cleanString(header.contentType ?? "application/octet-stream", 255),
         attachment_type: cleanString(header.attachmentType ?? "event.attachment", 64),
         size: 0,

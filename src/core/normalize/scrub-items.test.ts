@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { scrubCheckIn, scrubLog, scrubSessionAttrs, scrubSpans, scrubSpanV2, scrubUserReport } from "./scrub-items";
+import { scrubCheckIn, scrubFileName, scrubLog, scrubSessionAttrs, scrubSpans, scrubSpanV2, scrubUserReport } from "./scrub-items";
 
 const F = "[Filtered]";
 const CARD = "4111 1111 1111 1111";
@@ -180,5 +180,19 @@ describe("scrubSessionAttrs", () => {
     const attrs: Record<string, unknown> = { release: "app@1.0", ip_address: "{{auto}}" };
     expect(scrubSessionAttrs(attrs, { storeIpAddresses: false }).scrubbed).toBe(1);
     expect(attrs).toEqual({ release: "app@1.0" });
+  });
+});
+
+describe("scrubFileName", () => {
+  it("filters the secrets an attachment's file name carries, as in an event's strings", () => {
+    expect(scrubFileName("password=hunter2.txt")).not.toContain("hunter2");
+    expect(scrubFileName("card 4111 1111 1111 1111.pdf")).not.toContain("4111 1111 1111 1111");
+    expect(scrubFileName("receipt-4111111111111111.png")).not.toContain("4111111111111111");
+    expect(scrubFileName("screenshot.png")).toBe("screenshot.png");
+  });
+
+  it("follows the project's switches: extra fields filter the name, the data scrubber off keeps it", () => {
+    expect(scrubFileName("acme-ledger.csv", { extraSensitiveFields: ["ledger"] })).toBe("[Filtered]");
+    expect(scrubFileName("password=hunter2.txt", { scrubData: false })).toBe("password=hunter2.txt");
   });
 });

@@ -8,7 +8,7 @@
  *
  * Transactions and feedback events are events: normalization scrubs them (scrub.ts), span
  * descriptions, span data and the feedback's name and message included. Attachments, replays
- * and profiles are stored as received (README, "Security").
+ * and profiles are stored as received (README, "Security"), an attachment's file name aside.
  */
 import { FILTERED } from "./limits";
 import { createScrubber, resolveScrubOptions, type Scrubber, type ScrubOptions } from "./scrub";
@@ -176,4 +176,14 @@ export function scrubSessionAttrs(attrs: Raw, options: Partial<ScrubOptions> = {
     run.removed++;
   }
   return run.result;
+}
+
+/**
+ * An attachment's file name (its item header's `filename`), shown on the event's page: by the
+ * text rules, as any string of an event, since SDKs name files after what they hold
+ * (`password=…`, a card number).
+ */
+export function scrubFileName(name: string, options: Partial<ScrubOptions> = {}): string {
+  const scrubber = createScrubber(resolveScrubOptions(options));
+  return scrubber ? scrubber.text(name) : name;
 }

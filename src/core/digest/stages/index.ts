@@ -1,6 +1,6 @@
 import { ITEM_CATEGORIES, type EnvelopeItem, type ItemType } from "../../envelope/index";
 import { MAX_JSON_DEPTH, nestsDeeperThan } from "../read";
-import { outcome, type Stage, type StageContext } from "../stage";
+import { claimedItems, outcome, type Stage, type StageContext } from "../stage";
 import { attachmentsStage } from "./attachments";
 import { checkInsStage } from "./check-ins";
 import { clientReportsStage } from "./client-reports";
@@ -69,8 +69,7 @@ export function digestItem(c: StageContext, item: EnvelopeItem): void {
   const stage = stageFor(type);
   // Before any parse or walk: one item nested thousands deep would overflow the stack.
   if (READS_JSON.has(stage) && nestsDeeperThan(item.payload, MAX_JSON_DEPTH)) {
-    // At least one: a container claiming `item_count: 0` is still an item that was refused.
-    return outcome(c, (type && ITEM_CATEGORIES[type]) ?? "default", "invalid", "too_deep", Math.max(1, item.header.itemCount ?? 1));
+    return outcome(c, (type && ITEM_CATEGORIES[type]) ?? "default", "invalid", "too_deep", claimedItems(item));
   }
   stage.run(c, item);
 }

@@ -1,7 +1,7 @@
 import type { EnvelopeItem } from "../../envelope/index";
 import { scrubLog } from "../../normalize/scrub-items";
 import { num, obj, readJson, str } from "../read";
-import { capJson, outcome, type Stage, type StageContext } from "../stage";
+import { capJson, claimedItems, outcome, type Stage, type StageContext } from "../stage";
 
 /** Logs stored from one container; the rest are counted `too_many_logs`. */
 export const MAX_LOGS_PER_ITEM = 1000;
@@ -12,7 +12,7 @@ export const logsStage: Stage = {
   run(c: StageContext, item: EnvelopeItem): void {
     const raw = readJson(item.payload);
     const all = obj(raw) && Array.isArray(raw.items) ? raw.items : null;
-    if (!all) return outcome(c, "log_item", "invalid", "invalid_log_container", Math.max(1, item.header.itemCount ?? 1));
+    if (!all) return outcome(c, "log_item", "invalid", "invalid_log_container", claimedItems(item));
     const items = all.length > MAX_LOGS_PER_ITEM ? all.slice(0, MAX_LOGS_PER_ITEM) : all;
     let accepted = 0;
     for (const log of items) {

@@ -1,4 +1,4 @@
-import type { EnvelopeItem } from "../../envelope/index";
+import { containedItems, type EnvelopeItem } from "../../envelope/index";
 import { outcome, type Stage, type StageContext } from "../stage";
 
 /** Keeps the item as received and counts it under `category` (none for uncounted types). */
@@ -10,7 +10,7 @@ export function keepRaw(c: StageContext, item: EnvelopeItem, category: string | 
     receivedAt: c.receivedAt,
     payload: Buffer.from(item.payload),
   });
-  if (category) outcome(c, category, "accepted", "", item.header.itemCount ?? 1);
+  if (category) outcome(c, category, "accepted", "", containedItems(item.header, item.payload.length));
 }
 
 /** Item types kept as bytes and never walked (profiles, replays, metrics, types Telltale does not read yet). */

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ITEM_TYPES } from "../../envelope/index";
 import { browserEvent, nodeHttpEvent, pythonLogEvent, RECEIVED_SECONDS, transactionEvent } from "../../normalize/sdk-events.fixture";
-import { MAX_CLIENT_REPORT_ENTRIES } from "./client-reports";
 import { stageFor } from "./index";
 import { MAX_LOGS_PER_ITEM } from "./logs";
 import { MAX_SESSION_BUCKETS } from "./sessions";
@@ -123,22 +122,44 @@ describe("the sessions stages", () => {
 });
 
 describe("the client reports stage", () => {
-  it("merges what the SDK dropped, summing entries past the cap per category instead of dropping them", async () => {
-    const entries = Array.from({ length: MAX_CLIENT_REPORT_ENTRIES + 50 }, (_, i) => ({
-      reason: `r${i}`,
-      category: i % 2 ? "error" : "made_up",
+  it("merges what the SDK dropped, every entry of the protocol's categories and reasons as sent", async () => {
+    const entries = Array.from({ length: 150 }, (_, i) => ({
+      reason: i % 2 ? "sample_rate" : "ratelimit_backoff",
+      category: i % 3 ? "error" : "span",
       quantity: 2,
     }));
-    entries.push({ reason: "x", category: "", quantity: 1 });
     const { outcomes } = await digest([
       envelope([{ type: "client_report", payload: { timestamp: RECEIVED_SECONDS, discarded_events: entries } }]),
     ]);
-    const t = tally(outcomes);
     const discarded = outcomes.filter((o) => o.outcome === "client_discard").reduce((n, o) => n + o.quantity, 0);
-    expect(discarded).toBe(2 * (MAX_CLIENT_REPORT_ENTRIES + 50));
-    expect(t["error/client_discard/over_entry_cap"]).toBe(50);
-    expect(t["unknown/client_discard/over_entry_cap"]).toBe(50);
-    expect(t["internal/invalid/invalid_client_report_entry"]).toBe(1);
+    expect(discarded).toBe(300);
+    expect(Object.keys(tally(outcomes)).sort()).toEqual([
+      "error/client_discard/ratelimit_backoff",
+      "error/client_discard/sample_rate",
+      "span/client_discard/ratelimit_backoff",
+      "span/client_discard/sample_rate",
+    ]);
+  });
+
+  it("counts entries of categories or reasons the protocol does not define as invalid, keeping none of their text", async () => {
+    const report = {
+      discarded_events: [
+        { reason: "sample_rate", category: "made_up", quantity: 1_000_000 },
+        { reason: "<script>alert(1)</script>", category: "error", quantity: 5 },
+        { reason: "before_send", category: "error", quantity: 3 },
+        { reason: "before_send", category: "", quantity: 1 },
+        { reason: "before_send", category: "error", quantity: 2e9 },
+      ],
+      rate_limited_events: [{ reason: "key_quota", category: "transaction", quantity: 7 }],
+      filtered_events: "nope",
+    };
+    const { outcomes } = await digest([envelope([{ type: "client_report", payload: report }])]);
+    expect(tally(outcomes)).toEqual({
+      "error/client_discard/before_send": 3,
+      "internal/invalid/unknown_client_report_category": 2,
+      "internal/invalid/unknown_client_report_reason": 2,
+      "internal/invalid/invalid_client_report_entry": 2,
+    });
   });
 
   it("counts a client report that is not an object", async () => {
@@ -163,6 +184,25 @@ describe("the check-ins, feedback and raw stages", () => {
     expect(store.stored.feedback.map((f) => f.comments)).toEqual(["great", "broken"]);
     expect(store.stored.rawItems.map((r) => r.type)).toEqual(["profile"]);
     expect(tally(outcomes)).toEqual({ "monitor/accepted/": 1, "feedback/accepted/": 2, "profile/accepted/": 1 });
+  });
+
+  it("counts an item for what it can hold, not for the item_count its header claims", async () => {
+    const { outcomes } = await digest([
+      envelope([
+        { type: "profile", payload: { version: "1" }, headers: { item_count: 1_000_000_000 } },
+        { type: "replay_recording", payload: "x", headers: { item_count: 50 } },
+        { type: "span", payload: { items: 3 }, headers: { item_count: 1_000_000_000 } },
+        { type: "trace_metric", payload: { items: [{}, {}] }, headers: { item_count: 1_000_000_000 } },
+      ]),
+    ]);
+    expect(tally(outcomes)).toEqual({
+      "profile/accepted/": 1,
+      "replay/accepted/": 1,
+      // {"items":3} is 11 bytes: room for at most 4 entries.
+      "span/invalid/invalid_span_container": 4,
+      // 17 bytes: at most 6; a metrics container is kept as sent, its entries unread.
+      "trace_metric/accepted/": 6,
+    });
   });
 
   it("refuses an item nested deeper than the digest walks before any stage parses it", async () => {

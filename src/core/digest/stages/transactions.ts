@@ -4,7 +4,7 @@ import { scrubSpans } from "../../normalize/scrub-items";
 import { encodePayload } from "../../storage/payload";
 import { obj, readJson, str } from "../read";
 import { spanRecords, spanV2Records } from "../spans";
-import { normalizeItem, outcome, type Stage, type StageContext } from "../stage";
+import { claimedItems, normalizeItem, outcome, type Stage, type StageContext } from "../stage";
 
 /** A transaction event (older SDKs, other languages): one transaction and its spans. */
 export const transactionsStage: Stage = {
@@ -47,7 +47,7 @@ export const spansStage: Stage = {
   run(c: StageContext, item: EnvelopeItem): void {
     const raw = readJson(item.payload);
     const items = obj(raw) && Array.isArray(raw.items) ? raw.items : null;
-    if (!items) return outcome(c, "span", "invalid", "invalid_span_container", Math.max(1, item.header.itemCount ?? 1));
+    if (!items) return outcome(c, "span", "invalid", "invalid_span_container", claimedItems(item));
     scrubSpans(items, c.options.scrubbing);
     const { spans, segments, invalid, dropped, badTimes } = spanV2Records(c.projectId, c.receivedAt, items);
     c.records.spans.push(...spans);
