@@ -1,5 +1,6 @@
 import { sql, type Kysely } from "kysely";
 import { recordDeadLetter, type DeadLetter } from "../core/deadletters/record";
+import { withoutDuplicates } from "../core/digest/duplicates";
 import { mergeRecords, type DigestRecords } from "../core/digest/records";
 import type { Settled } from "../core/digest/settled";
 import { assignIssues } from "../core/issues/assign";
@@ -8,6 +9,7 @@ import type { ReleaseOrder } from "../core/ports/release-order";
 import type { Dialect } from "./connect";
 import type { DB } from "./schema";
 import { KyselyIssueStore } from "./issue-store";
+import { storedEventIds } from "./stored-events";
 import { KyselyTelemetryStore } from "./telemetry";
 
 /** What every write of a batch shares. */
@@ -19,7 +21,9 @@ interface WriteContext {
 }
 
 /** Writes a batch's records: the caller's transaction makes it all or nothing. */
-async function writeRecords(trx: Kysely<DB>, w: WriteContext, records: DigestRecords): Promise<void> {
+async function writeRecords(trx: Kysely<DB>, w: WriteContext, batch: DigestRecords): Promise<void> {
+  // An event id its project already stores (an SDK's retry) is counted, never stored or counted in its issue again.
+  const records = withoutDuplicates(batch, await storedEventIds(trx, w.dialect, batch.events));
   // The issue step reads each event record as it is (a record is a grouped event) and fills in
   // its issue, which the telemetry store then writes on the event's row.
   const issueOf = await assignIssues(

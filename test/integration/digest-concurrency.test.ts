@@ -55,10 +55,11 @@ describe.each(DIALECTS)("digesting on %s", (dialect) => {
     await store.cleanup();
   });
 
-  async function enqueue(n: number, padding = 0, type = "PaddedError"): Promise<string[]> {
+  /** Queues `n` events; `resend` gives the ids to queue instead of new ones (an SDK's retries). */
+  async function enqueue(n: number, padding = 0, type = "PaddedError", resend?: (i: number) => string): Promise<string[]> {
     const ids: string[] = [];
     for (let i = 0; i < n; i++) {
-      const id = newEventId();
+      const id = resend?.(i) ?? newEventId();
       ids.push(id);
       const payload = {
         event_id: id,
@@ -106,7 +107,45 @@ describe.each(DIALECTS)("digesting on %s", (dialect) => {
     await expectStoredOnce(ids);
   });
 
+  /** The project's outcomes of error events, as `outcome/reason` → quantity. */
+  async function errorOutcomes(): Promise<Record<string, number>> {
+    const rows = await store.db
+      .selectFrom("outcomes")
+      .select(["outcome", "reason", "quantity"])
+      .where("project_id", "=", projectId)
+      .where("category", "=", "error")
+      .execute();
+    const out: Record<string, number> = {};
+    for (const r of rows) out[`${r.outcome}/${r.reason}`] = (out[`${r.outcome}/${r.reason}`] ?? 0) + Number(r.quantity);
+    return out;
+  }
+
+  it("stores and counts an event id once: sent again in one batch, in the next, and after it was digested", async () => {
+    const before = await errorOutcomes();
+    const id = newEventId();
+    // Three sends in one batch, two more in a batch of their own, one a batch later still.
+    await enqueue(3, 0, "RetriedError", () => id);
+    expect(await drain(ctx)).toBe(3);
+    await enqueue(2, 0, "RetriedError", () => id);
+    expect(await drain(testCtx(other))).toBe(2);
+    await enqueue(1, 0, "RetriedError", () => id);
+    expect(await drain(ctx)).toBe(1);
+    await expectStoredOnce([id]);
+    const after = await errorOutcomes();
+    expect((after["accepted/"] ?? 0) - (before["accepted/"] ?? 0)).toBe(1);
+    expect((after["invalid/duplicate"] ?? 0) - (before["invalid/duplicate"] ?? 0)).toBe(5);
+  });
+
   if (dialect === "postgres") {
+    it("stores each event id once when two digesters take its sends at the same time", async () => {
+      const ids = Array.from({ length: 30 }, () => newEventId());
+      // Every id twice, 30 apart: the digesters' batches of 25 hold the same ids at once.
+      await enqueue(60, 0, "RetriedRaceError", (i) => ids[i % 30]!);
+      const [a, b] = await Promise.all([drain(ctx), drain(testCtx(other))]);
+      expect(a + b).toBe(60);
+      await expectStoredOnce(ids);
+    });
+
     it("makes one issue when two digesters see a new fingerprint at the same time", async () => {
       const ids = await enqueue(60, 0, "RaceError");
       const [a, b] = await Promise.all([drain(ctx), drain(testCtx(other))]);
