@@ -7,7 +7,7 @@ import { createProject } from "../../src/core/projects/create-project";
 import { updateFilters } from "../../src/core/projects/options";
 import { createToken } from "../../src/core/tokens/tokens";
 import { launchBrowser, signIn } from "../support/browser";
-import { errorEnvelope, newEventId, send } from "../support/envelopes";
+import { buildEnvelope, eventItem, newEventId, send } from "../support/envelopes";
 import { queueDrained } from "../support/ingest-db";
 import { startServer, type TestServer } from "../support/server";
 import { startSmtp, type TestSmtp } from "../support/smtp";
@@ -48,8 +48,14 @@ describe.each(DIALECTS)("the metric alerts page in Chromium on %s", (dialect) =>
     token = (await createToken({ ctx, input: { user: owner } })).token;
     server = await startServer({ ...store.env, TELLTALE_SELF_DSN: "off", TELLTALE_SMTP_URL: smtp.url });
     const url = `${server.url}/api/${project.id}/envelope/?sentry_key=${key.public_key}`;
+    // Two minutes old, so that their minute is over when the rule is first evaluated (a window is of complete minutes).
+    const at = Date.now() / 1000 - 120;
     for (let i = 0; i < 3; i++) {
-      const answer = await send(url, { body: errorEnvelope(newEventId(), `payment declined ${i}`) });
+      const id = newEventId();
+      const body = buildEnvelope({ event_id: id, sent_at: new Date().toISOString() }, [
+        eventItem(id, `payment declined ${i}`, { timestamp: at }),
+      ]);
+      const answer = await send(url, { body });
       expect(answer.status).toBe(200);
     }
     await queueDrained(store);

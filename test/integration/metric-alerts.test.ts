@@ -171,6 +171,8 @@ describe.each(DIALECTS)("metric alerts on %s", (dialect) => {
     await ingest(webId, 12, { environment: "production", user: { id: "u1" } });
     await ingest(webId, 4, { environment: "production", level: "warning" });
     await ingest(webId, 30, { environment: "staging" });
+    // A window is of complete minutes: the errors' minute is read once it is over.
+    clock += MINUTE;
     expect(await evaluateDueRules(ctx)).toBe(1);
     // Evaluated once a minute: not again within the same one.
     expect(await evaluateDueRules(ctx)).toBe(0);
@@ -200,7 +202,7 @@ describe.each(DIALECTS)("metric alerts on %s", (dialect) => {
     expect(await evaluateDueRules(ctx)).toBe(1);
     expect((await ctx.metricAlerts.evaluations(Number(ruleId), 1))[0]).toMatchObject({ value: 12, state: "critical", transition: null });
     expect(await sendDueMetricNotifications(ctx)).toEqual({ sent: 0, failed: 0, notSent: 0 });
-    // Five minutes after the errors they are out of the window.
+    // Once five complete minutes follow the errors' minute, it is out of the window.
     clock += 2 * MINUTE;
     expect(await evaluateDueRules(ctx)).toBe(1);
     expect((await ctx.metricAlerts.evaluations(Number(ruleId), 1))[0]).toMatchObject({ value: 0, state: "ok", transition: "resolved" });
@@ -228,11 +230,12 @@ describe.each(DIALECTS)("metric alerts on %s", (dialect) => {
     await ingest(webId, 5, { user: { id: "same" } });
     await ingest(apiId, 2, { user: { id: "same" } });
     await ingest(apiId, 1, { user: { email: "other@example.com" } });
+    clock += MINUTE;
     expect(await evaluateDueRules(ctx)).toBe(2);
     const rule = (await ctx.metricAlerts.rules(await orgId())).find((r) => r.name === "Many users affected")!;
     expect((await ctx.metricAlerts.evaluations(rule.id, 1))[0]).toMatchObject({ value: 2, state: "ok" });
-    clock += MINUTE;
     await ingest(apiId, 1, { user: { id: "third" } });
+    clock += MINUTE;
     expect(await evaluateDueRules(ctx)).toBe(2);
     expect((await ctx.metricAlerts.evaluations(rule.id, 1))[0]).toMatchObject({ value: 3, state: "critical", transition: "critical" });
     await sendDueMetricNotifications(ctx);
@@ -257,6 +260,7 @@ describe.each(DIALECTS)("metric alerts on %s", (dialect) => {
     });
     clock += MINUTE;
     await ingest(webId, 1, { level: "fatal" });
+    clock += MINUTE;
     // Sent by the flaky mailer only: the SMTP server's sender is not driven here.
     await evaluateDueRules(flaky);
     expect(await sendDueMetricNotifications(flaky)).toEqual({ sent: 0, failed: 1, notSent: 0 });
@@ -286,6 +290,32 @@ describe.each(DIALECTS)("metric alerts on %s", (dialect) => {
       { attempt: 2, status: "sent" },
     ]);
     expect((await call("DELETE", `alert-rules/${String(created.body.id)}/`)).status).toBe(204);
+  });
+
+  it("fires a one-minute rule on the minute just over, not on the nearly empty one it is evaluated in", async () => {
+    const created = await call("POST", "alert-rules/", {
+      ...sentryRule(),
+      name: "Error burst",
+      query: "",
+      environment: null,
+      timeWindow: 1,
+      resolveThreshold: null,
+      triggers: [{ label: "critical", alertThreshold: 100, actions: [{ type: "email", targetType: "user", targetIdentifier: ownerId }] }],
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const id = Number(created.body.id);
+    // The loop evaluates at a minute's start; 110 errors arrive over the rest of that minute.
+    clock += MINUTE;
+    await evaluateDueRules(ctx);
+    const start = Math.floor(clock / MINUTE) * MINUTE;
+    for (let s = 0; s < 11; s++) await ingest(webId, 10, { timestamp: (start + 5000 * s + 2000) / 1000 });
+    clock = start + MINUTE + 500;
+    await evaluateDueRules(ctx);
+    expect((await ctx.metricAlerts.evaluations(id, 2)).map((e) => [e.value, e.state])).toEqual([
+      [110, "critical"],
+      [0, "ok"],
+    ]);
+    expect((await call("DELETE", `alert-rules/${id}/`)).status).toBe(204);
   });
 
   it.runIf(dialect === "postgres")("evaluates each rule once when two processes evaluate at the same time", async () => {

@@ -42,6 +42,15 @@ function actionsFor(rule: MetricRule, transition: Transition, before: MetricRule
   return triggerOf(rule, label)?.actions ?? [];
 }
 
+/**
+ * The minutes an evaluation at `minute` reads: the last `timeWindow` complete ones. The loop
+ * evaluates in a minute's first second, so the current minute is still nearly empty; counting it
+ * as one of the window's minutes would leave a one-minute window always near zero.
+ */
+export function windowOf(timeWindow: number, minute: number): { from: number; to: number } {
+  return { from: minute - timeWindow * MINUTE, to: minute - MINUTE };
+}
+
 export async function evaluateRule(rule: MetricRule, scope: MetricEvaluationScope, now: number): Promise<void> {
   const minute = Math.floor(now / MINUTE) * MINUTE;
   const parsed = parseMetricQuery(rule.query);
@@ -52,8 +61,7 @@ export async function evaluateRule(rule: MetricRule, scope: MetricEvaluationScop
         projectIds: rule.projects.map((p) => p.id),
         environment: rule.environment,
         filter: parsed.filter,
-        from: minute - (rule.timeWindow - 1) * MINUTE,
-        to: minute,
+        ...windowOf(rule.timeWindow, minute),
       })
     : 0;
   const step = nextState(rule, rule.state, value);
