@@ -21,7 +21,7 @@ export async function measure(input: { minified: string; map: string; frames: Fr
       byDebugId: async () => ({ minified: null, sourceMap: null }),
       byUrl: async (_p, _r, _d, urls) => files.find((f) => urls.includes(f.file.url))?.file ?? null,
       content: async (id) => files.find((f) => f.file.id === id)?.data ?? null,
-      projectHasBundles: async () => true,
+      bundleGenerations: async (ids) => new Map(ids.map((id) => [id, "1"])),
     });
   const event = (): NormalizedEvent =>
     ({

@@ -207,14 +207,23 @@ export class KyselyArtifactStore implements ArtifactStore {
     return rows.map(fileRecord);
   }
 
-  async projectHasBundles(projectId: number): Promise<boolean> {
-    const row = await this.db
+  async bundleGenerations(projectIds: readonly number[]): Promise<Map<number, string>> {
+    const out = new Map<number, string>();
+    if (projectIds.length === 0) return out;
+    // Bundle ids only grow, so every link or drop moves the count, the sum or the newest id of the project's set.
+    const rows = await this.db
       .selectFrom("artifact_bundle_projects")
-      .select("bundle_id")
-      .where("project_id", "=", projectId)
-      .limit(1)
-      .executeTakeFirst();
-    return row !== undefined;
+      .select((eb) => [
+        "project_id",
+        eb.fn.countAll<number | string>().as("n"),
+        eb.fn.sum<number | string>("bundle_id").as("total"),
+        eb.fn.max("bundle_id").as("newest"),
+      ])
+      .where("project_id", "in", [...new Set(projectIds)])
+      .groupBy("project_id")
+      .execute();
+    for (const r of rows) out.set(Number(r.project_id), `${Number(r.n)}.${Number(r.total)}.${Number(r.newest)}`);
+    return out;
   }
 
   async byDebugId(projectId: number, debugId: string): Promise<DebugIdMatch> {

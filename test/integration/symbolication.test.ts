@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Ctx } from "../../src/core/context";
 import { digestBatch } from "../../src/core/digest/batch";
 import { DEFAULT_ENVELOPE_LIMITS } from "../../src/core/envelope/index";
+import { createProject } from "../../src/core/projects/create-project";
 import type { NormalizedEvent } from "../../src/core/normalize/types";
 import { decodePayload } from "../../src/core/storage/payload";
 import { sentryCli } from "../support/clients";
@@ -79,7 +80,10 @@ describe.each(DIALECTS)("symbolication of uploaded source maps on %s", (dialect)
   };
 
   /** Sends the error as @sentry/browser would (frames oldest first), digests it and reads it back. */
-  async function capture(js: string, extra: { debugId?: string; release?: string }): Promise<{ issueId: number; event: NormalizedEvent }> {
+  async function capture(
+    js: string,
+    extra: { debugId?: string; release?: string; project?: number },
+  ): Promise<{ issueId: number; event: NormalizedEvent }> {
     const eventId = newEventId();
     const absPath = "https://shop.example/static/app.min.js";
     const payload = {
@@ -101,7 +105,7 @@ describe.each(DIALECTS)("symbolication of uploaded source maps on %s", (dialect)
     await store.queue
       .insertInto("ingest_queue")
       .values({
-        project_id: projectId,
+        project_id: extra.project ?? projectId,
         key_id: 0,
         endpoint: "envelope",
         received_at: Date.now(),
@@ -150,6 +154,19 @@ describe.each(DIALECTS)("symbolication of uploaded source maps on %s", (dialect)
     await cli(["sourcemaps", "upload", "--org", "acme", "--project", "web", "--release", "shop@2.0", "--url-prefix", "~/static", dist]);
     const { event } = await capture(js, { release: "shop@2.0" });
     expect(event.exception!.values[0]!.stacktrace!.frames[0]).toMatchObject({ filename: "src/checkout.js", function: "assertCardNumber" });
+  });
+
+  it("uses a project's first upload for the very next event, not a minute later", async () => {
+    const fresh = (await createProject({ ctx, input: { org: "acme", slug: "fresh", platform: "javascript" } })).project.id;
+    const { dist, js } = build(join(work, "five"), 1);
+    const before = await capture(js, { release: "fresh@1.0", project: fresh });
+    expect(before.event.exception!.values[0]!.stacktrace!.frames[0]).toMatchObject({ function: "o" });
+    await cli(["sourcemaps", "upload", "--org", "acme", "--project", "fresh", "--release", "fresh@1.0", "--url-prefix", "~/static", dist]);
+    const after = await capture(js, { release: "fresh@1.0", project: fresh });
+    expect(after.event.exception!.values[0]!.stacktrace!.frames[0]).toMatchObject({
+      filename: "src/checkout.js",
+      function: "assertCardNumber",
+    });
   });
 
   it("stores the event as it came, saying why, when no map matches", async () => {

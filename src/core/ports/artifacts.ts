@@ -90,6 +90,10 @@ export interface ArtifactStore {
   byUrl(projectId: number, release: string, dist: string | null, urls: readonly string[]): Promise<ArtifactFile | null>;
   /** One file's bytes, uncompressed; null if the file is gone. */
   content(fileId: number): Promise<Buffer | null>;
-  /** Whether any bundle was uploaded for the project: symbolication asks nothing else of a project without. */
-  projectHasBundles(projectId: number): Promise<boolean>;
+  /**
+   * Each project's bundle generation: a value that changes whenever a bundle is linked to or
+   * dropped from the project, so that symbolication can remember "no map here" until an upload,
+   * in every process. A project without bundles is absent: symbolication asks nothing else of it.
+   */
+  bundleGenerations(projectIds: readonly number[]): Promise<Map<number, string>>;
 }

@@ -36,7 +36,7 @@ const URL_JS = "https://shop.example/static/app.min.js";
 /** Stored files of one bundle, looked up as the database would. */
 function fakeArtifacts(
   files: { file: ArtifactFile; data: string }[],
-): Pick<ArtifactStore, "byDebugId" | "byUrl" | "content" | "projectHasBundles"> & { reads: number } {
+): Pick<ArtifactStore, "byDebugId" | "byUrl" | "content" | "bundleGenerations"> & { reads: number } {
   const store = {
     reads: 0,
     async byDebugId(_projectId: number, debugId: string): Promise<DebugIdMatch> {
@@ -54,8 +54,8 @@ function fakeArtifacts(
       }
       return null;
     },
-    async projectHasBundles() {
-      return files.length > 0;
+    async bundleGenerations(projectIds: readonly number[]) {
+      return new Map(files.length > 0 ? projectIds.map((id) => [id, String(files.length)]) : []);
     },
     async content(fileId: number) {
       store.reads++;
@@ -195,16 +195,47 @@ describe("symbolication through source maps", () => {
     expect(enricher.wants?.(event([minifiedFrame()]), 1)).toBe(true);
   });
 
-  it("leaves a project that uploaded no bundles alone, and asks again a minute later", async () => {
-    let clock = 1_000_000;
-    const artifacts = fakeArtifacts([]);
-    const enricher = sourceMapEnricher(artifacts, () => clock);
+  it("leaves a project without bundles alone for a batch, and uses an upload from the next batch on", async () => {
+    const files: { file: ArtifactFile; data: string }[] = [];
+    const artifacts = fakeArtifacts(files);
+    const enricher = sourceMapEnricher(artifacts, () => 1_000_000);
     const input = event([minifiedFrame()], { release: "1.0" });
+    expect(await enricher.idleProjects?.([1, 2])).toEqual(new Set([1, 2]));
     expect(await enricher.enrich(structuredClone(input), context())).toBeNull();
-    expect(enricher.wants?.(input, 1)).toBe(false);
-    expect(enricher.wants?.(input, 2)).toBe(true);
-    clock += 60_001;
-    expect(enricher.wants?.(input, 1)).toBe(true);
+    // A first upload, then a second one for a file the first lacked: each is used by the very next batch.
+    files.push({ file: file(1, "~/static/other.min.js", "minified_source"), data: "x" });
+    expect(await enricher.idleProjects?.([1])).toEqual(new Set());
+    const ctx = context();
+    const missed = await enricher.enrich(structuredClone(input), ctx);
+    expect(missed!.errors).toEqual([expect.objectContaining({ type: "js_no_source" })]);
+    files.push(
+      { file: file(2, "~/static/app.min.js", "minified_source", { sourcemap: "app.min.js.map" }), data: minified },
+      { file: file(3, "~/static/app.min.js.map", "source_map"), data: map },
+    );
+    await enricher.idleProjects?.([1]);
+    const found = await enricher.enrich(structuredClone(input), ctx);
+    expect(found!.exception!.values[0]!.stacktrace!.frames[0]).toMatchObject({ filename: "checkout.ts", function: "assertCardNumber" });
+  });
+
+  it("reports no missing map for a Node frame of plain code, only for minified or claimed ones", async () => {
+    const artifacts = fakeArtifacts([{ file: file(9, "~/static/other.min.js", "minified_source"), data: "x" }]);
+    const plain: Frame = {
+      abs_path: "file:///srv/app/server.mjs",
+      filename: "/srv/app/server.mjs",
+      function: "handle",
+      lineno: 12,
+      colno: 11,
+      context_line: '    throw new Error("payment declined");',
+      platform: "node",
+    };
+    const nodeEvent = event([plain], { platform: "node", release: "1.0" });
+    expect(await sourceMapEnricher(artifacts).enrich(structuredClone(nodeEvent), context())).toBeNull();
+    const snipped = { ...plain, context_line: '{snip} ...e(t){if(t.length<4)throw new Error("payment declined")} {snip}' };
+    const cut = await sourceMapEnricher(artifacts).enrich(event([snipped], { platform: "node", release: "1.0" }), context());
+    expect(cut!.errors).toEqual([expect.objectContaining({ type: "js_no_source" })]);
+    const images = { images: [{ type: "sourcemap", code_file: plain.abs_path!, debug_id: DEBUG_ID }] };
+    const claimed = await sourceMapEnricher(artifacts).enrich(event([plain], { platform: "node", debug_meta: images }), context());
+    expect(claimed!.errors).toEqual([expect.objectContaining({ type: "js_no_source", value: expect.stringContaining(DEBUG_ID) })]);
   });
 
   it("shows original paths as a person reads them", () => {

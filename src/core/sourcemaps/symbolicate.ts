@@ -7,12 +7,18 @@ import { LocalMapResolver, type MapResolver, type PositionAnswer, type ResolveAn
 /** Frames of one event resolved at most; the rest stay as they came. */
 const MAX_FRAMES = 250;
 /**
- * How long "no map for this file" is remembered per project: browser events of a project that
- * uploads no maps then cost no lookup per frame, and a map uploaded later is found within it.
+ * How long "no map for this file" is remembered per project and bundle generation: frames no
+ * bundle holds then cost no lookup each, and an upload, which starts a new generation, is used at once.
  */
 const MISS_TTL_MS = 60_000;
+/** Projects whose bundle generation is kept between batches at most; the next batch reads them again anyway. */
+const MAX_PROJECTS = 10_000;
+/** Sentry's JavaScript SDKs cut a long context line short and mark the cut with this. */
+const SNIPPED = "{snip}";
+const LONG_LINE = 500;
+const NONE = "none";
 
-type Artifacts = Pick<ArtifactStore, "byDebugId" | "byUrl" | "content" | "projectHasBundles">;
+type Artifacts = Pick<ArtifactStore, "byDebugId" | "byUrl" | "content" | "bundleGenerations">;
 
 /** Why a frame was left as it came: Sentry's processing-error types for JavaScript. */
 type Why = "js_no_source" | "js_invalid_source" | "js_invalid_sourcemap_location" | "js_missing_sources_content";
@@ -36,9 +42,27 @@ export function displayPath(source: string): string {
   return path;
 }
 
+/**
+ * Whether a frame we found no map for is worth a "no source map" error: it is minified-looking (no
+ * source context, or a line too long to read or cut short), or a build claims it (a debug id, or
+ * an uploaded file at its URL). A Node frame of plain `.mjs`/`.js` with its line of code is read
+ * as it is: no map is expected and none is missing.
+ */
+function wantsMap(frame: Frame, claimed: boolean): boolean {
+  if (claimed) return true;
+  const line = frame.context_line;
+  return line === undefined || line.length > LONG_LINE || line.includes(SNIPPED);
+}
+
 function noSource(absPath: string, debugId: string | undefined, release: string | undefined): { type: Why; value: string } {
   const how = debugId ? `debug id ${debugId}` : release ? `release ${release}` : "no debug id and no release";
   return { type: "js_no_source", value: `no source map uploaded for ${absPath} (${how})` };
+}
+
+/** A frame no map was found for, remembered: until when, and whether an uploaded file is at its URL. */
+interface Miss {
+  until: number;
+  claimed: boolean;
 }
 
 interface Resolution {
@@ -80,11 +104,10 @@ export function sourceMapEnricher(
 ): Enricher {
   const store = { artifacts };
   /**
-   * Projects known to have no bundles, until when (ms): their events skip enrichment (no copy,
-   * no timer, no lookup, no "no source map" error) until a minute after the answer, so a first
-   * upload is used within a minute.
+   * Each project's bundle generation as the latest batch read it (`idleProjects`), NONE without
+   * bundles: misses are remembered per generation, so no process's upload waits for them to expire.
    */
-  const bare = new Map<number, number>();
+  const generations = new Map<number, string>();
   /**
    * Maps whose text is on its way to the resolver, by file id: a second event needing the same
    * map while the first one's text is read and decoded waits for that instead of sending it again.
@@ -131,12 +154,15 @@ export function sourceMapEnricher(
     projectId: number,
     debugIds: ReadonlyMap<string, string>,
     cache: EnrichmentCache,
+    generation: string,
   ): Promise<Resolution> {
     const absPath = frame.abs_path!;
     const debugId = debugIds.get(absPath);
-    const missKey = `miss:${debugId ?? ""}\u0000${event.release ?? ""}\u0000${event.dist ?? ""}\u0000${absPath}`;
-    const missed = cache.get(missKey) as number | undefined;
-    if (missed !== undefined && missed > now()) return { why: noSource(absPath, debugId, event.release) };
+    const missKey = `miss:${generation}\u0000${debugId ?? ""}\u0000${event.release ?? ""}\u0000${event.dist ?? ""}\u0000${absPath}`;
+    const missed = cache.get(missKey) as Miss | undefined;
+    const miss = (claimed: boolean): Resolution =>
+      wantsMap(frame, claimed || debugId !== undefined) ? { why: noSource(absPath, debugId, event.release) } : {};
+    if (missed !== undefined && missed.until > now()) return miss(missed.claimed);
     let minified: ArtifactFile | null = null;
     let mapFile: ArtifactFile | null = null;
     if (debugId) ({ minified, sourceMap: mapFile } = await findByDebugId(store, projectId, debugId));
@@ -145,8 +171,9 @@ export function sourceMapEnricher(
       if (byUrl) ({ minified, sourceMap: mapFile } = byUrl);
     }
     if (!mapFile) {
-      cache.set(missKey, now() + MISS_TTL_MS);
-      return { why: noSource(absPath, debugId, event.release) };
+      const claimed = minified !== null;
+      cache.set(missKey, { until: now() + MISS_TTL_MS, claimed } satisfies Miss);
+      return miss(claimed);
     }
     const answer = await ask(mapFile, minified, [{ line: frame.lineno!, column: frame.colno! }]);
     if ("need" in answer) return { why: { type: "js_invalid_source", value: `the source map ${mapFile.url} could not be read` } };
@@ -171,15 +198,18 @@ export function sourceMapEnricher(
 
   return {
     name: "sourcemaps",
-    wants: (event, projectId) =>
-      (bare.get(projectId) ?? 0) <= now() &&
+    wants: (event) =>
       [...(event.exception?.values ?? []), ...(event.threads?.values ?? [])].some((v) => v.stacktrace?.frames.some(isMinifiedCandidate)),
+    async idleProjects(projectIds) {
+      const read = await artifacts.bundleGenerations(projectIds);
+      if (generations.size > MAX_PROJECTS) generations.clear();
+      for (const id of projectIds) generations.set(id, read.get(id) ?? NONE);
+      return new Set(projectIds.filter((id) => !read.has(id)));
+    },
     async enrich(event, { projectId, cache, signal }) {
-      if (!(await artifacts.projectHasBundles(projectId))) {
-        if (bare.size > 10_000) bare.clear();
-        bare.set(projectId, now() + MISS_TTL_MS);
-        return null;
-      }
+      // Without a batch's reading (an enricher driven directly), the project is read for this event.
+      const generation = generations.get(projectId) ?? (await artifacts.bundleGenerations([projectId])).get(projectId) ?? NONE;
+      if (generation === NONE) return null;
       const stacks: { holder: ExceptionValue | Thread; stack: Stacktrace }[] = [];
       for (const value of event.exception?.values ?? []) if (value.stacktrace) stacks.push({ holder: value, stack: value.stacktrace });
       for (const thread of event.threads?.values ?? []) if (thread.stacktrace) stacks.push({ holder: thread, stack: thread.stacktrace });
@@ -201,7 +231,7 @@ export function sourceMapEnricher(
             continue;
           }
           budget--;
-          const { frame: resolved, why } = await resolveFrame(frame, event, projectId, debugIds, cache);
+          const { frame: resolved, why } = await resolveFrame(frame, event, projectId, debugIds, cache, generation);
           if (why && !seen.has(why.value)) {
             seen.add(why.value);
             errors.push({ type: why.type, name: "sourcemaps", value: why.value });

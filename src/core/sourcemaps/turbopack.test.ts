@@ -42,7 +42,7 @@ const artifacts = {
     };
   },
   byUrl: async () => null,
-  projectHasBundles: async () => true,
+  bundleGenerations: async (ids: readonly number[]) => new Map(ids.map((id) => [id, "1"])),
   content: async (id: number) => Buffer.from(files.find((f) => f.file.id === id)?.data ?? ""),
 };
 

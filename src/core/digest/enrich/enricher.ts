@@ -30,5 +30,12 @@ export interface Enricher {
    * copy and its timers altogether. Absent: every event.
    */
   wants?(event: NormalizedEvent, projectId: number): boolean;
+  /**
+   * Called once per batch, before any of its events is enriched, with the projects of the events
+   * it wants: answers those it has nothing to do for in this batch (source maps: projects without
+   * bundles, read afresh each batch so that an upload counts at once, whatever process took it).
+   * Their events skip it, its copy and its timers included. A throw skips nothing.
+   */
+  idleProjects?(projectIds: readonly number[]): Promise<ReadonlySet<number>>;
   enrich(event: NormalizedEvent, context: EnrichContext): Promise<NormalizedEvent | null>;
 }

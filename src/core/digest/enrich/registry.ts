@@ -4,7 +4,7 @@ import type { MapResolver } from "../../sourcemaps/resolver";
 import { sourceMapEnricher } from "../../sourcemaps/symbolicate";
 import type { Enricher } from "./enricher";
 
-type Artifacts = Pick<ArtifactStore, "byDebugId" | "byUrl" | "content" | "projectHasBundles">;
+type Artifacts = Pick<ArtifactStore, "byDebugId" | "byUrl" | "content" | "bundleGenerations">;
 
 /** Each store's enrichers, made once: they keep what they learn (decoded maps, projects without maps) between batches. */
 const madeFor = new WeakMap<Artifacts, readonly Enricher[]>();

@@ -65,6 +65,7 @@ async function enrichOne(
   p: { projectId: number; event: NormalizedEvent; deferrable?: boolean },
   run: EnrichmentRun,
   batchDeadline: number,
+  idle: ReadonlyMap<Enricher, ReadonlySet<number>>,
 ): Promise<NormalizedEvent | typeof DEFERRED> {
   const { projectId, event } = p;
   const clock = run.clock ?? performance.now.bind(performance);
@@ -73,7 +74,7 @@ async function enrichOne(
   const deferAt = p.deferrable && run.budget.deferAfterMs !== undefined ? started + run.budget.deferAfterMs : Infinity;
   let current = event;
   for (const enricher of run.enrichers) {
-    if (enricher.wants && !enricher.wants(current, projectId)) continue;
+    if (idle.get(enricher)?.has(projectId) || (enricher.wants && !enricher.wants(current, projectId))) continue;
     const left = deadline - clock();
     if (left <= 0) {
       current = withError(current, { type: "enrichment_skipped", name: enricher.name, value: "the time budget was spent" });
@@ -113,11 +114,18 @@ export async function enrichAll(
   if (run.enrichers.length === 0 || pending.length === 0) return out;
   const clock = run.clock ?? performance.now.bind(performance);
   const batchDeadline = clock() + run.budget.perBatchMs;
+  const idle = new Map<Enricher, ReadonlySet<number>>();
+  for (const enricher of run.enrichers) {
+    if (!enricher.idleProjects) continue;
+    const ids = [...new Set(pending.filter((p) => enricher.wants?.(p.event, p.projectId) ?? true).map((p) => p.projectId))];
+    // A failed read leaves the enricher to find out for itself, event by event.
+    if (ids.length > 0) idle.set(enricher, await enricher.idleProjects(ids).catch(() => new Set<number>()));
+  }
   let next = 0;
   const worker = async () => {
     for (let i = next++; i < pending.length; i = next++) {
       const p = pending[i]!;
-      out[i] = await enrichOne(p, run, batchDeadline);
+      out[i] = await enrichOne(p, run, batchDeadline, idle);
     }
   };
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, pending.length) }, worker));
