@@ -5,11 +5,13 @@ import type {
   NewCommit,
   ReleaseChange,
   ReleaseRecord,
+  ReleaseReferences,
   ReleaseStats,
   ReleaseStore,
   RepositoryRecord,
 } from "../core/ports/releases";
 import type { DB } from "./schema";
+import { releaseReferences } from "./release-references";
 import type { DeploysTable, ReleasesTable, RepositoriesTable } from "./schema-releases";
 
 const deployRecord = (d: Selectable<DeploysTable>): DeployRecord => ({
@@ -275,6 +277,10 @@ export class KyselyReleaseStore implements ReleaseStore {
           .execute();
       }
     });
+  }
+
+  releaseReferences(projectIds: readonly number[], version: string): Promise<ReleaseReferences> {
+    return releaseReferences(this.db, projectIds, version);
   }
 
   async deleteRelease(releaseId: number): Promise<void> {

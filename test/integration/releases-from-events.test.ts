@@ -38,6 +38,34 @@ describe.each(DIALECTS)("releases created from events on %s", (dialect) => {
     expect(listed.out).toContain("shop@3.1.0");
   });
 
+  it("says in the API and in sentry-cli's list how many issues a release introduced and when its events came", async () => {
+    await send([eventItem(newEventId(), "another failure", { release: "shop@3.1.0", exception: undefined, logger: "checkout" })]);
+    const api = await fetch(`${bench.api.base}/api/0/organizations/acme/releases/`, {
+      headers: { authorization: `Bearer ${bench.token}` },
+    });
+    const [release] = (await api.json()) as {
+      version: string;
+      newGroups: number;
+      firstEvent: string | null;
+      lastEvent: string | null;
+      projects: { newGroups: number }[];
+    }[];
+    expect(release).toMatchObject({ version: "shop@3.1.0", newGroups: 2, projects: [{ newGroups: 2 }] });
+    expect(Date.parse(release!.firstEvent!)).toBeLessThanOrEqual(Date.parse(release!.lastEvent!));
+    expect(Date.now() - Date.parse(release!.lastEvent!)).toBeLessThan(60_000);
+    const listed = await sentryCli(bench.api.base, bench.token, ["releases", "list", "--org", "acme", "--project", "web"]);
+    expect(listed.code, listed.out).toBe(0);
+    // Columns Released, Version, New Events (its new issues), Last Event.
+    expect(listed.out).toMatch(/\| shop@3\.1\.0 \| 2 +\| \d+ seconds? ago/);
+  });
+
+  it("refuses to delete a release its issues still name, saying so, as Sentry does", async () => {
+    const refused = await sentryCli(bench.api.base, bench.token, ["releases", "delete", "shop@3.1.0", "--org", "acme"]);
+    expect(refused.code).not.toBe(0);
+    expect(refused.out).toContain("This release is referenced by active issues and cannot be removed.");
+    expect(await ctx.releases.release(bench.orgId, "shop@3.1.0")).not.toBeNull();
+  });
+
   it("creates the release a session names", async () => {
     const session = {
       sid: newEventId(),
@@ -49,6 +77,11 @@ describe.each(DIALECTS)("releases created from events on %s", (dialect) => {
     };
     await send([{ type: "session", payload: JSON.stringify(session) }]);
     expect(await ctx.releases.release(bench.orgId, "shop@3.2.0")).not.toBeNull();
+    const refused = await sentryCli(bench.api.base, bench.token, ["releases", "delete", "shop@3.2.0", "--org", "acme"]);
+    expect([refused.code === 0, refused.out]).toEqual([
+      false,
+      expect.stringContaining("This release has health data and cannot be removed."),
+    ]);
   });
 
   it("leaves out versions Sentry refuses", async () => {

@@ -37,6 +37,14 @@ export interface ReleaseStats {
   newIssues: number;
 }
 
+/** What still names a release, so that deleting it would leave them pointing at nothing. */
+export interface ReleaseReferences {
+  /** Issues it introduced, or events tagged with it. */
+  issues: boolean;
+  /** Release-health sessions. */
+  health: boolean;
+}
+
 export interface ReleaseRecord {
   id: number;
   organizationId: number;
@@ -110,6 +118,8 @@ export interface ReleaseStore {
   releases(organizationId: number, filter: { projectIds: readonly number[] | null; limit: number }): Promise<ReleaseRecord[]>;
   updateRelease(releaseId: number, change: ReleaseChange): Promise<void>;
   deleteRelease(releaseId: number): Promise<void>;
+  /** Whether issues, events or sessions of these projects still name the version. */
+  releaseReferences(projectIds: readonly number[], version: string): Promise<ReleaseReferences>;
 
   addDeploy(releaseId: number, deploy: Omit<DeployRecord, "id">): Promise<DeployRecord>;
   deploys(releaseId: number): Promise<DeployRecord[]>;

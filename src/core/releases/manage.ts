@@ -104,8 +104,19 @@ export async function updateRelease({ ctx, input }: { ctx: Ctx; input: { scope: 
   return findRelease(ctx, input.scope, input.version);
 }
 
+/**
+ * `DELETE /organizations/{org}/releases/{version}/`: as Sentry, a release that issues, events or
+ * sessions still name is refused with a 400 saying so (sentry-cli prints it), rather than removed
+ * from under them; one nothing names is removed with its commits and deploys.
+ */
 export async function deleteRelease({ ctx, input }: { ctx: Ctx; input: { scope: OrgScope; version: string } }) {
   const release = await findRelease(ctx, input.scope, input.version);
+  const references = await ctx.releases.releaseReferences(
+    release.projects.map((p) => p.id),
+    release.version,
+  );
+  if (references.issues) throw invalidInput("This release is referenced by active issues and cannot be removed.");
+  if (references.health) throw invalidInput("This release has health data and cannot be removed.");
   await ctx.releases.deleteRelease(release.id);
 }
 

@@ -1,5 +1,9 @@
 import { createDeploy } from "../../core/releases/deploys";
 import { createRelease, deleteRelease, findRelease, listReleases, updateRelease } from "../../core/releases/manage";
+import type { Ctx } from "../../core/context";
+import type { OrgScope } from "../../core/orgs/access";
+import type { ReleaseRecord } from "../../core/ports/releases";
+import { releaseCounts } from "../../core/releases/counts";
 import { registerRepository } from "../../core/releases/repositories";
 import { projectInOrg } from "../../core/projects/queries";
 import { JsonWithHeaders, NoContent } from "./raw";
@@ -8,13 +12,19 @@ import { serializeCommit, serializeDeploy, serializeRelease, serializeRepository
 
 const v = (params: string[]) => params[1] ?? "";
 
+/** Releases as the API shows them, with the counts of their events. */
+async function withCounts(ctx: Ctx, access: OrgScope, releases: readonly ReleaseRecord[]) {
+  const counts = await releaseCounts(ctx, releases, access.projectIds);
+  return releases.map((r) => serializeRelease(r, counts.get(r.id)));
+}
+
 /**
  * Releases, deploys and repositories as sentry-cli 3.x calls them, Sentry's paths and shapes:
  * https://github.com/getsentry/sentry-cli/blob/fb79c59a35d79135d9eb84f4845572ce4548c455/src/api/mod.rs
  */
 export const RELEASE_ROUTES: ApiRoute[] = [
   route("GET", "/organizations/{}/releases", "release:read", async ({ ctx, access }) =>
-    (await listReleases(ctx, access, null)).map(serializeRelease),
+    withCounts(ctx, access, await listReleases(ctx, access, null)),
   ),
   route("POST", "/organizations/{}/releases", "release:write", async ({ ctx, access, body }) => {
     const { release, created } = await createRelease({ ctx, input: { scope: access, body } });
@@ -22,15 +32,18 @@ export const RELEASE_ROUTES: ApiRoute[] = [
   }),
   route("GET", "/projects/{}/{}/releases", "release:read", async ({ ctx, access, params: [, project] }) => {
     const p = await projectInOrg(ctx, access, project ?? "");
-    return (await listReleases(ctx, access, p.id)).map(serializeRelease);
+    return withCounts(ctx, access, await listReleases(ctx, access, p.id));
   }),
   route("POST", "/projects/{}/{}/releases", "release:write", async ({ ctx, access, body, params: [, project] }) => {
     const p = await projectInOrg(ctx, access, project ?? "");
     const { release, created } = await createRelease({ ctx, input: { scope: access, body, projectSlug: p.slug } });
     return new JsonWithHeaders(serializeRelease(release), {}, created ? 201 : 208);
   }),
-  route("GET", "/organizations/{}/releases/{}", "release:read", async ({ ctx, access, params }) =>
-    serializeRelease(await findRelease(ctx, access, v(params))),
+  route(
+    "GET",
+    "/organizations/{}/releases/{}",
+    "release:read",
+    async ({ ctx, access, params }) => (await withCounts(ctx, access, [await findRelease(ctx, access, v(params))]))[0],
   ),
   route("PUT", "/organizations/{}/releases/{}", "release:write", async ({ ctx, access, params, body }) =>
     serializeRelease(await updateRelease({ ctx, input: { scope: access, version: v(params), body } })),

@@ -1,4 +1,5 @@
 import type { CommitRecord, DeployRecord, ReleaseRecord, RepositoryRecord } from "../../core/ports/releases";
+import type { ReleaseCounts } from "../../core/releases/counts";
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
@@ -24,8 +25,11 @@ export function serializeCommit(c: CommitRecord) {
   };
 }
 
-/** A release in Sentry's shape (https://docs.sentry.io/api/releases/retrieve-an-organizations-releases/); no health data yet. */
-export function serializeRelease(r: ReleaseRecord) {
+/**
+ * A release in Sentry's shape (https://docs.sentry.io/api/releases/retrieve-an-organizations-releases/),
+ * with its events' counts where the caller read them; no health data yet.
+ */
+export function serializeRelease(r: ReleaseRecord, counts?: ReleaseCounts) {
   return {
     id: r.id,
     version: r.version,
@@ -37,10 +41,10 @@ export function serializeRelease(r: ReleaseRecord) {
     dateStarted: iso(r.dateStarted),
     dateReleased: iso(r.dateReleased),
     data: {},
-    newGroups: 0,
+    newGroups: counts?.newGroups ?? 0,
     owner: null,
-    firstEvent: null,
-    lastEvent: null,
+    firstEvent: iso(counts?.firstEvent ?? null),
+    lastEvent: iso(counts?.lastEvent ?? null),
     commitCount: r.commitCount,
     lastCommit: r.lastCommit ? serializeCommit(r.lastCommit) : null,
     deployCount: r.deployCount,
@@ -51,7 +55,7 @@ export function serializeRelease(r: ReleaseRecord) {
       id: p.id,
       slug: p.slug,
       name: p.name,
-      newGroups: 0,
+      newGroups: counts?.newGroupsByProject.get(p.id) ?? 0,
       platform: p.platform,
       platforms: [p.platform],
       hasHealthData: false,
