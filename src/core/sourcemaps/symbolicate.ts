@@ -104,8 +104,8 @@ export function sourceMapEnricher(
 ): Enricher {
   const store = { artifacts };
   /**
-   * Each project's bundle generation as the latest batch read it (`idleProjects`), NONE without
-   * bundles: misses are remembered per generation, so no process's upload waits for them to expire.
+   * Each project's bundle generation as the latest batch read it (`idleProjects`, decision 0041),
+   * NONE without bundles: misses are remembered per generation, so no upload waits for them to expire.
    */
   const generations = new Map<number, string>();
   /**
