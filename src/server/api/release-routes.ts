@@ -17,6 +17,10 @@ async function withCounts(ctx: Ctx, access: OrgScope, releases: readonly Release
   const counts = await releaseCounts(ctx, releases, access.projectIds);
   return releases.map((r) => serializeRelease(r, counts.get(r.id)));
 }
+async function withCount(ctx: Ctx, access: OrgScope, release: ReleaseRecord) {
+  const [shown] = await withCounts(ctx, access, [release]);
+  return shown!;
+}
 
 /**
  * Releases, deploys and repositories as sentry-cli 3.x calls them, Sentry's paths and shapes:
@@ -28,7 +32,7 @@ export const RELEASE_ROUTES: ApiRoute[] = [
   ),
   route("POST", "/organizations/{}/releases", "release:write", async ({ ctx, access, body }) => {
     const { release, created } = await createRelease({ ctx, input: { scope: access, body } });
-    return new JsonWithHeaders(serializeRelease(release), {}, created ? 201 : 208);
+    return new JsonWithHeaders(await withCount(ctx, access, release), {}, created ? 201 : 208);
   }),
   route("GET", "/projects/{}/{}/releases", "release:read", async ({ ctx, access, params: [, project] }) => {
     const p = await projectInOrg(ctx, access, project ?? "");
@@ -37,16 +41,13 @@ export const RELEASE_ROUTES: ApiRoute[] = [
   route("POST", "/projects/{}/{}/releases", "release:write", async ({ ctx, access, body, params: [, project] }) => {
     const p = await projectInOrg(ctx, access, project ?? "");
     const { release, created } = await createRelease({ ctx, input: { scope: access, body, projectSlug: p.slug } });
-    return new JsonWithHeaders(serializeRelease(release), {}, created ? 201 : 208);
+    return new JsonWithHeaders(await withCount(ctx, access, release), {}, created ? 201 : 208);
   }),
-  route(
-    "GET",
-    "/organizations/{}/releases/{}",
-    "release:read",
-    async ({ ctx, access, params }) => (await withCounts(ctx, access, [await findRelease(ctx, access, v(params))]))[0],
+  route("GET", "/organizations/{}/releases/{}", "release:read", async ({ ctx, access, params }) =>
+    withCount(ctx, access, await findRelease(ctx, access, v(params))),
   ),
   route("PUT", "/organizations/{}/releases/{}", "release:write", async ({ ctx, access, params, body }) =>
-    serializeRelease(await updateRelease({ ctx, input: { scope: access, version: v(params), body } })),
+    withCount(ctx, access, await updateRelease({ ctx, input: { scope: access, version: v(params), body } })),
   ),
   route("DELETE", "/organizations/{}/releases/{}", "release:write", async ({ ctx, access, params }) => {
     await deleteRelease({ ctx, input: { scope: access, version: v(params) } });
