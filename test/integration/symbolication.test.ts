@@ -11,7 +11,9 @@ import { decodePayload } from "../../src/core/storage/payload";
 import { sentryCli } from "../support/clients";
 import { buildEnvelope, newEventId } from "../support/envelopes";
 import { openCliProject, type CliProject } from "../support/cli-project";
-import { DIALECTS, type TestStore } from "../support/stores";
+import { connect } from "../../src/db/connect";
+import { startApiServer } from "../support/api-server";
+import { DIALECTS, testCtx, type TestStore } from "../support/stores";
 
 const SOURCE = `const assertCardNumber = (card) => {
   if (card.length < 4) {
@@ -167,6 +169,25 @@ describe.each(DIALECTS)("symbolication of uploaded source maps on %s", (dialect)
       filename: "src/checkout.js",
       function: "assertCardNumber",
     });
+  });
+
+  it.runIf(dialect === "postgres")("uses an upload another process took for the next event", async () => {
+    const other = connect({ kind: "postgres", url: store.env.DATABASE_URL!, poolMax: 2 });
+    const elsewhere = await startApiServer(testCtx(other));
+    try {
+      const far = (await createProject({ ctx, input: { org: "acme", slug: "far", platform: "javascript" } })).project.id;
+      const { dist, js } = build(join(work, "six"), 1);
+      const before = await capture(js, { release: "far@1.0", project: far });
+      expect(before.event.exception!.values[0]!.stacktrace!.frames[0]).toMatchObject({ function: "o" });
+      const args = ["sourcemaps", "upload", "--org", "acme", "--project", "far", "--release", "far@1.0", "--url-prefix", "~/static", dist];
+      const run = await sentryCli(elsewhere.base, token, args);
+      expect(run.code, run.out).toBe(0);
+      const after = await capture(js, { release: "far@1.0", project: far });
+      expect(after.event.exception!.values[0]!.stacktrace!.frames[0]).toMatchObject({ function: "assertCardNumber" });
+    } finally {
+      await elsewhere.close();
+      await other.close();
+    }
   });
 
   it("stores the event as it came, saying why, when no map matches", async () => {
