@@ -22,8 +22,9 @@ interface WriteContext {
 
 /** Writes a batch's records: the caller's transaction makes it all or nothing. */
 async function writeRecords(trx: Kysely<DB>, w: WriteContext, batch: DigestRecords): Promise<void> {
-  // An event id its project already stores (an SDK's retry) is counted, never stored or counted in its issue again.
-  const records = withoutDuplicates(batch, await storedEventIds(trx, w.dialect, batch.events));
+  // An event or transaction id its project already stores (an SDK's retry) is counted, never
+  // stored or counted in its issue again, nor are the retried transaction's spans.
+  const records = withoutDuplicates(batch, await storedEventIds(trx, w.dialect, batch.events, batch.transactions));
   // The issue step reads each event record as it is (a record is a grouped event) and fills in
   // its issue, which the telemetry store then writes on the event's row.
   const issueOf = await assignIssues(

@@ -8,7 +8,7 @@ import { createOrganization } from "../../src/core/orgs/create-org";
 import { createProject } from "../../src/core/projects/create-project";
 import { connect, type Store } from "../../src/db/connect";
 import { adoptQueue, digestedUpTo, queuedCount } from "../../src/db/queue";
-import { buildEnvelope, newEventId } from "../support/envelopes";
+import { buildEnvelope, newEventId, spanEnvelope, transactionEnvelope } from "../support/envelopes";
 import type * as ProjectOptionsModule from "../../src/core/projects/options";
 import { DIALECTS, openTestStore, testCtx, type TestStore } from "../support/stores";
 
@@ -107,13 +107,13 @@ describe.each(DIALECTS)("digesting on %s", (dialect) => {
     await expectStoredOnce(ids);
   });
 
-  /** The project's outcomes of error events, as `outcome/reason` → quantity. */
-  async function errorOutcomes(): Promise<Record<string, number>> {
+  /** The project's outcomes of a category (error events unless told), as `outcome/reason` → quantity. */
+  async function errorOutcomes(category = "error"): Promise<Record<string, number>> {
     const rows = await store.db
       .selectFrom("outcomes")
       .select(["outcome", "reason", "quantity"])
       .where("project_id", "=", projectId)
-      .where("category", "=", "error")
+      .where("category", "=", category)
       .execute();
     const out: Record<string, number> = {};
     for (const r of rows) out[`${r.outcome}/${r.reason}`] = (out[`${r.outcome}/${r.reason}`] ?? 0) + Number(r.quantity);
@@ -136,7 +136,83 @@ describe.each(DIALECTS)("digesting on %s", (dialect) => {
     expect((after["invalid/duplicate"] ?? 0) - (before["invalid/duplicate"] ?? 0)).toBe(5);
   });
 
+  /** Queues each body as it is, `times` times: an SDK's retries resend the same envelope. */
+  async function enqueueAgain(bodies: readonly Buffer[], times = 1): Promise<void> {
+    for (let t = 0; t < times; t++)
+      for (const body of bodies)
+        await store.queue
+          .insertInto("ingest_queue")
+          .values({ project_id: projectId, key_id: 0, endpoint: "envelope", received_at: Date.now(), body })
+          .execute();
+  }
+  /** What the project's transactions, spans and their outcomes are now, to compare with later. */
+  async function tracing() {
+    const count = async (table: "transactions" | "spans") =>
+      Number(
+        (
+          await store.db
+            .selectFrom(table)
+            .select((eb) => eb.fn.countAll().as("n"))
+            .where("project_id", "=", projectId)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    return {
+      transactions: await count("transactions"),
+      spans: await count("spans"),
+      tx: await errorOutcomes("transaction"),
+      span: await errorOutcomes("span"),
+    };
+  }
+  type Tracing = Awaited<ReturnType<typeof tracing>>;
+  const moved = (a: Tracing, b: Tracing) => ({
+    transactions: b.transactions - a.transactions,
+    spans: b.spans - a.spans,
+    tx: {
+      accepted: (b.tx["accepted/"] ?? 0) - (a.tx["accepted/"] ?? 0),
+      duplicate: (b.tx["invalid/duplicate"] ?? 0) - (a.tx["invalid/duplicate"] ?? 0),
+    },
+    span: {
+      accepted: (b.span["accepted/"] ?? 0) - (a.span["accepted/"] ?? 0),
+      duplicate: (b.span["invalid/duplicate"] ?? 0) - (a.span["invalid/duplicate"] ?? 0),
+    },
+  });
+
+  it("stores and counts a transaction and its spans once: resent in one batch, in the next, and after it was digested", async () => {
+    const before = await tracing();
+    // A transaction event (its root span and one child) and a span v2 segment, each resent as it was.
+    const tx = transactionEnvelope(newEventId(), "GET /retried");
+    const segment = spanEnvelope("GET /streamed");
+    await enqueueAgain([tx, segment], 3);
+    expect(await drain(ctx)).toBe(6);
+    await enqueueAgain([tx, segment], 2);
+    expect(await drain(testCtx(other))).toBe(4);
+    await enqueueAgain([tx]);
+    expect(await drain(ctx)).toBe(1);
+    expect(moved(before, await tracing())).toEqual({
+      transactions: 2,
+      spans: 3,
+      tx: { accepted: 1, duplicate: 5 },
+      span: { accepted: 3, duplicate: 5 * 2 + 4 },
+    });
+  });
+
   if (dialect === "postgres") {
+    it("stores each transaction and its spans once when two digesters take its sends at the same time", async () => {
+      const before = await tracing();
+      const bodies = Array.from({ length: 15 }, (_, i) => transactionEnvelope(newEventId(), `GET /race/${i}`));
+      // Every transaction twice, 15 apart: the digesters' batches hold the same ones at once.
+      await enqueueAgain(bodies, 2);
+      const [a, b] = await Promise.all([drain(ctx), drain(testCtx(other))]);
+      expect(a + b).toBe(30);
+      expect(moved(before, await tracing())).toEqual({
+        transactions: 15,
+        spans: 30,
+        tx: { accepted: 15, duplicate: 15 },
+        span: { accepted: 30, duplicate: 30 },
+      });
+    });
+
     it("stores each event id once when two digesters take its sends at the same time", async () => {
       const ids = Array.from({ length: 30 }, () => newEventId());
       // Every id twice, 30 apart: the digesters' batches of 25 hold the same ids at once.

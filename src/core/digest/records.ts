@@ -43,6 +43,17 @@ export interface TransactionRecord {
   timestamp: number;
   receivedAt: number;
   /**
+   * What it came as: a transaction event, counted in `transaction` and its spans in `span`, or a
+   * span v2 segment span, counted in `span` only (src/core/digest/stages/transactions.ts).
+   */
+  kind: "event" | "segment";
+  /**
+   * The span records it brought, the very objects that are also in the batch's `spans`: a
+   * resent transaction (src/core/digest/duplicates.ts) is dropped with them. Each is counted
+   * in `span` at its `receivedAt`.
+   */
+  spans: SpanRecord[];
+  /**
    * The transaction as stored for its page, without its spans (they are span records): its JSON
    * compressed (src/core/storage/payload.ts) by the stage, as an event's payload is.
    */

@@ -223,6 +223,9 @@ export function spanV2Records(projectId: number, receivedAt: number, items: unkn
     });
     if (item.is_segment === true) {
       segments.push({
+        kind: "segment",
+        // Its own span and its children in this container, which are pushed below as they come.
+        spans: [],
         projectId,
         eventId: `${spanId}${"0".repeat(16)}`,
         traceId,
@@ -237,5 +240,9 @@ export function spanV2Records(projectId: number, receivedAt: number, items: unkn
       });
     }
   }
+  // A segment sent twice in one container (a hostile one) leaves its spans with the first.
+  const byId = new Map<string, TransactionRecord>();
+  for (const t of segments) if (!byId.has(t.spanId)) byId.set(t.spanId, t);
+  for (const span of spans) if (span.segmentId !== null) byId.get(span.segmentId)?.spans.push(span);
   return { spans, segments, invalid, dropped, badTimes };
 }

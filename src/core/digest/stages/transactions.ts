@@ -20,6 +20,7 @@ export const transactionsStage: Stage = {
     const traceId = str(trace.trace_id);
     const spanId = str(trace.span_id);
     if (!traceId || !spanId) return outcome(c, "transaction", "invalid", "missing_trace_context");
+    const spans = spanRecords(c.projectId, event, traceId, spanId);
     c.records.transactions.push({
       projectId: c.projectId,
       eventId: event.event_id,
@@ -31,13 +32,15 @@ export const transactionsStage: Stage = {
       startTimestamp: event.start_timestamp ?? event.timestamp,
       timestamp: event.timestamp,
       receivedAt: c.receivedAt,
+      kind: "event",
+      spans,
       // Its spans are stored once, as span records (the trace view reads them there).
       payload: encodePayload(JSON.stringify({ ...event, spans: undefined })),
     });
-    c.records.spans.push(...spanRecords(c.projectId, event, traceId, spanId));
+    c.records.spans.push(...spans);
     outcome(c, "transaction", "accepted", "");
     // The root span (from `contexts.trace`) is stored as a span too, so it is counted with them.
-    outcome(c, "span", "accepted", "", (event.spans?.length ?? 0) + 1);
+    outcome(c, "span", "accepted", "", spans.length);
   },
 };
 
