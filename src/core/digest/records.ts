@@ -49,8 +49,9 @@ export interface TransactionRecord {
   kind: "event" | "segment";
   /**
    * The span records it brought, the very objects that are also in the batch's `spans`: a
-   * resent transaction (src/core/digest/duplicates.ts) is dropped with them. Each is counted
-   * in `span` at its `receivedAt`.
+   * resent transaction (src/core/digest/duplicates.ts) is dropped with them. They were counted
+   * in `span` at the transaction's `receivedAt`. A settle thread's answer is a structured clone,
+   * which keeps one object referred to twice one object.
    */
   spans: SpanRecord[];
   /**
