@@ -41,7 +41,8 @@ describe("withoutDuplicates", () => {
     const tx = (id: string) => envelope([{ type: "transaction", payload: { ...transactionEvent(2), event_id: id } }], { event_id: id });
     const other = "fedcba9876543210fedcba9876543210";
     const { settled } = await digest([tx(ID), tx(other), tx(ID), send(ID)]);
-    const batch = mergeRecords(settled.map((s) => s.records));
+    // As a settle thread answers them: a structured clone keeps a transaction's spans the batch's own.
+    const batch = mergeRecords(structuredClone(settled).map((s) => s.records));
     const kept = withoutDuplicates(batch, NONE);
     expect(kept.transactions.map((t) => t.eventId)).toEqual([ID, other]);
     // The first send's three spans and the other transaction's, the very records they brought.
