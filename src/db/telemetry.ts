@@ -87,7 +87,8 @@ async function addSessions(trx: Kysely<DB>, records: readonly SessionCountRecord
  */
 async function addSessionMembers(trx: Kysely<DB>, records: readonly SessionMemberRecord[]): Promise<SessionCountRecord[]> {
   const overflowing: SessionCountRecord[] = [];
-  for (const members of mergeMembers(records).values()) {
+  // Made storable before anything reads by them: the bucket's lookup binds its release and environment too.
+  for (const members of mergeMembers(records.map(storableRow)).values()) {
     const first = members[0]!;
     const inBucket = trx
       .selectFrom("session_distinct")

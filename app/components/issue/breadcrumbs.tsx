@@ -1,6 +1,13 @@
 import Link from "next/link";
 import type { Breadcrumb } from "@/src/core/normalize/types";
+import { isoOrUndefined } from "@/src/core/time-text";
 import { LevelDot } from "../level-dot";
+
+/** A breadcrumb's time of day to the millisecond; a stored time no Date holds, as the number it is. */
+function clockTime(seconds: number): string {
+  const iso = isoOrUndefined(seconds * 1000);
+  return iso === undefined ? String(seconds) : iso.slice(11, 23);
+}
 
 /** Breadcrumbs as a timeline, newest last, filterable by level and category through the URL. */
 export function Breadcrumbs({
@@ -53,7 +60,7 @@ export function Breadcrumbs({
         <tbody>
           {shown.map((c, i) => (
             <tr key={i} data-testid="breadcrumb">
-              <td>{c.timestamp !== undefined ? new Date(c.timestamp * 1000).toISOString().slice(11, 23) : ""}</td>
+              <td>{c.timestamp !== undefined ? clockTime(c.timestamp) : ""}</td>
               <td>{c.category ?? c.type ?? "default"}</td>
               <td>{c.message ?? (c.data ? JSON.stringify(c.data) : "")}</td>
               <td>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { storableRow } from "./storable";
+import { storableNumber, storableRow } from "./storable";
 
 describe("storableRow", () => {
   it("removes NUL and replaces lone surrogates in every string column, leaving other values alone", () => {
@@ -22,5 +22,25 @@ describe("storableRow", () => {
     const clean = storableRow(row);
     expect(Object.getPrototypeOf(clean)).toBe(Object.prototype);
     expect(Object.getOwnPropertyDescriptor(clean, "__proto__")?.value).toBe("x");
+  });
+
+  it("keeps every number within what a bigint and a double both hold, NaN as 0", () => {
+    const row = {
+      hour: 1e23,
+      quantity: 18446744073709551616,
+      low: -1e308,
+      nan: Number.NaN,
+      fine: 1795331379.614,
+      inf: Number.POSITIVE_INFINITY,
+    };
+    expect(storableRow(row)).toEqual({
+      hour: Number.MAX_SAFE_INTEGER,
+      quantity: Number.MAX_SAFE_INTEGER,
+      low: -Number.MAX_SAFE_INTEGER,
+      nan: 0,
+      fine: 1795331379.614,
+      inf: Number.MAX_SAFE_INTEGER,
+    });
+    expect(storableNumber(42)).toBe(42);
   });
 });

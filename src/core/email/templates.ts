@@ -1,3 +1,5 @@
+import { isoOrUndefined, isoText } from "../time-text";
+
 /**
  * One email layout for every message Telltale sends: a plain-text part and an HTML part with
  * inline styles (mail clients drop <style> blocks and external sheets). Every interpolated value
@@ -100,7 +102,8 @@ const KIND_WORDS: Record<string, string> = { created: "New issue", regressed: "R
 
 /** A time for a reader of email, in UTC to the second: "2026-11-25 18:03:12 UTC". */
 export function emailTime(ms: number): string {
-  return `${new Date(ms).toISOString().slice(0, 19).replace("T", " ")} UTC`;
+  const iso = isoOrUndefined(ms);
+  return iso === undefined ? isoText(ms) : `${iso.slice(0, 19).replace("T", " ")} UTC`;
 }
 
 /** The email an issue alert rule sends: `[project] New issue: title`, the issue's facts, a stack excerpt and a link. */

@@ -5,6 +5,13 @@ const MAX_TAGS = 60;
 const MAX_VALUE = 200;
 
 /**
+ * A tag value as one line: control characters (a trailing newline in a context's `version`,
+ * as real SDKs send for `os`) become spaces, and outer whitespace goes. Every tag,
+ * derived or sent, passes through it, so the issue's distribution never holds two spellings.
+ */
+export const tagText = (value: string): string => value.replace(/\p{Cc}+/gu, " ").trim();
+
+/**
  * The tags an issue is indexed by for one event: the SDK's own tags plus the ones Sentry
  * derives (level, release, environment, user, browser, os, runtime, url, …), so that the
  * issue stream can search and the issue page can show a distribution for each.
@@ -14,9 +21,13 @@ export function eventTags(event: NormalizedEvent): Array<[string, string]> {
   const add = (key: string, value: unknown) => {
     if (out.size >= MAX_TAGS || out.has(key)) return;
     if (typeof value === "number" || typeof value === "boolean") value = String(value);
-    if (typeof value !== "string" || value === "") return;
-    out.set(key, value.length > MAX_VALUE ? value.slice(0, MAX_VALUE) : value);
+    if (typeof value !== "string") return;
+    const text = tagText(value);
+    if (text === "") return;
+    out.set(key, text.length > MAX_VALUE ? text.slice(0, MAX_VALUE) : text);
   };
+  /** A context field as one tag part: `tagText` of a string, else nothing. */
+  const part = (value: unknown): string | undefined => (typeof value === "string" ? tagText(value) || undefined : undefined);
   add("level", event.level);
   add("release", event.release);
   add("environment", event.environment);
@@ -35,18 +46,21 @@ export function eventTags(event: NormalizedEvent): Array<[string, string]> {
   }
   const ctx = event.contexts ?? {};
   add("browser.name", ctx.browser?.name);
-  if (typeof ctx.browser?.name === "string" && typeof ctx.browser.version === "string") {
-    add("browser", `${ctx.browser.name} ${ctx.browser.version.split(".")[0]}`);
-  }
+  const browser = part(ctx.browser?.name);
+  const browserVersion = part(ctx.browser?.version);
+  if (browser && browserVersion) add("browser", `${browser} ${browserVersion.split(".")[0]}`);
   add("os.name", ctx.os?.name);
-  if (typeof ctx.os?.name === "string" && typeof ctx.os.version === "string") add("os", `${ctx.os.name} ${ctx.os.version}`);
+  const os = part(ctx.os?.name);
+  const osVersion = part(ctx.os?.version);
+  if (os && osVersion) add("os", `${os} ${osVersion}`);
   // The OS of a server event's client, parsed from its User-Agent (normalize/user-agent.ts).
   add("client_os.name", ctx.client_os?.name);
   add("device", ctx.device?.model);
   add("device.family", ctx.device?.family);
   add("runtime.name", ctx.runtime?.name);
-  if (typeof ctx.runtime?.name === "string" && typeof ctx.runtime.version === "string")
-    add("runtime", `${ctx.runtime.name} ${ctx.runtime.version}`);
+  const runtime = part(ctx.runtime?.name);
+  const runtimeVersion = part(ctx.runtime?.version);
+  if (runtime && runtimeVersion) add("runtime", `${runtime} ${runtimeVersion}`);
   if (event.request?.url) {
     add("url", event.request.url);
     try {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { normalizeEvent, type NormalizeOptions } from "./normalize-event";
 import { RECEIVED_AT, RECEIVED_SECONDS, transactionEvent } from "./sdk-events.fixture";
-import { clockDrift, parseTimestamp } from "./timestamps";
+import { boundedSeconds, clockDrift, LATEST_TIMESTAMP, parseTimestamp } from "./timestamps";
 import type { NormalizedEvent } from "./types";
 
 const HOUR = 3600;
@@ -31,6 +31,31 @@ describe("parseTimestamp", () => {
 
   it("reads a decimal string as seconds", () => {
     expect(parseTimestamp("1795331359.5")).toBe(1795331359.5);
+  });
+
+  it("rejects a time past year 9999, as a number, a decimal string or RFC 3339 (8.64e12 s is no Date)", () => {
+    for (const value of [8.64e12, 1e20, 1e308, "999999999999", "18446744073709551616", "10000-01-01T00:00:00Z", Number.POSITIVE_INFINITY]) {
+      expect(parseTimestamp(value)).toBeUndefined();
+    }
+    expect(parseTimestamp(LATEST_TIMESTAMP)).toBe(LATEST_TIMESTAMP);
+    expect(parseTimestamp("9999-12-31T23:59:59Z")).toBe(LATEST_TIMESTAMP);
+    expect(boundedSeconds(1e20, 7)).toBe(7);
+  });
+
+  it("keeps no breadcrumb or span time past year 9999: the crumb loses its time, the span is dropped", () => {
+    const { event } = normalized({
+      type: "transaction",
+      timestamp: RECEIVED_SECONDS,
+      start_timestamp: 1e308,
+      breadcrumbs: [
+        { message: "far", timestamp: 8.65e12 },
+        { message: "string", timestamp: "999999999999" },
+      ],
+      spans: [{ span_id: "a1b2c3d4e5f60718", start_timestamp: RECEIVED_SECONDS - 1, timestamp: 1e20 }],
+    });
+    expect(event.breadcrumbs?.values.map((c) => c.timestamp)).toEqual([undefined, undefined]);
+    expect(event.spans ?? []).toEqual([]);
+    expect(event.start_timestamp).toBe(event.timestamp);
   });
 
   it("rejects garbage, negative numbers, impossible dates and very long strings", () => {

@@ -31,17 +31,29 @@ function parseRfc3339(text: string): number | undefined {
   return seconds;
 }
 
-/** Seconds since the epoch, or `undefined` when `value` is no timestamp. */
+/**
+ * The last second a timestamp may name: 9999-12-31T23:59:59Z. Past it a date no longer prints
+ * as ISO 8601 with four year digits, and from 8.64e12 s on it is no JavaScript `Date` at all
+ * (`toISOString` throws): one such breadcrumb made its issue's page fail for good.
+ */
+export const LATEST_TIMESTAMP = 253_402_300_799;
+
+/** Whether `seconds` is a time every reader can show: after the epoch, not past year 9999. */
+export const inTimeRange = (seconds: number): boolean => Number.isFinite(seconds) && seconds > 0 && seconds <= LATEST_TIMESTAMP;
+
+/**
+ * Seconds since the epoch, or `undefined` when `value` is no timestamp or lies outside
+ * `inTimeRange`. Every timestamp of every item type is read through this (or `boundedSeconds`).
+ */
 export function parseTimestamp(value: unknown): number | undefined {
-  if (typeof value === "number") return Number.isFinite(value) && value > 0 ? value : undefined;
+  if (typeof value === "number") return inTimeRange(value) ? value : undefined;
   if (typeof value !== "string" || value.length > 40) return undefined;
-  if (DECIMAL.test(value)) {
-    const n = Number(value);
-    return n > 0 ? n : undefined;
-  }
-  const seconds = parseRfc3339(value);
-  return seconds !== undefined && Number.isFinite(seconds) && seconds > 0 ? seconds : undefined;
+  const seconds = DECIMAL.test(value) ? Number(value) : parseRfc3339(value);
+  return seconds !== undefined && inTimeRange(seconds) ? seconds : undefined;
 }
+
+/** A timestamp in seconds (number or string, as `parseTimestamp` reads it), else `fallback`. */
+export const boundedSeconds = (value: unknown, fallback: number): number => parseTimestamp(value) ?? fallback;
 
 /** Seconds from a `Date`, a timestamp string or number; `undefined` when unusable. */
 export function toSeconds(value: Date | string | number | null | undefined): number | undefined {

@@ -4,8 +4,10 @@ import type { NormalizedEvent } from "../../core/normalize/types";
 import type { Project } from "../../db/schema";
 import type { IssueExtraInfo } from "../../core/issues/extras";
 import { decodePayload } from "../../core/storage/payload";
+import { isoText } from "../../core/time-text";
 
-const iso = (ms: number) => new Date(ms).toISOString();
+// Stored times are shown as text when no Date holds them, rather than failing the answer.
+const iso = isoText;
 
 type IssueExtras = IssueExtraInfo;
 
@@ -87,8 +89,8 @@ export function serializeEvent(stored: StoredEvent, projectSlug: string) {
     platform: e.platform,
     level: e.level,
     culprit: e.culprit ?? null,
-    dateCreated: new Date(e.timestamp * 1000).toISOString(),
-    dateReceived: new Date(stored.received_at).toISOString(),
+    dateCreated: iso(e.timestamp * 1000),
+    dateReceived: iso(stored.received_at),
     release: e.release ? { version: e.release } : null,
     environment: e.environment ?? null,
     tags: (e.tags ?? []).map(([key, value]) => ({ key, value })),

@@ -1,6 +1,7 @@
 import type { EnvelopeItem } from "../../envelope/index";
 import { scrubLog } from "../../normalize/scrub-items";
-import { num, obj, readJson, str } from "../read";
+import { boundedSeconds } from "../../normalize/timestamps";
+import { obj, readJson, str } from "../read";
 import { capJson, claimedItems, outcome, type Stage, type StageContext } from "../stage";
 
 /** Logs stored from one container; the rest are counted `too_many_logs`. */
@@ -20,7 +21,7 @@ export const logsStage: Stage = {
       scrubLog(log, c.options.scrubbing);
       c.records.logs.push({
         projectId: c.projectId,
-        timestamp: num(log.timestamp) ?? c.receivedAt / 1000,
+        timestamp: boundedSeconds(log.timestamp, c.receivedAt / 1000),
         level: (str(log.level) ?? "info").slice(0, 16),
         body: (str(log.body) ?? "").slice(0, 8192),
         traceId: str(log.trace_id)?.slice(0, 32) ?? null,

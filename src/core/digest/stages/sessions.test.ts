@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { MemoryTelemetryStore } from "../../ports/memory-telemetry";
 import { HEALTH_RANK, mergeRecords } from "../records";
-import { memberHash } from "./sessions";
-import { digest, envelope } from "./test-support";
+import { MAX_BUCKET_COUNT, memberHash } from "./sessions";
+import { digest, envelope, RECEIVED_MS, tally } from "./test-support";
 
 const attrs = { release: "shop@1.0.0", environment: "production" };
 const started = "2026-11-22T07:12:00Z";
@@ -80,5 +80,40 @@ describe("session updates counted once per session (release health)", () => {
   it("never stores the user or session id as sent", async () => {
     const { store } = await digest([update({ sid: "sid-secret", did: "ada@example.com", init: true, status: "crashed" })]);
     expect(JSON.stringify(store.stored)).not.toMatch(/ada@example|sid-secret/);
+  });
+});
+
+describe("session times and counts out of range", () => {
+  it("a started time past year 9999, or no time at all, is counted at the received hour", async () => {
+    const { store } = await digest(
+      [1e20, 1e308, "18446744073709551616", 8.64e12, "10000-01-01T00:00:00Z", -1].map((value, i) =>
+        update({ sid: `s${i}`, did: `u${i}`, init: true, status: "crashed", started: value }),
+      ),
+    );
+    const hour = Math.floor(RECEIVED_MS / 3_600_000) * 3_600_000;
+    expect(store.stored.sessions.every((s) => s.hour === hour)).toBe(true);
+    expect(statuses(store)).toEqual({ started: 6, crashed: 6 });
+    expect(store.stored.sessionMembers.every((m) => Number.isSafeInteger(m.bucket) && m.bucket <= hour)).toBe(true);
+  });
+
+  it("a bucket counting more than MAX_BUCKET_COUNT in one status is invalid; the bucket beside it is stored", async () => {
+    const { store, outcomes } = await digest([
+      envelope([
+        {
+          type: "sessions",
+          payload: {
+            attrs,
+            aggregates: [
+              { started, exited: 1e20 },
+              { started, crashed: 18446744073709551616 },
+              { started, errored: MAX_BUCKET_COUNT + 1 },
+              { started, exited: 2 },
+            ],
+          },
+        },
+      ]),
+    ]);
+    expect(statuses(store)).toEqual({ started: 2, exited: 2 });
+    expect(tally(outcomes)).toMatchObject({ "session/accepted/": 1, "session/invalid/invalid_session_bucket": 3 });
   });
 });

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { EnvelopeItem } from "../../envelope/index";
 import { scrubSessionAttrs } from "../../normalize/scrub-items";
+import { parseTimestamp } from "../../normalize/timestamps";
 import { HEALTH_RANK, type SessionMemberRecord } from "../records";
 import { num, obj, readJson, str } from "../read";
 import { outcome, type Stage, type StageContext } from "../stage";
@@ -53,10 +54,17 @@ function member(
   });
 }
 
+/** When a session started (ms): its `started` when that is a timestamp in range, else `fallback`. */
 const sessionTime = (value: unknown, fallback: number) => {
-  const t = typeof value === "string" ? Date.parse(value) : typeof value === "number" ? value * 1000 : NaN;
-  return Number.isFinite(t) ? t : fallback;
+  const seconds = parseTimestamp(value);
+  return seconds === undefined ? fallback : Math.round(seconds * 1000);
 };
+
+/**
+ * The most sessions one bucket may count per status, as client reports cap their quantities:
+ * far above any real minute of one release, and far below what a bigint column holds summed.
+ */
+export const MAX_BUCKET_COUNT = 1_000_000_000;
 
 /** The worst status one update shows: its status, or errored when it counted errors. */
 export function updateRank(status: string | undefined, errors: number): number {
@@ -103,8 +111,8 @@ export const sessionStage: Stage = {
  * Pre-aggregated sessions (server SDKs): counts per started minute, each session in one final
  * status (`exited`, `errored`, `unhandled`, `abnormal` or `crashed`); a bucket may name its user (`did`). Accounted per bucket, the
  * unit an aggregate item carries (a single `session` item is one): each bucket is stored or
- * counted `invalid_session_bucket` / `too_many_session_buckets`; an item with no bucket at all
- * still counts once.
+ * counted `invalid_session_bucket` (not an object, or a count above MAX_BUCKET_COUNT) /
+ * `too_many_session_buckets`; an item with no bucket at all still counts once.
  */
 export const sessionsStage: Stage = {
   name: "sessions",
@@ -123,6 +131,7 @@ export const sessionsStage: Stage = {
       const counts = ["exited", "errored", "unhandled", "abnormal", "crashed"].map(
         (s) => [s, Math.max(0, Math.floor(num(bucket[s]) ?? 0))] as const,
       );
+      if (counts.some(([, n]) => n > MAX_BUCKET_COUNT)) continue;
       count(
         c,
         at,

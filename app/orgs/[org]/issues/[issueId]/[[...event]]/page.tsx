@@ -33,18 +33,11 @@ import { GroupingExplanation } from "../../../../../components/issue/grouping";
 import { PageCrumbs } from "../../../../../components/shell/page-crumbs";
 import { CurrentProject } from "../../../../../components/shell/current-project";
 import { When } from "../../../../../components/when";
+import { ago, exactUtc } from "../../../../../lib/dates";
 import { decodePayload } from "@/src/core/storage/payload";
 
 type Params = Promise<{ org: string; issueId: string; event?: string[] }>;
 type Search = Promise<{ frames?: string; view?: string; bc_level?: string; bc_category?: string; freq?: string }>;
-
-const ago = (ms: number) => {
-  const s = Math.max(0, (Date.now() - ms) / 1000);
-  if (s < 90) return `${Math.round(s)}s ago`;
-  if (s < 5400) return `${Math.round(s / 60)}min ago`;
-  if (s < 129600) return `${Math.round(s / 3600)}h ago`;
-  return `${Math.round(s / 86400)}d ago`;
-};
 
 async function load(orgSlug: string, issueRef: string, returnTo: string) {
   const access = await loadOrg("issue:read", orgSlug, returnTo);
@@ -161,12 +154,12 @@ export default async function IssuePage({ params, searchParams }: { params: Para
             </div>
             <div>
               <span className="muted-small">First seen</span>
-              <strong title={new Date(issue.first_seen).toISOString()}>{ago(issue.first_seen)}</strong>
+              <strong title={exactUtc(issue.first_seen)}>{ago(issue.first_seen)}</strong>
               <span className="muted-small">{issue.first_release ?? ""}</span>
             </div>
             <div>
               <span className="muted-small">Last seen</span>
-              <strong title={new Date(issue.last_seen).toISOString()}>{ago(issue.last_seen)}</strong>
+              <strong title={exactUtc(issue.last_seen)}>{ago(issue.last_seen)}</strong>
               <span className="muted-small">{issue.last_release ?? ""}</span>
             </div>
           </div>

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { projectOutcomes } from "@/src/core/outcomes/query";
+import { isoText } from "@/src/core/time-text";
 import { OutcomeChart, type ChartSeries } from "../../../../../components/outcome-chart";
 import { loadProject } from "../../../../../lib/loaders";
 import { ctx } from "../../../../../lib/app-runtime";
@@ -61,7 +62,7 @@ export default async function StatsPage({
       (totals.get(`${r.category}\u0000${r.outcome}\u0000${r.reason}`) ?? 0) + r.quantity,
     );
   const label = (t: number) => {
-    const d = new Date(t).toISOString();
+    const d = isoText(t);
     return bucketMs === HOUR && hours <= 24 ? d.slice(11, 16) : d.slice(5, 10);
   };
   const base = `/orgs/${org.slug}/projects/${project.slug}/stats`;
