@@ -1,8 +1,9 @@
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDigestBench, type DigestBench } from "../support/digest";
 import { fuzzParameters, hostileEnvelope } from "../support/fuzz";
-import { expectEveryEnvelopeAccounted, saveRegression } from "../support/fuzz-digest";
+import { expectEveryEnvelopeAccounted, expectStoredTimesReadable, saveRegression } from "../support/fuzz-digest";
+import { hostileFieldCases } from "../support/fuzz-fields";
 import { DIALECTS } from "../support/stores";
 
 /**
@@ -30,5 +31,21 @@ describe.each(DIALECTS)("the digest under fuzzing on %s", (dialect) => {
       }),
       { seed, numRuns, endOnFailure: true },
     );
+  }, 120_000);
+
+  it("stores the good event beside every hostile timestamp, text and integer field of every item type, and reads it all back", async () => {
+    const { seed } = fuzzParameters(`hostile fields on ${dialect}`, 0);
+    const cases = hostileFieldCases(seed, 3);
+    await bench.enqueue(...cases.map((c) => c.body));
+    await bench.drain();
+    const db = bench.store.db;
+    const letters = await db.selectFrom("dead_letters").select(["reason", "excerpt"]).where("project_id", "=", bench.projectId).execute();
+    expect(letters.map((l) => `${l.reason}: ${l.excerpt.slice(0, 300)}`)).toEqual([]);
+    const ids = cases.map((c) => c.goodEventId);
+    const stored = new Set(
+      (await db.selectFrom("events").select("event_id").where("event_id", "in", ids).execute()).map((r) => r.event_id),
+    );
+    expect(cases.filter((c) => !stored.has(c.goodEventId)).map((c) => c.label)).toEqual([]);
+    await expectStoredTimesReadable(bench);
   }, 120_000);
 });

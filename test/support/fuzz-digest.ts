@@ -4,6 +4,10 @@ import { join } from "node:path";
 import { expect } from "vitest";
 import { createProject } from "../../src/core/projects/create-project";
 import { DEFAULT_ENVELOPE_LIMITS, parseEnvelope, type EnvelopeItem } from "../../src/core/envelope/index";
+import { decodePayload } from "../../src/core/storage/payload";
+import type { NormalizedEvent } from "../../src/core/normalize/types";
+import { isoOrUndefined } from "../../src/core/time-text";
+import { serializeEvent } from "../../src/server/api/serialize-issues";
 import type { DigestBench } from "./digest";
 
 /** An item that must leave a trace: anything but a client report or a container with no entries. */
@@ -93,6 +97,59 @@ export async function expectEveryEnvelopeAccounted(bench: DigestBench, bodies: r
     expect(letter.excerpt).not.toMatch(/[\0\ud800-\udfff]/);
   }
   expect(await bench.legitimateEventStored()).toBe(true);
+}
+
+/**
+ * Every time the bench project stored is one a `Date` holds (a page printing it with
+ * `toISOString` would not throw): event, transaction, span and log times, the event's own
+ * breadcrumb and span times, session hours and buckets; and the API reads each issue's latest
+ * event back without throwing.
+ */
+export async function expectStoredTimesReadable(bench: DigestBench): Promise<void> {
+  const db = bench.store.db;
+  const project = bench.projectId;
+  const bad: string[] = [];
+  const seconds = (where: string, values: readonly (number | string | null | undefined)[]) => {
+    for (const v of values) if (v != null && isoOrUndefined(Number(v) * 1000) === undefined) bad.push(`${where}: ${v}`);
+  };
+  const millis = (where: string, values: readonly (number | string)[]) =>
+    seconds(
+      where,
+      values.map((v) => Number(v) / 1000),
+    );
+  for (const row of await db.selectFrom("events").select(["timestamp", "data"]).where("project_id", "=", project).execute()) {
+    const event = JSON.parse(decodePayload(row.data)) as NormalizedEvent;
+    seconds("events.timestamp", [row.timestamp, event.timestamp, event.start_timestamp]);
+    seconds("event breadcrumbs", event.breadcrumbs?.values.map((c) => c.timestamp) ?? []);
+    seconds("event spans", event.spans?.flatMap((s) => [s.start_timestamp, s.timestamp]) ?? []);
+  }
+  const times = await db.selectFrom("transactions").select(["start_timestamp", "timestamp"]).where("project_id", "=", project).execute();
+  seconds(
+    "transactions",
+    times.flatMap((t) => [t.start_timestamp, t.timestamp]),
+  );
+  const spans = await db.selectFrom("spans").select(["start_timestamp", "timestamp"]).where("project_id", "=", project).execute();
+  seconds(
+    "spans",
+    spans.flatMap((t) => [t.start_timestamp, t.timestamp]),
+  );
+  seconds(
+    "logs",
+    (await db.selectFrom("logs").select("timestamp").where("project_id", "=", project).execute()).map((l) => l.timestamp),
+  );
+  millis(
+    "session_counts.hour",
+    (await db.selectFrom("session_counts").select("hour").where("project_id", "=", project).execute()).map((r) => r.hour),
+  );
+  millis(
+    "session_distinct.bucket",
+    (await db.selectFrom("session_distinct").select("bucket").where("project_id", "=", project).execute()).map((r) => r.bucket),
+  );
+  expect(bad).toEqual([]);
+  for (const issue of await db.selectFrom("issues").select("id").where("project_id", "=", project).execute()) {
+    const latest = await bench.ctx.telemetry.issueEventAt(issue.id, "latest");
+    if (latest) expect(() => serializeEvent(latest, "p")).not.toThrow();
+  }
 }
 
 /** Where failing fuzz inputs are kept, one JSON file each, replayed by fuzz-regressions.test.ts. */

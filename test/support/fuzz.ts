@@ -125,7 +125,7 @@ const hexId = (n: number) => fc.string({ unit: fc.constantFrom(...HEX), minLengt
 const t = 1_763_900_000;
 
 /** A valid payload per item type, so hostile values overwritten into it get past the first shape checks. */
-const SKELETONS: Record<string, (ids: { event: string; trace: string; span: string }) => Record<string, unknown>> = {
+export const SKELETONS: Record<string, (ids: { event: string; trace: string; span: string }) => Record<string, unknown>> = {
   event: (id) => ({ event_id: id.event, message: "m", level: "error", timestamp: t, exception: { values: [{ type: "E", value: "v" }] } }),
   transaction: (id) => ({
     event_id: id.event,
