@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ItemHeader } from "../../src/core/envelope/index";
 import { AttachmentWriter } from "../../src/core/ingest/attachments";
-import { buildEnvelope, newEventId, type ItemSpec } from "../support/envelopes";
+import type { NormalizedEvent } from "../../src/core/normalize/types";
+import { serializeEvent } from "../../src/server/api/serialize-issues";
+import { buildEnvelope, eventItem, newEventId, type ItemSpec } from "../support/envelopes";
 import { openDigestBench, type DigestBench } from "../support/digest";
 import { outcomesOf, quantity } from "../support/ingest-db";
 import { DIALECTS } from "../support/stores";
@@ -155,6 +157,63 @@ describe.each(DIALECTS)("hostile items on %s", (dialect) => {
     noNul(await db.selectFrom("spans").select(["name", "op", "status"]).where("name", "like", `${tag}%`).execute());
     expect(await db.selectFrom("dead_letters").select("id").execute()).toHaveLength(0);
     expect(await bench.legitimateEventStored()).toBe(true);
+  });
+
+  /** How many envelopes were set aside for the bench project. */
+  const deadLetters = async () =>
+    (await bench.store.db.selectFrom("dead_letters").select("id").where("project_id", "=", bench.projectId).execute()).length;
+  const eventStored = async (id: string) =>
+    (await bench.store.db.selectFrom("events").select("id").where("event_id", "=", id).executeTakeFirst()) !== undefined;
+
+  // Issue #38 point 2: on PostgreSQL each of these set aside the whole envelope, the error beside it too.
+  const session = (payload: Record<string, unknown>): ItemSpec => ({ type: "session", payload: JSON.stringify(payload) });
+  const bucket = (field: string, n: number): ItemSpec => ({
+    type: "sessions",
+    payload: JSON.stringify({
+      attrs: { release: "r@1" },
+      aggregates: [{ started: "2026-11-23T00:00:00Z", exited: 1, did: "u", [field]: n }],
+    }),
+  });
+  const BAD_SESSIONS: [label: string, item: ItemSpec][] = [
+    [
+      "a NUL in attrs",
+      session({ sid: hex(32), did: "u", init: true, status: "crashed", attrs: { release: `r@1${NUL}`, environment: `p${NUL}` } }),
+    ],
+    ...[1e20, 1e308, 18446744073709551616].flatMap((n) => [
+      [`started = ${n}`, session({ sid: hex(32), init: true, status: "exited", started: n, attrs: { release: "r@1" } })] as [
+        string,
+        ItemSpec,
+      ],
+      ...["started", "exited", "errored", "crashed"].map((field) => [`aggregates ${field} = ${n}`, bucket(field, n)] as [string, ItemSpec]),
+    ]),
+  ];
+
+  it.each(BAD_SESSIONS)("stores the error beside a session with %s, and sets nothing aside", async (_label, session) => {
+    const before = await deadLetters();
+    const id = newEventId();
+    await bench.enqueue(buildEnvelope({ event_id: id }, [session, eventItem(id, "the error beside a bad session")]));
+    await bench.drain();
+    expect(await deadLetters()).toBe(before);
+    expect(await eventStored(id)).toBe(true);
+  });
+
+  // Issue #38 point 1: a breadcrumb at 8.64e12 s or later made every page of its issue answer 500.
+  it("stores a breadcrumb dated past year 9999 without its time, and the issue reads back", async () => {
+    const id = newEventId();
+    const crumbs = [
+      { message: "far", timestamp: 8.65e12 },
+      { message: "string", timestamp: "999999999999" },
+      { message: "ok", timestamp: now() },
+    ];
+    await bench.enqueue(
+      buildEnvelope({ event_id: id }, [eventItem(id, "far breadcrumb", { breadcrumbs: crumbs, fingerprint: ["far-crumb"] })]),
+    );
+    await bench.drain();
+    const row = await bench.store.db.selectFrom("events").select(["data", "issue_id"]).where("event_id", "=", id).executeTakeFirstOrThrow();
+    const event = JSON.parse(decodePayload(row.data)) as NormalizedEvent;
+    expect(event.breadcrumbs?.values.map((c) => c.timestamp === undefined)).toEqual([true, true, false]);
+    const latest = await bench.ctx.telemetry.issueEventAt(row.issue_id ?? -1, "latest");
+    expect(latest && serializeEvent(latest, "p").id).toBe(id);
   });
 
   it("stores an attachment whose filename carries NUL, under the name without it", async () => {
