@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 import { recordDeadLetter, type DeadLetter } from "../core/deadletters/record";
 import { withoutDuplicates } from "../core/digest/duplicates";
-import { mergeRecords, type DigestRecords } from "../core/digest/records";
+import { emptyRecords, mergeRecords, type DigestRecords, type OutcomeRecord } from "../core/digest/records";
 import type { Settled } from "../core/digest/settled";
 import { assignIssues } from "../core/issues/assign";
 import { writeOutcomes } from "../core/outcomes/record";
@@ -69,9 +69,90 @@ async function inSavepoint(trx: Kysely<DB>, write: () => Promise<void>): Promise
 }
 
 /**
+ * An envelope's records in the parts written apart when the envelope as a whole is refused,
+ * each with the outcome category its records are counted in. A session's members go with its
+ * counts: the members that overflow a bucket become counts.
+ */
+const PARTS: readonly { keys: readonly (keyof Omit<DigestRecords, "outcomes">)[]; category: string }[] = [
+  { keys: ["events"], category: "error" },
+  { keys: ["transactions"], category: "transaction" },
+  { keys: ["spans"], category: "span" },
+  { keys: ["logs"], category: "log_item" },
+  { keys: ["sessions", "sessionMembers"], category: "session" },
+  { keys: ["feedback"], category: "feedback" },
+  { keys: ["checkIns"], category: "monitor" },
+  { keys: ["rawItems"], category: "default" },
+];
+
+/**
+ * Recounts a part that was not stored: its category's accepted outcomes (a part holds all of
+ * the envelope's records of its kind) become invalid / `write_failed`, or `records` of them
+ * when none was counted accepted (spans of a transaction).
+ */
+function countUnstored(outcomes: OutcomeRecord[], template: OutcomeRecord, category: string, records: number): void {
+  let moved = 0;
+  for (const o of outcomes) {
+    if (o.category !== category || o.outcome !== "accepted") continue;
+    moved += o.quantity;
+    o.quantity = 0;
+  }
+  outcomes.push({ ...template, category, reason: "write_failed", quantity: moved || records });
+}
+
+/**
+ * One envelope the database refused as a whole, written part by part (PARTS), so that one item
+ * it cannot store does not take the envelope's other items with it (decision 0036): what is
+ * refused is counted invalid / `write_failed` in its category, the rest is stored. When no
+ * part can be stored the envelope is set aside whole, as before, and can be retried.
+ */
+async function writeByParts(trx: Kysely<DB>, w: WriteContext, only: Settled, error: unknown, setAside: DeadLetter[]): Promise<void> {
+  // Duplicates are taken out of the whole envelope first, so its outcomes below already count
+  // them; the parts' own check then finds nothing more to drop.
+  const records = withoutDuplicates(only.records, await storedEventIds(trx, w.dialect, only.records.events, only.records.transactions));
+  const outcomes = records.outcomes.map((o) => ({ ...o }));
+  const template: OutcomeRecord = {
+    projectId: only.letter.projectId,
+    category: "",
+    outcome: "invalid",
+    reason: "",
+    quantity: 0,
+    at: only.letter.receivedAt,
+  };
+  try {
+    // The parts and the envelope's outcomes in one more savepoint: all or nothing of it is kept.
+    await inSavepoint(trx, async () => {
+      let stored = 0;
+      for (const part of PARTS) {
+        const sub = emptyRecords();
+        let count = 0;
+        for (const key of part.keys) {
+          const into: unknown[] = sub[key];
+          into.push(...records[key]);
+          count += records[key].length;
+        }
+        if (count === 0) continue;
+        try {
+          await inSavepoint(trx, () => writeRecords(trx, w, sub));
+          stored++;
+        } catch (partError) {
+          if (!isRowFault(partError)) throw partError;
+          countUnstored(outcomes, template, part.category, count);
+        }
+      }
+      if (stored === 0) throw error;
+      await writeOutcomes(trx, outcomes);
+    });
+  } catch (failure) {
+    if (!isRowFault(failure)) throw failure;
+    setAside.push({ ...only.letter, reason: `write_failed: ${messageOf(error)}` });
+  }
+}
+
+/**
  * Writes the group's rows in one go; when that fails for a reason the rows may cause, writes
- * each half again the same way, down to single envelopes, which are set aside. A batch with
- * no bad envelope costs one write, as before; one bad envelope among n costs about 2·log2(n).
+ * each half again the same way, down to single envelopes, which are written part by part
+ * (writeByParts). A batch with no bad envelope costs one write, as before; one bad envelope
+ * among n costs about 2·log2(n), and one write per part of it.
  */
 async function writeOrBisect(trx: Kysely<DB>, w: WriteContext, group: readonly Settled[], setAside: DeadLetter[]): Promise<void> {
   if (group.length === 0) return;
@@ -80,7 +161,7 @@ async function writeOrBisect(trx: Kysely<DB>, w: WriteContext, group: readonly S
   } catch (error) {
     if (!isRowFault(error)) throw error;
     const [only] = group;
-    if (group.length === 1 && only) return void setAside.push({ ...only.letter, reason: `write_failed: ${messageOf(error)}` });
+    if (group.length === 1 && only) return writeByParts(trx, w, only, error, setAside);
     const half = Math.ceil(group.length / 2);
     await writeOrBisect(trx, w, group.slice(0, half), setAside);
     await writeOrBisect(trx, w, group.slice(half), setAside);

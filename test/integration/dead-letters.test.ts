@@ -7,7 +7,7 @@ import type * as AssignModule from "../../src/core/issues/assign";
 import type * as FilterModule from "../../src/core/filter/index";
 import { runRetention } from "../../src/core/retention/run";
 import { openDigestBench, DIGEST_OPTIONS, type DigestBench } from "../support/digest";
-import { errorEnvelope, newEventId } from "../support/envelopes";
+import { buildEnvelope, errorEnvelope, eventItem, newEventId } from "../support/envelopes";
 import { outcomesOf, quantity } from "../support/ingest-db";
 import { DIALECTS } from "../support/stores";
 
@@ -86,6 +86,28 @@ describe.each(DIALECTS)("dead letters on %s", (dialect) => {
     expect(letter?.excerpt).not.toContain("hunter2");
     expect(letter?.excerpt).not.toContain("4111 1111 1111 1111");
     expect(quantity(await outcomesOf(bench.store, bench.projectId), "error", "invalid", "dead_letter")).toBe(before + 1);
+  });
+
+  it("stores the other items of an envelope whose event the database refuses, and counts the event write_failed", async () => {
+    const marker = `part-poison-${newEventId()}`;
+    poison.write = { marker, code: "22P05" };
+    const before = await outcomesOf(bench.store, bench.projectId);
+    const id = newEventId();
+    const slug = `beside-${newEventId().slice(0, 8)}`;
+    await bench.enqueue(
+      buildEnvelope({ event_id: id }, [
+        eventItem(id, marker),
+        { type: "check_in", payload: JSON.stringify({ check_in_id: newEventId(), monitor_slug: slug, status: "ok" }) },
+      ]),
+    );
+    await bench.drain();
+    expect(await stored([id])).toEqual([]);
+    expect(await bench.store.db.selectFrom("check_ins").select("id").where("monitor_slug", "=", slug).execute()).toHaveLength(1);
+    expect(await listDeadLetters({ ctx: bench.ctx, input: { organizationId } })).toEqual([]);
+    const after = await outcomesOf(bench.store, bench.projectId);
+    expect(quantity(after, "error", "invalid", "write_failed")).toBe(quantity(before, "error", "invalid", "write_failed") + 1);
+    expect(quantity(after, "error", "accepted")).toBe(quantity(before, "error", "accepted"));
+    expect(quantity(after, "monitor", "accepted")).toBe(quantity(before, "monitor", "accepted") + 1);
   });
 
   it("sets aside an envelope whose processing throws; the rest of the batch is stored", async () => {
