@@ -42,6 +42,19 @@ describe.each(DIALECTS)("the issue store's updates on %s", (dialect) => {
         .executeTakeFirstOrThrow()
     ).id;
 
+  it("stores tag values carrying NUL and lone surrogates, without them", async () => {
+    const issueId = await newIssue(10);
+    await store.db.transaction().execute(async (trx) => {
+      await new KyselyIssueStore(trx, dialect === "postgres").addTags([
+        { issueId, key: "os\u0000", value: "Debian\u0000 12 \udc00", count: 1, firstSeen: 1_000, lastSeen: 1e20 },
+      ]);
+    });
+    const rows = await store.db.selectFrom("issue_tags").select(["key", "value", "last_seen"]).where("issue_id", "=", issueId).execute();
+    expect(rows.map((r) => ({ ...r, last_seen: Number(r.last_seen) }))).toEqual([
+      { key: "os", value: "Debian 12 \ufffd", last_seen: Number.MAX_SAFE_INTEGER },
+    ]);
+  });
+
   it("sets each issue's own columns, whatever columns the other issues of the batch set, and leaves the rest", async () => {
     const [counted, newest, resolved, untouched] = [await newIssue(1), await newIssue(2), await newIssue(3), await newIssue(4)];
     await store.db.transaction().execute(async (trx) => {

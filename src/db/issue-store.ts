@@ -14,6 +14,7 @@ import type {
 } from "../core/ports/issues";
 import type { DB } from "./schema";
 import { insertRows, type ConflictClause } from "./bulk-insert";
+import { storableRow } from "../core/digest/storable";
 import { storableText } from "../core/normalize/values";
 
 /** Rows per statement: well under SQLite's 32,766 bound parameters for the widest of these tables. */
@@ -83,27 +84,29 @@ export class KyselyIssueStore implements IssueStore {
       .executeTakeFirstOrThrow();
     const created = await trx
       .insertInto("issues")
-      .values({
-        project_id: issue.projectId,
-        short_number: counter.next_short_number - 1,
-        type: issue.fields.type,
-        title: issue.fields.title,
-        culprit: issue.fields.culprit,
-        level: issue.fields.level,
-        metadata: JSON.stringify(issue.fields.metadata),
-        status: "unresolved",
-        substatus: "new",
-        first_seen: issue.seenAt,
-        last_seen: issue.seenAt,
-        times_seen: 0,
-        user_count: 0,
-        first_release: issue.release,
-        last_release: issue.release,
-        first_environment: issue.environment,
-        last_environment: issue.environment,
-        resolved_next_release: 0,
-        grouping_config: issue.config,
-      })
+      .values(
+        storableRow({
+          project_id: issue.projectId,
+          short_number: counter.next_short_number - 1,
+          type: issue.fields.type,
+          title: issue.fields.title,
+          culprit: issue.fields.culprit,
+          level: issue.fields.level,
+          metadata: JSON.stringify(issue.fields.metadata),
+          status: "unresolved",
+          substatus: "new",
+          first_seen: issue.seenAt,
+          last_seen: issue.seenAt,
+          times_seen: 0,
+          user_count: 0,
+          first_release: issue.release,
+          last_release: issue.release,
+          first_environment: issue.environment,
+          last_environment: issue.environment,
+          resolved_next_release: 0,
+          grouping_config: issue.config,
+        }),
+      )
       .returning("id")
       .executeTakeFirstOrThrow();
     const hashes = [...new Set(issue.hashes)];
@@ -192,14 +195,17 @@ export class KyselyIssueStore implements IssueStore {
   }
 
   async addTags(rows: readonly IssueTagDelta[]): Promise<void> {
-    const tags = rows.map((t) => ({
-      issue_id: t.issueId,
-      key: t.key,
-      value: t.value,
-      times_seen: t.count,
-      first_seen: t.firstSeen,
-      last_seen: t.lastSeen,
-    }));
+    // Made storable here too: tag values come from anywhere in the event (contexts, the SDK's tags).
+    const tags = rows.map((t) =>
+      storableRow({
+        issue_id: t.issueId,
+        key: t.key,
+        value: t.value,
+        times_seen: t.count,
+        first_seen: t.firstSeen,
+        last_seen: t.lastSeen,
+      }),
+    );
     await insertRows(this.trx, "issue_tags", tags, ADD_TAG_COUNTS);
   }
 
