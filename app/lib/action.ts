@@ -2,6 +2,7 @@ import { ZodError } from "zod";
 import { auditor, type Audit } from "@/src/core/audit/record";
 import type { Ctx } from "@/src/core/context";
 import { isTelltaleError } from "@/src/core/errors";
+import { isStorableText } from "@/src/core/identifiers";
 import type { OrgAccess } from "@/src/core/orgs/access";
 import { authorize } from "@/src/core/permissions/authorize";
 import { requireSuperuser } from "@/src/core/permissions/superuser";
@@ -32,6 +33,14 @@ interface Options {
  * so it is never a 500 nor reported into the internal project.
  */
 async function settle(work: () => Promise<FormState>, form: FormData, options: Options): Promise<FormState> {
+  // Checked once here for every action, before any field reaches a query (src/core/identifiers.ts).
+  const unstorable = unstorableField(form);
+  if (unstorable !== null)
+    return {
+      error: "A field holds a character that cannot be stored (NUL). Remove it and try again.",
+      code: "invalid_input",
+      fieldErrors: { [unstorable]: "remove the NUL character" },
+    };
   try {
     return await work();
   } catch (error) {
@@ -41,6 +50,15 @@ async function settle(work: () => Promise<FormState>, form: FormData, options: O
     if (error instanceof ZodError) return { error: error.issues[0]?.message ?? "invalid input", code: "invalid_input", ...kept };
     throw error;
   }
+}
+
+/** The first form field whose name or text no database column can hold (a NUL), or null. */
+function unstorableField(form: FormData): string | null {
+  for (const [name, value] of form.entries()) {
+    if (!isStorableText(name)) return "form";
+    if (typeof value === "string" && !isStorableText(value)) return name;
+  }
+  return null;
 }
 
 /**

@@ -239,6 +239,20 @@ describe.each(DIALECTS)("hostile input to the front server on %s", (dialect) => 
       );
     });
 
+    // PostgreSQL refuses a NUL in text with an error: the key is refused before it is looked up.
+    it.each([
+      ["envelope", "NUL", "%00"],
+      ["envelope", "a NUL inside", "a%00b"],
+      ["store", "NUL", "%00"],
+      ["store", "a NUL inside", "a%00b"],
+      ["envelope", "500 characters", "x".repeat(500)],
+      ["envelope", "a lone surrogate", "%ED%A0%80"],
+    ])("answers 401 to /%s/ with a sentry_key of %s, as to any key that cannot exist", async (endpoint, _name, bad) => {
+      const body = endpoint === "store" ? Buffer.from('{"message":"x"}') : errorEnvelope(newEventId(), "x");
+      const reply = await post(`${front.base}/api/${project.id}/${endpoint}/?sentry_key=${bad}`, body);
+      await expectRefused(reply, 401, rejected);
+    });
+
     it.each([
       ["a project id past 2^53", "/api/99999999999999999999999/envelope/"],
       ["a project id past PostgreSQL's integer", "/api/4294967296/envelope/"],

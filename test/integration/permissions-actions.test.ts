@@ -27,6 +27,8 @@ vi.mock("../../app/lib/app-runtime", () => ({ ctx: () => session.ctx }));
 const { rotateKeyAction, removeQuotaAction, setKeyActiveAction, saveFiltersAction, setQuotaAction } =
   await import("../../app/actions/projects");
 const { triageAction } = await import("../../app/actions/issues");
+const { createTeamAction } = await import("../../app/actions/teams");
+const { loginAction } = await import("../../app/actions/session");
 
 function form(fields: Record<string, string | number>): FormData {
   const f = new FormData();
@@ -128,6 +130,22 @@ describe.each(DIALECTS)("server actions ask the permission table on %s", (dialec
     expect(state).toEqual({ error: "organization 'acme' does not exist", code: "not_found" });
     expect(await triageAction({}, form({ org: "acme", action: "unresolve", issue: await storedIssue() }))).toMatchObject({
       code: "not_found",
+    });
+  });
+
+  // PostgreSQL refuses a NUL in text with an error; every action refuses it first, as a form error.
+  it("answers a NUL in any field (an organization, a team's name, a sign-in email) with a form error, storing nothing", async () => {
+    as("owner");
+    const refused = { error: expect.stringContaining("NUL"), code: "invalid_input", fieldErrors: expect.any(Object) };
+    expect(await createTeamAction({}, form({ org: "acme", slug: "nul-team", name: "a\u0000b" }))).toMatchObject({
+      ...refused,
+      fieldErrors: { name: expect.any(String) },
+    });
+    expect(await createTeamAction({}, form({ org: "ac\u0000me", slug: "nul-team" }))).toMatchObject(refused);
+    expect(await store.db.selectFrom("teams").select("id").where("slug", "=", "nul-team").execute()).toEqual([]);
+    expect(await loginAction({}, form({ email: "a\u0000@x.io", password: "password-123" }))).toMatchObject({
+      ...refused,
+      fieldErrors: { email: expect.any(String) },
     });
   });
 });

@@ -8,7 +8,7 @@ import { NOT_ALLOWED } from "../../src/core/permissions/table";
 import { createProject } from "../../src/core/projects/create-project";
 import { createToken } from "../../src/core/tokens/tokens";
 import type { ProjectKey, Role } from "../../src/db/schema";
-import { handleApi } from "../../src/server/api/router";
+import { ACCOUNT_ROUTES, handleApi, ROUTES } from "../../src/server/api/router";
 import { setLogLevel } from "../../src/server/log";
 import { DIALECTS, openTestStore, testCtx, type TestStore } from "../support/stores";
 
@@ -97,5 +97,67 @@ describe.each(DIALECTS)("the web API asks the permission table on %s", (dialect)
       body: "{not json",
     });
     expect(response.status).toBe(403);
+  });
+
+  /**
+   * Every route, every identifier in its path: one that cannot exist (a NUL, a bad escape, a
+   * number past PostgreSQL's integer, an overlong string) is a 404 on both databases, never a
+   * 400 or 500 (issue #38). The parameters before it name real rows, so it is the one looked up.
+   * Bad escapes beyond `%FF%FE` are in src/core/identifiers.test.ts.
+   */
+  const HOSTILE = ["%00", "a%00b", "99999999999999999999", "x".repeat(500), "%FF%FE"];
+  const realParams = (path: string): string[] =>
+    path.startsWith("/projects/") ? ["acme", "web"] : path.startsWith("/teams/") ? ["acme", "core"] : ["acme"];
+  const cases = ROUTES.flatMap((r) => {
+    const count = r.path.split("{}").length - 1;
+    const real = realParams(r.path);
+    return Array.from({ length: count }, (_, at) =>
+      HOSTILE.map((bad) => {
+        const values = Array.from({ length: count }, (_, i) => (i < at ? (real[i] ?? "1") : i === at ? bad : "1"));
+        let path = r.path;
+        for (const v of values) path = path.replace("{}", v);
+        return [r.method, `/api/0${path}/`, at] as const;
+      }),
+    ).flat();
+  });
+
+  it("answers 404 to a hostile identifier in every route's path", async () => {
+    expect((await call("owner", "POST", "/api/0/organizations/acme/teams/", { slug: "core" })).status).toBe(201);
+    const wrong: string[] = [];
+    // A few at a time, as a client with a small pool would send them.
+    const replies = [];
+    for (let i = 0; i < cases.length; i += 8)
+      replies.push(
+        ...(await Promise.all(
+          cases
+            .slice(i, i + 8)
+            .map(([method, path]) => call("owner", method, path, method === "GET" || method === "DELETE" ? undefined : {})),
+        )),
+      );
+    for (const [i, [method, path]] of cases.entries()) {
+      const { status } = replies[i]!;
+      // A tag key is free text: an unknown one has no values (200, []) rather than not existing.
+      const expected = /\/tags\/9+\/values\/$/.test(path) ? 200 : 404;
+      if (status !== expected) wrong.push(`${method} ${path.slice(0, 80)}: ${status}`);
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it("answers 404 to a NUL in any query parameter, on organization and account routes", async () => {
+    const wrong: string[] = [];
+    for (const r of [...ROUTES.filter((x) => x.method === "GET"), ...ACCOUNT_ROUTES]) {
+      let path = r.path;
+      for (const v of realParams(r.path)) path = path.replace("{}", v);
+      path = path.replaceAll("{}", "1");
+      const { status } = await call("owner", "GET", `/api/0${path}/?query=a%00b&cursor=%00`);
+      if (status !== 404) wrong.push(`${r.path}: ${status}`);
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it("refuses a NUL in a body's text (a team's name) with a 400 that names the field, and stores nothing", async () => {
+    const reply = await call("owner", "POST", "/api/0/organizations/acme/teams/", { slug: "nul-team", name: "a\u0000b" });
+    expect(reply).toEqual({ status: 400, body: { detail: expect.stringMatching(/^name: .*NUL/) } });
+    expect(await store.db.selectFrom("teams").select("id").where("slug", "=", "nul-team").execute()).toEqual([]);
   });
 });

@@ -1,3 +1,4 @@
+import { isPossibleIdentifier } from "../identifiers";
 import { parseDsn } from "./dsn";
 
 /**
@@ -49,6 +50,8 @@ export function findPublicKey(sources: AuthSources): KeyLookup {
     keys.push({ key: dsn.publicKey, projectId: dsn.projectId });
   }
   if (keys.length === 0) return { ok: false, reason: "missing authorization information" };
+  // A key no row can hold (a NUL, past any key's length) is unknown without asking the database.
+  if (keys.some((k) => !isPossibleIdentifier(k.key))) return { ok: false, reason: "unknown public key" };
   const first = keys[0]!;
   if (keys.some((k) => k.key !== first.key)) return { ok: false, reason: "multiple authorization payloads detected" };
   const projectId = keys.find((k) => k.projectId)?.projectId;

@@ -6,9 +6,10 @@ import { dateOf, DeployBody } from "./schemas";
 
 /** `POST …/releases/{version}/deploys/`: a deploy of the release to an environment, finished now unless told. */
 export async function createDeploy({ ctx, input }: { ctx: Ctx; input: { scope: OrgScope; version: string; body: unknown } }) {
+  // The release first: a deploy of a release that does not exist is a 404 whatever the body says.
+  const release = await findRelease(ctx, input.scope, input.version);
   const body = DeployBody.safeParse(input.body);
   if (!body.success) throw invalidInput(`${body.error.issues[0]?.path.join(".") || "body"}: ${body.error.issues[0]?.message ?? "invalid"}`);
-  const release = await findRelease(ctx, input.scope, input.version);
   return ctx.releases.addDeploy(release.id, {
     environment: body.data.environment,
     name: body.data.name ?? null,

@@ -1,5 +1,5 @@
 import type { Ctx } from "../context";
-import { invalidInput } from "../errors";
+import { notFound } from "../errors";
 import { seesProject, type OrgScope } from "../orgs/access";
 import { listProjects } from "../projects/queries";
 import type { TraceRows } from "../ports/telemetry-read";
@@ -28,7 +28,8 @@ export interface TraceView {
  */
 export async function traceInOrg(ctx: Ctx, scope: OrgScope, traceId: string): Promise<TraceView> {
   const id = traceId.toLowerCase().replaceAll("-", "");
-  if (!TRACE_ID.test(id)) throw invalidInput("a trace id is 32 hexadecimal characters");
+  // Not 32 hexadecimal characters: no trace has that id (a 404, as for any id that cannot exist).
+  if (!TRACE_ID.test(id)) throw notFound(`trace '${traceId.slice(0, 64)}' does not exist`);
   const rows = await ctx.telemetry.trace(scope.org.id, id, MAX_SPANS);
   const { spans } = rows;
   let { transactions, errors } = rows;

@@ -1,5 +1,6 @@
 import type { Ctx } from "../../core/context";
 import { invalidInput, notFound } from "../../core/errors";
+import { rowIdOf } from "../../core/identifiers";
 import { issueExtras } from "../../core/issues/extras";
 import { eventInProject, issueByShortId, issueEventAt, issueEvents, issueInOrg } from "../../core/issues/queries";
 import { changeIssues, type IssueChange } from "../../core/issues/triage";
@@ -14,8 +15,8 @@ import { route, type ApiRoute, type HandlerArgs } from "./route";
 
 /** `{issue_id}` is a numeric id or a short id (`WEB-1A`), as in Sentry. */
 async function findIssue(ctx: Ctx, scope: OrgScope, ref: string) {
-  let id = /^\d+$/.test(ref) ? Number(ref) : null;
-  if (id === null) id = (await issueByShortId(ctx, scope, ref))?.id ?? null;
+  // All digits is a numeric id, however long; one no row can have is simply not found.
+  const id = /^\d+$/.test(ref) ? rowIdOf(ref) : ((await issueByShortId(ctx, scope, ref))?.id ?? null);
   if (id === null) throw notFound(`issue ${ref} does not exist`);
   return { org: scope.org, ...(await issueInOrg(ctx, scope, id)) };
 }
@@ -115,12 +116,14 @@ export const ISSUE_ROUTES: ApiRoute[] = [
     "issue:read",
     async ({ ctx, access, params: [, projectSlug, eventId, attachmentId] }) => {
       const project = await projectInOrg(ctx, access, projectSlug ?? "");
+      const id = rowIdOf(attachmentId ?? "");
+      if (id === null) throw notFound("attachment not found");
       const attachment = await ctx.db
         .selectFrom("attachments")
         .select(["id", "name", "size"])
         .where("project_id", "=", project.id)
         .where("event_id", "=", (eventId ?? "").replaceAll("-", "").toLowerCase())
-        .where("id", "=", Number(attachmentId))
+        .where("id", "=", id)
         .where("complete", "=", 1)
         .executeTakeFirst();
       if (!attachment) throw notFound("attachment not found");

@@ -1,6 +1,7 @@
 import { memberTarget, teamTarget } from "../../core/audit/targets";
 import type { Ctx } from "../../core/context";
 import { invalidInput, notFound } from "../../core/errors";
+import { rowIdOf } from "../../core/identifiers";
 import type { OrgAccess } from "../../core/orgs/access";
 import { changeMemberRole, memberOf, removeMember } from "../../core/orgs/members";
 import { addTeamMember, removeTeamMember, teamInOrg } from "../../core/teams/teams";
@@ -12,7 +13,8 @@ import { serializeMember, serializeTeam } from "./serialize-access";
 /** The user a `{member_id}` names: `me` (Sentry's alias for oneself) or a member id, which is the user id here. */
 function memberUserId(user: User, memberId: string | undefined): number {
   if (memberId === "me") return user.id;
-  if (memberId !== undefined && /^\d{1,15}$/.test(memberId)) return Number(memberId);
+  const id = rowIdOf(memberId ?? "");
+  if (id !== null) return id;
   throw notFound("that member does not exist");
 }
 

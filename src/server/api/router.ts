@@ -8,6 +8,7 @@ import { auditEvents, NOT_ALLOWED, permissionScope, roleAllows } from "../../cor
 import { auditor } from "../../core/audit/record";
 import type { OrgAccess } from "../../core/orgs/access";
 import { scopeAllows, type Scope } from "../../core/tokens/scopes";
+import { decodeIdentifier, isStorableText } from "../../core/identifiers";
 import { listOrganizations } from "../../core/orgs/access";
 import { updateOrganization } from "../../core/orgs/create-org";
 import { listProjects } from "../../core/projects/queries";
@@ -125,6 +126,7 @@ export async function handleApi(ctx: Ctx, req: IncomingMessage, res: ServerRespo
       const scope = permissionScope(account.permission);
       if (scope !== null && !scopeAllows(scopes, scope)) throw forbidden(NOT_ALLOWED);
       const query = new URL(req.url ?? "/", "http://localhost").searchParams;
+      if (![...query].every(([k, v]) => isStorableText(k) && isStorableText(v))) throw notFound("not found");
       return sendJson(res, 200, await account.handler({ ctx, user, query, organizationId }));
     }
     const matches = ROUTES.map((r) => ({ r, m: r.pattern.exec(path) })).filter((x) => x.m);
@@ -132,7 +134,12 @@ export async function handleApi(ctx: Ctx, req: IncomingMessage, res: ServerRespo
     const hit = matches.find((x) => x.r.method === req.method || (req.method === "HEAD" && x.r.method === "GET"));
     if (!hit?.m)
       return sendJson(res, 405, { detail: `Method "${req.method}" not allowed.` }, { allow: matches.map((x) => x.r.method).join(", ") });
-    const params = hit.m.slice(1).map((p) => decodeURIComponent(p));
+    // Identifiers are checked here, once for every route: one that cannot name a row (a NUL,
+    // a bad escape, past any stored length) is not found, as SQLite would answer (src/core/identifiers.ts).
+    const params = hit.m.slice(1).map(decodeIdentifier);
+    if (!params.every((p): p is string => p !== null)) throw notFound("not found");
+    const query = new URL(req.url ?? "/", "http://localhost").searchParams;
+    if (![...query].every(([k, v]) => isStorableText(k) && isStorableText(v))) throw notFound("not found");
     // The permission table decides here, once for every route and before the body is read:
     // 404 outside the organization (it does not leak), 403 inside it.
     const access = await authorize(ctx, user, hit.r.permission, params[0] ?? "");
@@ -141,7 +148,6 @@ export async function handleApi(ctx: Ctx, req: IncomingMessage, res: ServerRespo
     // A token may do no more than its scopes say, whatever its user's role allows.
     const scope = permissionScope(hit.r.permission);
     if (scope !== null && !scopeAllows(scopes, scope)) throw forbidden(NOT_ALLOWED);
-    const query = new URL(req.url ?? "/", "http://localhost").searchParams;
     let body: unknown = undefined;
     if ((req.method === "PUT" || req.method === "POST") && !hit.r.stream) {
       const raw = await readBody(req, 1024 * 1024);
@@ -151,6 +157,9 @@ export async function handleApi(ctx: Ctx, req: IncomingMessage, res: ServerRespo
       } catch {
         return sendJson(res, 400, { detail: "the request body is not valid JSON" });
       }
+      const unstorable = unstorablePath(body);
+      if (unstorable !== null)
+        return sendJson(res, 400, { detail: `${unstorable || "the body"}: text may not hold a NUL character or an unpaired surrogate` });
     }
     await alsoNeeded(hit.r, { user, params, body, access, scopes });
     const ip = headerValue(req.headers[CLIENT_IP_HEADER]) ?? req.socket.remoteAddress ?? null;
@@ -173,4 +182,25 @@ export async function handleApi(ctx: Ctx, req: IncomingMessage, res: ServerRespo
 function headerValue(value: string | string[] | undefined): string | null {
   const v = Array.isArray(value) ? value[0] : value;
   return v ? v : null;
+}
+
+/**
+ * Where in a JSON body a string (or key) holds what no text column can (a NUL, an unpaired
+ * surrogate): its dotted path, "" for the body itself, or null when there is none. Values are
+ * refused with a 400 naming the field, never passed on for PostgreSQL to refuse with a 500.
+ * A stack rather than recursion: a 1 MiB body may nest deeper than the call stack.
+ */
+function unstorablePath(body: unknown): string | null {
+  const pending: [unknown, string][] = [[body, ""]];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [value, path] = next;
+    if (typeof value === "string" && !isStorableText(value)) return path;
+    if (value === null || typeof value !== "object") continue;
+    for (const [key, inner] of Object.entries(value)) {
+      const at = path ? `${path}.${key}` : key;
+      if (!isStorableText(key)) return at;
+      pending.push([inner, at]);
+    }
+  }
+  return null;
 }
