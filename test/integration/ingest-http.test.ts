@@ -818,6 +818,18 @@ describe.each(DIALECTS)("ingest over HTTP on %s", (dialect) => {
     });
 
     it.each([
+      ["gzip-encoded", { "content-encoding": "gzip" }, (text: string) => gzipSync(text)],
+      ["plain", {}, (text: string) => Buffer.from(text)],
+    ])("answers {id} to %s JSON without an event_id, and stores the event under that id", async (_name, headers, encode) => {
+      const body = encode(JSON.stringify({ message: "store without an id", level: "error", platform: "python" }));
+      const reply = await send(storeUrl(), { body, headers: { ...auth(), "content-type": "application/json", ...headers } });
+      expect(reply.status, reply.text).toBe(200);
+      const { id } = JSON.parse(reply.text) as { id?: unknown };
+      expect(id).toMatch(/^[0-9a-f]{32}$/);
+      await expectStored([String(id)]);
+    });
+
+    it.each([
       ["invalid JSON", 400, Buffer.from('{"message": "cut off'), {}],
       ["a JSON array", 400, Buffer.from("[1, 2]"), {}],
       ["an unsupported content-encoding", 415, Buffer.from(json(newEventId(), "lzw")), { "content-encoding": "compress" }],

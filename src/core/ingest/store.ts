@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { inflateSync } from "node:zlib";
 import { normalizeEventId } from "../envelope/index";
 import { acceptEnvelope, type AcceptResult, type EnvelopeRequest, type IngestRuntime } from "./accept";
@@ -36,9 +37,11 @@ export async function acceptStore(
   if (event === null || typeof event !== "object" || Array.isArray(event))
     return { status: 400, reason: "invalid event: the body must be a JSON object" };
   const fields = event as Record<string, unknown>;
-  const eventId = typeof fields.event_id === "string" ? normalizeEventId(fields.event_id) : undefined;
+  // Sentry's /store/ answers the event's id whatever the client sent: one without (or with an
+  // unreadable) event_id gets a fresh id in the envelope header, which the digest takes for it.
+  const eventId = (typeof fields.event_id === "string" ? normalizeEventId(fields.event_id) : undefined) ?? randomUUID().replaceAll("-", "");
   const type = fields.type === "transaction" ? "transaction" : "event";
-  const header = JSON.stringify(eventId ? { event_id: eventId } : {});
+  const header = JSON.stringify({ event_id: eventId });
   const envelope = Buffer.concat([Buffer.from(`${header}\n${JSON.stringify({ type, length: json.length })}\n`), json]);
   return acceptEnvelope(rt, { ...req, body: oneChunk(envelope), whole: envelope });
 }
