@@ -29,6 +29,13 @@ export function createFront(options: FrontOptions): Server {
   const server = createServer(serverOptions(options.clients), (req, res) => {
     trackResponse(req, res);
     watchBodyRate(req, res, options.clients);
+    // Only origin-form targets (`/path`): an absolute-form line (`POST http://evil.example/…`)
+    // would otherwise reach Next.js, which redirects to the host it names.
+    if (!(req.url ?? "").startsWith("/")) {
+      req.resume();
+      log("info", "client request refused", { reason: "request target is not a path" });
+      return sendJson(res, 400, { detail: "the request target must be a path" }, { connection: "close" });
+    }
     const path = (req.url ?? "/").split("?")[0] ?? "/";
     // Ingest and tunnel answers merge this in; pages get it again from the proxy.
     res.setHeader("x-content-type-options", "nosniff");

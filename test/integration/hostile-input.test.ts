@@ -281,6 +281,15 @@ describe.each(DIALECTS)("hostile input to the front server on %s", (dialect) => 
       await refusedRaw(await rawPost(headers, ["hello"]), status);
     });
 
+    it.each([
+      ["an absolute-form request line to a page", "GET http://evil.example/login HTTP/1.1"],
+      ["an absolute-form request line to ingest", "POST http://evil.example/api/1/envelope/ HTTP/1.1"],
+    ])("answers %s with 400, never a redirect to that host", async (_name, line) => {
+      const reply = await raw(front.port, [`${line}\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}`]);
+      expect(reply.text).not.toMatch(/evil\.example/);
+      await refusedRaw(reply, 400);
+    });
+
     it("answers 413 to a Content-Length of 10^15 before reading the body", async () => {
       const reply = await rawPost("Content-Length: 1000000000000000\r\n", ["{}"]);
       expect(reply.status, reply.text).toBe(413);
