@@ -1,6 +1,6 @@
 import { once } from "node:events";
 import { createServer, request, type IncomingHttpHeaders, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { connect, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -46,6 +46,20 @@ function get(
     });
     req.on("error", reject);
     req.end();
+  });
+}
+
+/** One request on its own connection, the body written after the head as Python's urllib does; the whole reply once the server closes. */
+function rawExchange(port: number, head: string, body = ""): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, "127.0.0.1");
+    let reply = "";
+    socket.on("data", (d: Buffer) => (reply += d.toString("latin1")));
+    socket.on("close", () => resolve(reply));
+    socket.on("error", reject);
+    socket.write(head);
+    // A little later, so the worker has answered the head before the body arrives.
+    if (body) setTimeout(() => socket.write(body), 5);
   });
 }
 
@@ -105,5 +119,33 @@ describe("the page proxy", () => {
     expect(seen["content-security-policy"]).toBeUndefined();
     expect(headers["access-control-allow-origin"]).toBeUndefined();
     expect(headers).toMatchObject({ "x-content-type-options": "nosniff", "x-frame-options": "DENY" });
+  });
+
+  it("answers every request with a body and Connection: close, though the worker answers before reading it", async () => {
+    // The stand-in answers at once, as Next.js does to a method a page does not take.
+    const port = await front(trust("false"));
+    const body = JSON.stringify({ name: "x".repeat(200_000) });
+    const replies: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      const head = `PUT /api/0/teams/acme/core/ HTTP/1.1\r\nHost: telltale.example\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`;
+      replies.push(await rawExchange(port, head, body));
+    }
+    expect(replies.map((r) => r.split("\r\n")[0])).toEqual(Array(20).fill("HTTP/1.1 200 OK"));
+    const seen = JSON.parse(replies[0]!.slice(replies[0]!.indexOf("{"), replies[0]!.lastIndexOf("}") + 1)) as IncomingHttpHeaders;
+    // Connection is this hop's: the worker's socket stays open, and the client hears its own close.
+    expect(seen.connection).toBe("keep-alive");
+    expect(replies[0]).toMatch(/\r\nConnection: close\r\n/i);
+  });
+
+  it("refuses a change to a page from another origin with 403, as Next.js would with a 500", async () => {
+    const port = await front(trust("false"));
+    const post = (origin: string) =>
+      rawExchange(
+        port,
+        `POST /login HTTP/1.1\r\nHost: telltale.example\r\nOrigin: ${origin}\r\nNext-Action: abc\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`,
+      );
+    expect((await post("https://evil.example")).split("\r\n")[0]).toBe("HTTP/1.1 403 Forbidden");
+    expect((await post("null")).split("\r\n")[0]).toBe("HTTP/1.1 403 Forbidden");
+    expect((await post("http://telltale.example")).split("\r\n")[0]).toBe("HTTP/1.1 200 OK");
   });
 });

@@ -1,4 +1,4 @@
-import { Agent, request, type IncomingMessage, type ServerResponse } from "node:http";
+import { Agent, request, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
 import { resolveClientIp, type TrustProxy } from "../core/net/client-ip";
 import { CLIENT_IP_HEADER } from "./headers";
 import { log } from "./log";
@@ -8,6 +8,48 @@ export interface ProxyOptions {
   trustProxy: TrustProxy;
   /** The public URL is https: HSTS and upgrade-insecure-requests. */
   https: boolean;
+}
+
+/**
+ * Headers for one hop only (RFC 9110 section 7.6.1): `Connection` and the headers it names,
+ * and the standard ones. Forwarding a client's `Connection: close` made the worker close the
+ * socket once it answered, while a body it had not read was still being written: the answer
+ * was lost as a 502 though the request had been handled.
+ */
+const HOP_BY_HOP = ["connection", "keep-alive", "proxy-connection", "te", "trailer", "upgrade", "proxy-authorization"];
+
+function withoutHopByHop(incoming: IncomingHttpHeaders): IncomingHttpHeaders {
+  const headers = { ...incoming };
+  const named = String(incoming.connection ?? "")
+    .split(",")
+    .map((n) => n.trim().toLowerCase())
+    .filter((n) => n && n !== "host" && n !== "content-length" && n !== "transfer-encoding");
+  for (const name of [...HOP_BY_HOP, ...named]) delete headers[name];
+  return headers;
+}
+
+function rawWithoutHopByHop(raw: string[]): string[] {
+  const kept: string[] = [];
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i] ?? "";
+    if (!HOP_BY_HOP.includes(name.toLowerCase())) kept.push(name, raw[i + 1] ?? "");
+  }
+  return kept;
+}
+
+/**
+ * A change (a server action is a POST to a page) whose Origin is not the host it was sent to,
+ * as Next.js compares them (Origin's host against X-Forwarded-Host). No Origin is left to Next.js.
+ */
+function crossOriginChange(req: IncomingMessage, host: string): boolean {
+  if (req.method === "GET" || req.method === "HEAD" || req.method === "OPTIONS") return false;
+  const origin = req.headers.origin;
+  if (origin === undefined) return false;
+  try {
+    return new URL(origin).host.toLowerCase() !== host.split(",")[0]?.trim().toLowerCase();
+  } catch {
+    return true; // "null" (a sandboxed frame, a redirect across origins) or garbage
+  }
 }
 
 /**
@@ -21,7 +63,7 @@ export function createProxy(socketPath: string, { trustProxy, https }: ProxyOpti
   const agent = new Agent({ keepAlive: true, maxSockets: 256 });
   const common = uiHeaders(https);
   return function proxy(req: IncomingMessage, res: ServerResponse): void {
-    const headers = { ...req.headers };
+    const headers = withoutHopByHop(req.headers);
     // Pages get a policy with a fresh nonce; the request carries the same policy so Next.js
     // finds the nonce there (a client-sent one is replaced). The JSON web API is never a page.
     const api = (req.url ?? "/").startsWith("/api/");
@@ -36,15 +78,31 @@ export function createProxy(socketPath: string, { trustProxy, https }: ProxyOpti
     headers["x-forwarded-for"] = client.ip;
     if (!client.viaTrustedProxy || !headers["x-forwarded-proto"]) headers["x-forwarded-proto"] = "http";
     if (!client.viaTrustedProxy || !headers["x-forwarded-host"]) headers["x-forwarded-host"] = req.headers.host ?? "";
+    if (!api && crossOriginChange(req, String(headers["x-forwarded-host"]))) {
+      // Next.js refuses a server action from another origin by throwing (a 500); the answer is a refusal.
+      req.resume();
+      res.writeHead(403, { "content-type": "text/plain", ...ours, connection: "close" });
+      return void res.end("Cross-origin request refused.");
+    }
+    let answered = false;
     const upstream = request({ agent, socketPath, method: req.method, path: req.url, headers }, (up) => {
+      answered = true;
       // Already answered: the client was cut off as too slow (./client-timeouts.ts).
       if (res.headersSent || res.destroyed) return void up.resume();
-      res.writeHead(up.statusCode ?? 502, withHeaders(up.rawHeaders, ours));
+      // The worker's Connection and Keep-Alive describe its socket to us, not ours to the client.
+      res.writeHead(up.statusCode ?? 502, withHeaders(rawWithoutHopByHop(up.rawHeaders), ours));
       up.pipe(res);
     });
     upstream.on("error", (error) => {
       // The browser went away (a cancelled prefetch, a closed tab): nothing failed.
       if (clientGone) return;
+      // The worker answered before reading the whole body and stopped reading: its answer
+      // stands (the change may be made), the rest of the body is read and dropped.
+      if (answered) {
+        req.unpipe(upstream);
+        req.resume();
+        return;
+      }
       log("error", "page request failed in the Next.js worker", { url: req.url, error: error.message });
       if (!res.headersSent) {
         res.writeHead(502, { "content-type": "text/plain", ...NOSNIFF });
