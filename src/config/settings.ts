@@ -31,11 +31,11 @@ export const SETTINGS = {
   TELLTALE_SESSION_DAYS: { default: "14", doc: "Lifetime of a login session, in days." },
   TELLTALE_LOGIN_MAX_FAILURES: {
     default: "10",
-    doc: "Sign-in attempts that may fail per client address (IPv6: per /64) within the window; past it that address's sign-ins answer 429, even with the right password.",
+    doc: 'Sign-in attempts that may fail per client address (IPv6: per /64) within the window; past it that address\'s sign-ins are refused, even with the right password: the sign-in form (a server action, so HTTP 200) says "Too many failed sign-in attempts" and in how many minutes to try again.',
   },
   TELLTALE_LOGIN_ACCOUNT_MAX_FAILURES: {
     default: "100",
-    doc: "Sign-in attempts that may fail per account from all addresses together within the window, against guessing from many addresses; past it the account's sign-ins answer 429 until the window ends.",
+    doc: "Sign-in attempts that may fail per account from all addresses together within the window, against guessing from many addresses; past it the account's sign-ins are refused the same way until the window ends.",
   },
   TELLTALE_LOGIN_WINDOW_SECONDS: { default: "900", doc: "Window for counting failed logins, in seconds." },
   TELLTALE_SMTP_URL: {
