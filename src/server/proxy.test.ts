@@ -148,4 +148,13 @@ describe("the page proxy", () => {
     expect((await post("null")).split("\r\n")[0]).toBe("HTTP/1.1 403 Forbidden");
     expect((await post("http://telltale.example")).split("\r\n")[0]).toBe("HTTP/1.1 200 OK");
   });
+
+  it("answers 404 to a page URL with an identifier that cannot exist, before the worker looks it up", async () => {
+    const port = await front(trust("false"));
+    const status = async (path: string) =>
+      (await rawExchange(port, `GET ${path} HTTP/1.1\r\nHost: telltale.example\r\nConnection: close\r\n\r\n`)).split("\r\n")[0];
+    for (const path of ["/orgs/%00", "/orgs/ac%00me/issues", "/orgs/a%FFb", `/orgs/${"x".repeat(500)}`, "/orgs/acme/issues?query=%00"])
+      expect(await status(path), path).toBe("HTTP/1.1 404 Not Found");
+    expect(await status("/orgs/acme/issues?query=is%3Aunresolved")).toBe("HTTP/1.1 200 OK");
+  });
 });

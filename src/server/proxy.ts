@@ -1,4 +1,5 @@
 import { Agent, request, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
+import { decodeIdentifier, isStorableText } from "../core/identifiers";
 import { resolveClientIp, type TrustProxy } from "../core/net/client-ip";
 import { CLIENT_IP_HEADER } from "./headers";
 import { log } from "./log";
@@ -35,6 +36,18 @@ function rawWithoutHopByHop(raw: string[]): string[] {
     if (!HOP_BY_HOP.includes(name.toLowerCase())) kept.push(name, raw[i + 1] ?? "");
   }
   return kept;
+}
+
+/**
+ * Whether a page URL's path segments and query values can all name something stored: a NUL or
+ * a bad escape in an organization, issue or release segment would reach PostgreSQL as a 500.
+ */
+function isPossiblePageUrl(url: string): boolean {
+  const q = url.indexOf("?");
+  const path = q < 0 ? url : url.slice(0, q);
+  if (!path.split("/").every((segment) => decodeIdentifier(segment) !== null)) return false;
+  if (q < 0) return true;
+  return [...new URLSearchParams(url.slice(q + 1))].every(([k, v]) => isStorableText(k) && isStorableText(v));
 }
 
 /**
@@ -78,6 +91,12 @@ export function createProxy(socketPath: string, { trustProxy, https }: ProxyOpti
     headers["x-forwarded-for"] = client.ip;
     if (!client.viaTrustedProxy || !headers["x-forwarded-proto"]) headers["x-forwarded-proto"] = "http";
     if (!client.viaTrustedProxy || !headers["x-forwarded-host"]) headers["x-forwarded-host"] = req.headers.host ?? "";
+    if (!api && !isPossiblePageUrl(req.url ?? "/")) {
+      // The pages' share of the identifier check the web API router makes (src/core/identifiers.ts).
+      req.resume();
+      res.writeHead(404, { "content-type": "text/plain", ...ours });
+      return void res.end("Not found.");
+    }
     if (!api && crossOriginChange(req, String(headers["x-forwarded-host"]))) {
       // Next.js refuses a server action from another origin by throwing (a 500); the answer is a refusal.
       req.resume();
