@@ -62,4 +62,30 @@ describe("slow clients against the built server", () => {
     expect((await fetch(`${server.url}/login`)).status).toBe(200);
     if (cut) await expect.poll(() => server.logs(), { timeout: 10_000 }).toMatch(/request body too slow/);
   });
+
+  // Issue #38: a client's Connection: close reached the worker, which closed its socket while
+  // the proxy still wrote the body: a 502 though the change was made. Python's urllib sends these.
+  it("answers each PUT with a body and Connection: close through the proxy, none lost as a 502", async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const body = JSON.stringify({ name: `Acme ${i}` });
+      const start = head("/api/0/organizations/acme/", Buffer.byteLength(body), "PUT")
+        .replace("x-www-form-urlencoded", "json")
+        .replace("\r\n\r\n", `\r\nAuthorization: Bearer ${token}\r\n\r\n`);
+      statuses.push((await raw(server.port, [start, body], { gapMs: 2, waitMs: 10_000 })).status);
+    }
+    expect(statuses).toEqual(Array(20).fill(200));
+  });
+
+  it("answers a server action from another origin with 403, and a request line to another host with 400", async () => {
+    const action = head("/login", 2).replace(
+      "\r\n\r\n",
+      "\r\nOrigin: http://evil.example\r\nNext-Action: 0000000000000000000000000000000000000000\r\n\r\n",
+    );
+    expect((await raw(server.port, [action, "{}"])).status).toBe(403);
+    const absolute = head("/login", 2).replace("POST /login", "POST http://evil.example/login");
+    const reply = await raw(server.port, [absolute, "{}"]);
+    expect(reply.status, reply.text).toBe(400);
+    expect(reply.text).not.toMatch(/evil\.example/);
+  });
 });

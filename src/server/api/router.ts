@@ -35,6 +35,9 @@ import { AUDIT_ROUTES } from "./audit-routes";
 import { accountRoute, route, type AccountRoute, type ApiRoute } from "./route";
 import { Created, JsonWithHeaders, NoContent, RawResponse } from "./raw";
 
+/** The answer to an identifier no row can have: as for any that names nothing. */
+const NO_SUCH_ID = "not found: the path or query names nothing that can exist";
+
 /** The web API: a Sentry-compatible subset, JSON in and out; each route names its permission. */
 export const ROUTES: ApiRoute[] = [
   route("GET", "/organizations/{}", "org:read", async ({ access }) => ({ ...serializeOrganization(access.org), role: access.role })),
@@ -126,7 +129,7 @@ export async function handleApi(ctx: Ctx, req: IncomingMessage, res: ServerRespo
       const scope = permissionScope(account.permission);
       if (scope !== null && !scopeAllows(scopes, scope)) throw forbidden(NOT_ALLOWED);
       const query = new URL(req.url ?? "/", "http://localhost").searchParams;
-      if (![...query].every(([k, v]) => isStorableText(k) && isStorableText(v))) throw notFound("not found");
+      if (![...query].every(([k, v]) => isStorableText(k) && isStorableText(v))) throw notFound(NO_SUCH_ID);
       return sendJson(res, 200, await account.handler({ ctx, user, query, organizationId }));
     }
     const matches = ROUTES.map((r) => ({ r, m: r.pattern.exec(path) })).filter((x) => x.m);
@@ -137,9 +140,9 @@ export async function handleApi(ctx: Ctx, req: IncomingMessage, res: ServerRespo
     // Identifiers are checked here, once for every route: one that cannot name a row (a NUL,
     // a bad escape, past any stored length) is not found, as SQLite would answer (src/core/identifiers.ts).
     const params = hit.m.slice(1).map(decodeIdentifier);
-    if (!params.every((p): p is string => p !== null)) throw notFound("not found");
+    if (!params.every((p): p is string => p !== null)) throw notFound(NO_SUCH_ID);
     const query = new URL(req.url ?? "/", "http://localhost").searchParams;
-    if (![...query].every(([k, v]) => isStorableText(k) && isStorableText(v))) throw notFound("not found");
+    if (![...query].every(([k, v]) => isStorableText(k) && isStorableText(v))) throw notFound(NO_SUCH_ID);
     // The permission table decides here, once for every route and before the body is read:
     // 404 outside the organization (it does not leak), 403 inside it.
     const access = await authorize(ctx, user, hit.r.permission, params[0] ?? "");
