@@ -174,6 +174,14 @@ describe("scrubEvent free-text pairs and message parameters", () => {
     expect(scrubbed({ message }).event.logentry?.formatted).toBe(message);
   });
 
+  it("keeps a label followed by ordinary words in the message and the exception value", () => {
+    const text = "auth: payment declined by gateway";
+    const { event, count } = scrubbed({ message: text, exception: { values: [{ type: "PaymentError", value: text }] } });
+    expect(event.logentry?.formatted).toBe(text);
+    expect(event.exception?.values[0]?.value).toBe(text);
+    expect(count).toBe(0);
+  });
+
   it("filters a secret in the transaction name, the root span's name on the trace page", () => {
     const now = RECEIVED_AT.getTime() / 1000;
     const { event } = scrubbed({ type: "transaction", transaction: "GET /reset?token=abc123", timestamp: now, start_timestamp: now - 1 });

@@ -117,6 +117,10 @@ describe("scrubKeyValues", () => {
     ["token='abc def' next", `token='${F}' next`],
     ['token="unclosed value', `token="${F} value`],
     ["Authorization: Basic dXNlcjpwYXNz", `Authorization: Basic ${F}`],
+    ["Authorization: Basic secret", `Authorization: Basic ${F}`],
+    ["auth: dXNlcjpwYXNz declined", `auth: ${F} declined`],
+    ["auth=payment", `auth=${F}`],
+    ['auth: "payment"', `auth: "${F}"`],
   ])("filters the value in %j", (text, expected) => {
     expect(run(kv, text)).toEqual([expected, 1]);
   });
@@ -131,6 +135,12 @@ describe("scrubKeyValues", () => {
     "password=%s",
     "see https://example.com/token/abc",
     "retry at 10:30, api: v2",
+    // A label then a word is prose: only values that look like secrets are filtered.
+    "auth: payment declined by gateway",
+    "Auth: Payment declined",
+    "token: expired, please sign in again",
+    "AUTH: DECLINED",
+    "secret: well-known",
   ])("keeps %j", (text) => {
     expect(run(kv, text)).toEqual([text, 0]);
   });

@@ -225,22 +225,35 @@ const AUTH_SCHEMES = new Set(["basic", "bearer", "digest", "token", "negotiate",
 
 const isBlank = (ch: string | undefined): boolean => ch === " " || ch === "\t";
 
-/** Where the value after a separator at `sep` starts and ends; null when there is none to filter. */
-function valueSpan(text: string, sep: number): [number, number] | null {
+/**
+ * A value that reads as one word of prose: lower-case, Capitalised or ALL-CAPS letters, maybe
+ * hyphenated. Encoded credentials mix cases or hold digits and symbols, so they never match.
+ */
+const PROSE_WORD = /^(?:[A-Z]?[a-z]+|[A-Z]+)(?:['-][a-z]+)*$/;
+
+/**
+ * Where the value after a separator at `sep` starts and ends, and whether it is a label's
+ * prose (`auth: payment declined`: a colon, a blank, then an unquoted word) rather than a
+ * secret; null when there is none to filter.
+ */
+function valueSpan(text: string, sep: number, afterScheme = false): [number, number, boolean] | null {
   let start = sep + 1;
   for (let k = 0; k < MAX_BLANKS && isBlank(text[start]); k++) start++;
   const first = text[start];
   if (first === undefined || first === "{" || first === "[") return null;
-  if (QUOTES.has(first)) {
+  const quoted = QUOTES.has(first);
+  if (quoted) {
     const limit = Math.min(text.length, start + 1 + MAX_QUOTED);
-    for (let j = start + 1; j < limit; j++) if (text[j] === first) return [start + 1, j];
+    for (let j = start + 1; j < limit; j++) if (text[j] === first) return [start + 1, j, false];
     start++; // unclosed or very long: up to the first stop character, as if unquoted
   }
   let end = start;
   while (end < text.length && !VALUE_STOP.has(text[end] ?? "")) end++;
+  const value = text.slice(start, end);
   // `Authorization: Basic dXNlcjpwYXNz`: keep the scheme, filter its credentials.
-  if (text[sep] === ":" && isBlank(text[end]) && AUTH_SCHEMES.has(text.slice(start, end).toLowerCase())) return valueSpan(text, end);
-  return [start, end];
+  if (text[sep] === ":" && !afterScheme && isBlank(text[end]) && AUTH_SCHEMES.has(value.toLowerCase())) return valueSpan(text, end, true);
+  const prose = !afterScheme && text[sep] === ":" && isBlank(text[sep + 1]) && !quoted && PROSE_WORD.test(value);
+  return [start, end, prose];
 }
 
 /** The key that ends just before the separator at `sep` (blanks and one closing quote skipped). */
@@ -258,7 +271,8 @@ function keyBefore(text: string, sep: number, floor: number): string {
  * they appear in text: query strings and form bodies (`?a=1&token=…`), cookie strings
  * (`sessionid=…; theme=dark`), log lines (`login failed password=…`, `password: …`), JSON
  * and config snippets (`"api_key": "…"`, `secret = '…'`). A key alone in prose ("the password
- * field is required") has no separator and is kept. `separators` is `"="` for source-code
+ * field is required") has no separator and is kept, and so is a label followed by a word
+ * ("auth: payment declined"): a secret after `key: ` has digits, symbols or mixed case. `separators` is `"="` for source-code
  * lines, where `name: Type` is a type annotation rather than a value.
  */
 export function scrubKeyValues(text: string, isSensitive: (key: string) => boolean, counter: Counter, separators = "=:"): string {
@@ -275,10 +289,10 @@ export function scrubKeyValues(text: string, isSensitive: (key: string) => boole
     // The value is scanned only after a sensitive key and never twice: linear on any input.
     const span = valueSpan(text, sep);
     if (!span) continue;
-    const [start, end] = span;
+    const [start, end, prose] = span;
     pattern.lastIndex = Math.max(pattern.lastIndex, end);
     const value = text.slice(start, end);
-    if (value === "" || value === FILTERED || PLACEHOLDER.test(value)) continue;
+    if (prose || value === "" || value === FILTERED || PLACEHOLDER.test(value)) continue;
     out.push(text.slice(last, start), FILTERED);
     last = end;
     counter.count++;
