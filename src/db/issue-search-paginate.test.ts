@@ -139,6 +139,36 @@ describe.each(DIALECTS)("keyset pagination of issue searches on %s", (dialect) =
     );
     await expect(page({ cursor: "garbage!" })).rejects.toThrow("Invalid cursor — drop the cursor parameter to start from the first page");
     // A well-formed cursor past the end is simply an empty last page.
-    expect(await page({ cursor: encodeIssueCursor({ sort: "date", value: 0, id: 0 }) })).toEqual({ rows: [], nextCursor: null });
+    expect(await page({ cursor: encodeIssueCursor({ sort: "date", value: 0, id: 0, back: false }) })).toEqual({
+      rows: [],
+      previousCursor: null,
+      nextCursor: null,
+    });
   });
+
+  it.each(Object.keys(ISSUE_SORTS) as IssueSort[])(
+    "walks back from the last page to the first with previous cursors on sort=%s",
+    async (sort) => {
+      const forward: number[][] = [];
+      let p = await page({ sort, limit: 5 });
+      expect(p.previousCursor).toBeNull();
+      forward.push(p.rows.map((r) => r.id));
+      while (p.nextCursor) {
+        p = await page({ sort, limit: 5, cursor: p.nextCursor });
+        expect(p.previousCursor).not.toBeNull();
+        forward.push(p.rows.map((r) => r.id));
+      }
+      // The last page (3 rows) steps back to full pages of 5, the same ones read going forward.
+      const backward: number[][] = [p.rows.map((r) => r.id)];
+      while (p.previousCursor) {
+        p = await page({ sort, limit: 5, cursor: p.previousCursor });
+        expect(p.nextCursor).not.toBeNull();
+        backward.unshift(p.rows.map((r) => r.id));
+      }
+      expect(backward).toEqual(forward);
+      // And forward again from a page reached backwards.
+      const again = await page({ sort, limit: 5, cursor: p.nextCursor });
+      expect(again.rows.map((r) => r.id)).toEqual(forward[1]);
+    },
+  );
 });

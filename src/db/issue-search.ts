@@ -24,7 +24,8 @@ import type { IssuePageRequest, IssueSearch } from "../core/ports/issue-search";
 import type { Issue } from "../core/issues/triage";
 import { RELATIVE_UNIT_MS, type Actor, type DateTerm, type IsValue, type IssueQuery, type Term } from "../core/search/ast";
 import { globLiteral, globToLike, hasWildcard } from "../core/search/glob";
-import { cursorAfter, ISSUE_SORTS, type IssueCursor, type IssueSort, type IssueSortColumn } from "../core/search/sort";
+import { keysetPage, type KeysetPage } from "../core/pagination";
+import { encodeIssueCursor, ISSUE_SORTS, type IssueCursor, type IssueSort, type IssueSortColumn } from "../core/search/sort";
 import type { Dialect } from "./connect";
 import type { DB } from "./schema";
 
@@ -237,37 +238,48 @@ function like(column: Expression<string>, glob: string, dialect: Dialect, contai
     : sql<SqlBool>`${column} LIKE ${pattern} ESCAPE '\\'`;
 }
 
-/** ORDER BY the sort column and id, descending, starting after `cursor` when given. */
+/**
+ * ORDER BY the sort column and id, descending, starting after `cursor` when given; a backward
+ * cursor reads the rows before it, nearest first (ascending), for keysetPage to turn round.
+ */
 export function applyIssueSort<TB extends keyof DB, O>(
   qb: SelectQueryBuilder<DB, TB, O>,
   sort: IssueSort,
   cursor: IssueCursor | null,
 ): SelectQueryBuilder<DB, TB, O> {
   const column = `issues.${ISSUE_SORTS[sort]}` as const;
+  const back = cursor?.back === true;
   let q = qb;
   if (cursor) {
     const eb = expressionBuilder<DB, "issues">();
-    q = q.where(eb.or([eb(column, "<", cursor.value), eb.and([eb(column, "=", cursor.value), eb("issues.id", "<", cursor.id)])]));
+    const op = back ? ">" : "<";
+    q = q.where(eb.or([eb(column, op, cursor.value), eb.and([eb(column, "=", cursor.value), eb("issues.id", op, cursor.id)])]));
   }
-  return q.orderBy(sql.ref(column), "desc").orderBy(sql.ref("issues.id"), "desc");
+  const dir = back ? "asc" : "desc";
+  return q.orderBy(sql.ref(column), dir).orderBy(sql.ref("issues.id"), dir);
 }
 
 type IssueSortRow = { id: number } & Record<IssueSortColumn, number>;
 
 /**
- * One page of `qb` in `sort` order after `cursor`, and the cursor for the page after it
- * (null on the last page): reads one row more than `limit` to know whether there is one.
+ * One page of `qb` in `sort` order on `cursor`'s side of it, with the cursors of the pages
+ * before and after (null at either end): reads one row more than `limit` to know.
  */
 export async function fetchIssuePage<TB extends keyof DB, O extends IssueSortRow>(
   qb: SelectQueryBuilder<DB, TB, O>,
   page: { sort: IssueSort; cursor: IssueCursor | null; limit: number },
-): Promise<{ rows: O[]; nextCursor: string | null }> {
+): Promise<KeysetPage<O>> {
   const rows: O[] = await applyIssueSort(qb, page.sort, page.cursor)
     .limit(page.limit + 1)
     .execute();
-  const shown = rows.slice(0, page.limit);
-  const last = shown.at(-1);
-  return { rows: shown, nextCursor: rows.length > page.limit && last ? cursorAfter(page.sort, last) : null };
+  const column = ISSUE_SORTS[page.sort];
+  return keysetPage(
+    rows,
+    page.limit,
+    page.cursor,
+    (row) => ({ value: row[column], id: row.id }),
+    (keyset) => encodeIssueCursor({ sort: page.sort, ...keyset }),
+  );
 }
 
 /**
@@ -314,7 +326,7 @@ export class KyselyIssueSearch implements IssueSearch {
     return environmentsSeen(this.db, projectIds, limit);
   }
 
-  page(request: IssuePageRequest): Promise<{ rows: Issue[]; nextCursor: string | null }> {
+  page(request: IssuePageRequest): Promise<KeysetPage<Issue>> {
     let q = this.db
       .selectFrom("issues")
       .selectAll("issues")

@@ -13,7 +13,13 @@ export class KyselyTelemetryReader implements TelemetryReader {
       q = q.where((eb) =>
         eb.or([eb("timestamp", "<", before.timestamp), eb.and([eb("timestamp", "=", before.timestamp), eb("id", "<", before.id)])]),
       );
-    return q.orderBy("timestamp", "desc").orderBy("id", "desc").limit(page.limit).execute();
+    const after = page.after;
+    if (after)
+      q = q.where((eb) =>
+        eb.or([eb("timestamp", ">", after.timestamp), eb.and([eb("timestamp", "=", after.timestamp), eb("id", ">", after.id)])]),
+      );
+    const dir = after ? "asc" : "desc";
+    return q.orderBy("timestamp", dir).orderBy("id", dir).limit(page.limit).execute();
   }
 
   async issueEventAt(issueId: number, which: EventPosition): Promise<StoredEvent | null> {

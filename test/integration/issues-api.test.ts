@@ -128,6 +128,51 @@ describe.each(DIALECTS)("the issues web API on %s", (dialect) => {
     expect(again.body).toMatchObject({ status: "unresolved" });
   });
 
+  /** The URL path and query, and the cursor, of the `rel` page in a `Link` header (Sentry's shape). */
+  function linkTo(link: string | null, rel: "previous" | "next"): { path: string; results: boolean; cursor: string } {
+    const m = new RegExp(`<([^>]*)>; rel="${rel}"; results="(true|false)"; cursor="([^"]*)"`).exec(link ?? "");
+    if (!m) throw new Error(`no ${rel} link in ${link}`);
+    const url = new URL(m[1]!);
+    return { path: url.pathname + url.search, results: m[2] === "true", cursor: m[3]! };
+  }
+
+  it("pages issues forward and back by the Link header, keeping the query and the limit", async () => {
+    const q = `?query=${encodeURIComponent("is:unresolved")}&limit=1&statsPeriod=24h`;
+    const first = await call(`/api/0/projects/acme/api/issues/${q}`);
+    expect(linkTo(first.headers.get("link"), "previous")).toMatchObject({ results: false, cursor: "" });
+    const next = linkTo(first.headers.get("link"), "next");
+    expect(next.results).toBe(true);
+    const params = new URL(next.path, "http://x").searchParams;
+    expect([params.get("query"), params.get("limit"), params.get("statsPeriod"), params.get("cursor")]).toEqual([
+      "is:unresolved",
+      "1",
+      "24h",
+      next.cursor,
+    ]);
+    const second = await call(next.path);
+    const [one, two] = [first.body as { id: string }[], second.body as { id: string }[]];
+    expect(two).toHaveLength(1);
+    expect(two[0]!.id).not.toBe(one[0]!.id);
+    expect(linkTo(second.headers.get("link"), "next").results).toBe(false);
+    const previous = linkTo(second.headers.get("link"), "previous");
+    expect(previous.results).toBe(true);
+    const back = await call(previous.path);
+    expect((back.body as { id: string }[]).map((i) => i.id)).toEqual([one[0]!.id]);
+  });
+
+  it("pages an issue's events by the Link header", async () => {
+    const first = await call("/api/0/organizations/acme/issues/API-1/events/?limit=1");
+    const next = linkTo(first.headers.get("link"), "next");
+    expect(next.results).toBe(true);
+    const second = await call(next.path);
+    const seen = [...(first.body as { id: string }[]), ...(second.body as { id: string }[])].map((e) => e.id);
+    expect(seen.sort()).toEqual([ids.a1, ids.a2].sort());
+    expect(linkTo(second.headers.get("link"), "next").results).toBe(false);
+    const back = await call(linkTo(second.headers.get("link"), "previous").path);
+    expect(back.body).toEqual(first.body);
+    expect((await call("/api/0/organizations/acme/issues/API-1/events/?cursor=bogus")).status).toBe(400);
+  });
+
   it("lists an issue's events, the latest first, and serves one event with its entries", async () => {
     const events = await call("/api/0/organizations/acme/issues/API-1/events/");
     expect((events.body as { id: string }[]).map((e) => e.id).sort()).toEqual([ids.a1, ids.a2].sort());

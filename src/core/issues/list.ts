@@ -21,7 +21,8 @@ export interface IssueListInput {
 }
 
 export type IssueListResult =
-  { ok: true; issues: Issue[]; nextCursor: string | null } | { ok: false; error: { message: string; position: number } };
+  | { ok: true; issues: Issue[]; previousCursor: string | null; nextCursor: string | null }
+  | { ok: false; error: { message: string; position: number } };
 
 /**
  * The issue stream: a search query, a sort, keyset pagination by (sort value, id) so pages
@@ -46,5 +47,5 @@ export async function listIssues(ctx: Ctx, input: IssueListInput): Promise<Issue
     cursor,
     limit: input.limit,
   });
-  return { ok: true, issues: page.rows, nextCursor: page.nextCursor };
+  return { ok: true, issues: page.rows, previousCursor: page.previousCursor, nextCursor: page.nextCursor };
 }

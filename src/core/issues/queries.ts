@@ -1,7 +1,8 @@
 import type { Project, User } from "../../db/schema";
 import type { Ctx } from "../context";
 import type { EventPage, EventPosition, StoredEvent } from "../ports/telemetry-read";
-import { notFound } from "../errors";
+import { invalidInput, notFound } from "../errors";
+import { decodeKeyset, encodeKeyset, keysetPage, type KeysetPage } from "../pagination";
 import { seesProject, type OrgScope } from "../orgs/access";
 import type { Issue } from "./triage";
 
@@ -69,6 +70,34 @@ export const shortId = (project: Pick<Project, "slug">, issue: Pick<Issue, "shor
 /** Events of an issue, newest first, keyset-paginated by (timestamp, id). */
 export function issueEvents(ctx: Ctx, issueId: number, page: EventPage): Promise<StoredEvent[]> {
   return ctx.telemetry.issueEvents(issueId, page);
+}
+
+/** The prefix of an issue's events cursors (src/core/pagination.ts). */
+const EVENTS_CURSOR = "e1";
+
+/**
+ * A page of an issue's events, newest first, with the cursors of the pages before and after
+ * (`cursor` is one of them, or absent for the first page). A cursor it did not make is a 400.
+ */
+export async function issueEventsPage(
+  ctx: Ctx,
+  issueId: number,
+  page: { limit: number; cursor?: string | undefined },
+): Promise<KeysetPage<StoredEvent>> {
+  const keyset = page.cursor ? decodeKeyset(EVENTS_CURSOR, page.cursor) : null;
+  if (page.cursor && !keyset) throw invalidInput("Invalid cursor — drop the cursor parameter to start from the first page");
+  const at = keyset ? { timestamp: keyset.value, id: keyset.id } : undefined;
+  const rows = await ctx.telemetry.issueEvents(issueId, {
+    limit: page.limit + 1,
+    ...(at ? (keyset?.back ? { after: at } : { before: at }) : {}),
+  });
+  return keysetPage(
+    rows,
+    page.limit,
+    keyset,
+    (e) => ({ value: e.timestamp, id: e.id }),
+    (k) => encodeKeyset(EVENTS_CURSOR, k),
+  );
 }
 
 export function issueEventAt(ctx: Ctx, issueId: number, which: EventPosition): Promise<StoredEvent | null> {

@@ -1,3 +1,4 @@
+import type { KeysetPage } from "../pagination";
 import type { Issue } from "../issues/triage";
 import type { IssueQuery } from "../search/ast";
 import type { IssueCursor, IssueSort } from "../search/sort";
@@ -13,19 +14,19 @@ export interface IssuePageRequest {
   /** Only issues seen since this time (ms), the time-range switcher. */
   since?: number | undefined;
   sort: IssueSort;
-  /** Where the previous page ended; null for the first page. */
+  /** The page boundary to start from (after it, or before it for a previous page); null for the first page. */
   cursor: IssueCursor | null;
   limit: number;
 }
 
 /**
  * How core searches issues (decision 0009): a parsed query (src/core/search) in, a keyset page
- * out, with the cursor of the next page (null on the last). Pages never skip or repeat an
+ * out, with the cursors of the pages before and after (null at either end). Pages never skip or repeat an
  * issue while new events arrive; merged issues are never listed. Implemented over the main
  * database by src/db/issue-search.ts.
  */
 export interface IssueSearch {
-  page(request: IssuePageRequest): Promise<{ rows: Issue[]; nextCursor: string | null }>;
+  page(request: IssuePageRequest): Promise<KeysetPage<Issue>>;
   /**
    * The environments these projects' issues were seen in (their `environment` tag), in
    * alphabetical order, at most `limit`. Its cost follows the number of distinct environment

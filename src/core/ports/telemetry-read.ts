@@ -4,7 +4,7 @@
  * can implement it without touching core or `app/`. The search compiler is still to move here.
  */
 export interface TelemetryReader {
-  /** Events of an issue, newest first, keyset-paginated by (timestamp, id). */
+  /** Events of an issue, newest first (oldest first with `after`), keyset-paginated by (timestamp, id). */
   issueEvents(issueId: number, page: EventPage): Promise<StoredEvent[]>;
   /** An issue's newest or oldest event (by time, then id). */
   issueEventAt(issueId: number, which: EventPosition): Promise<StoredEvent | null>;
@@ -71,6 +71,8 @@ export type EventPosition = "latest" | "oldest";
 
 export interface EventPage {
   limit: number;
-  /** Only events before this one (by time, then id). */
+  /** Only events older than this one (by time, then id). */
   before?: { timestamp: number; id: number };
+  /** Only events newer than this one, read oldest first (the nearest first): a previous page. */
+  after?: { timestamp: number; id: number };
 }

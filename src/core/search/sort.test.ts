@@ -16,22 +16,27 @@ describe("issue sorts", () => {
 
 describe("issue cursors", () => {
   it("round-trips through an opaque URL-safe string", () => {
-    const text = encodeIssueCursor({ sort: "freq", value: 1234, id: 56 });
+    const text = encodeIssueCursor({ sort: "freq", value: 1234, id: 56, back: false });
     expect(text).toMatch(/^[A-Za-z0-9_-]+$/);
-    expect(decodeIssueCursor(text, "freq")).toEqual({ ok: true, cursor: { sort: "freq", value: 1234, id: 56 } });
+    expect(decodeIssueCursor(text, "freq")).toEqual({ ok: true, cursor: { sort: "freq", value: 1234, id: 56, back: false } });
+    const previous = encodeIssueCursor({ sort: "freq", value: 1234, id: 56, back: true });
+    expect(decodeIssueCursor(previous, "freq")).toEqual({ ok: true, cursor: { sort: "freq", value: 1234, id: 56, back: true } });
   });
 
   it("takes the sort column's value from the last row", () => {
     const row = { id: 7, last_seen: 1_700_000_000_000, first_seen: 1, times_seen: 2, user_count: 3 };
     expect(decodeIssueCursor(cursorAfter("date", row), "date")).toEqual({
       ok: true,
-      cursor: { sort: "date", value: 1_700_000_000_000, id: 7 },
+      cursor: { sort: "date", value: 1_700_000_000_000, id: 7, back: false },
     });
-    expect(decodeIssueCursor(cursorAfter("user", row), "user")).toEqual({ ok: true, cursor: { sort: "user", value: 3, id: 7 } });
+    expect(decodeIssueCursor(cursorAfter("user", row), "user")).toEqual({
+      ok: true,
+      cursor: { sort: "user", value: 3, id: 7, back: false },
+    });
   });
 
   it("refuses a cursor made for another sort, saying how to start over", () => {
-    expect(decodeIssueCursor(encodeIssueCursor({ sort: "new", value: 1, id: 1 }), "date")).toEqual({
+    expect(decodeIssueCursor(encodeIssueCursor({ sort: "new", value: 1, id: 1, back: false }), "date")).toEqual({
       ok: false,
       message: "This cursor is for sort=new, not sort=date — drop the cursor parameter to start from the first page",
     });

@@ -7,6 +7,8 @@
  * issue already shown or skip one that did not move.
  */
 
+import type { Keyset } from "../pagination";
+
 export const ISSUE_SORTS = {
   date: "last_seen",
   new: "first_seen",
@@ -32,27 +34,26 @@ export function parseIssueSort(value: string | null | undefined): SortParse {
   return { ok: false, message: `Unknown sort "${value.slice(0, 50)}" — use ${Object.keys(ISSUE_SORTS).join(", ")}` };
 }
 
-/** Where a page ended: the last row's sort value and id. */
-export interface IssueCursor {
+/** A page boundary: a row's sort value and id, and whether the page lies before it (src/core/pagination.ts). */
+export interface IssueCursor extends Keyset {
   sort: IssueSort;
-  value: number;
-  id: number;
 }
 
 const CURSOR_PREFIX = "i1";
 const MAX_CURSOR_LENGTH = 200;
 
 /**
- * Opaque to clients (base64url of `i1:sort:value:id`); the version prefix lets the format
- * change without old links turning into wrong pages.
+ * Opaque to clients (base64url of `i1:sort:value:id`, with `:p` for a previous page); the
+ * version prefix lets the format change without old links turning into wrong pages.
  */
 export function encodeIssueCursor(cursor: IssueCursor): string {
-  return Buffer.from(`${CURSOR_PREFIX}:${cursor.sort}:${cursor.value}:${cursor.id}`, "utf8").toString("base64url");
+  const text = `${CURSOR_PREFIX}:${cursor.sort}:${cursor.value}:${cursor.id}${cursor.back ? ":p" : ""}`;
+  return Buffer.from(text, "utf8").toString("base64url");
 }
 
 /** The cursor after `row` for `sort`. */
 export function cursorAfter(sort: IssueSort, row: { id: number } & Record<IssueSortColumn, number>): string {
-  return encodeIssueCursor({ sort, value: row[ISSUE_SORTS[sort]], id: row.id });
+  return encodeIssueCursor({ sort, value: row[ISSUE_SORTS[sort]], id: row.id, back: false });
 }
 
 export type CursorParse = { ok: true; cursor: IssueCursor } | { ok: false; message: string };
@@ -62,10 +63,10 @@ const RESTART = "drop the cursor parameter to start from the first page";
 export function decodeIssueCursor(text: string, sort: IssueSort): CursorParse {
   const invalid: CursorParse = { ok: false, message: `Invalid cursor — ${RESTART}` };
   if (text.length === 0 || text.length > MAX_CURSOR_LENGTH || !/^[A-Za-z0-9_-]+$/.test(text)) return invalid;
-  const m = /^i1:([a-z]+):(\d{1,16}):(\d{1,16})$/.exec(Buffer.from(text, "base64url").toString("utf8"));
+  const m = /^i1:([a-z]+):(\d{1,16}):(\d{1,16})(:p)?$/.exec(Buffer.from(text, "base64url").toString("utf8"));
   if (!m || !isIssueSort(m[1]!)) return invalid;
   const [value, id] = [Number(m[2]), Number(m[3])];
   if (!Number.isSafeInteger(value) || !Number.isSafeInteger(id)) return invalid;
   if (m[1] !== sort) return { ok: false, message: `This cursor is for sort=${m[1]}, not sort=${sort} — ${RESTART}` };
-  return { ok: true, cursor: { sort, value, id } };
+  return { ok: true, cursor: { sort, value, id, back: m[4] !== undefined } };
 }

@@ -1,7 +1,7 @@
 import { AUDIT_EVENT_NAMES, AUDIT_EVENTS, isAuditEvent } from "../../core/audit/events";
 import { listAuditLog } from "../../core/audit/list";
 import type { AuditEntry } from "../../core/ports/audit";
-import { JsonWithHeaders } from "./raw";
+import { pagedJson } from "./pagination";
 import { route, type ApiRoute } from "./route";
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -47,15 +47,18 @@ export function serializeAuditEntry(entry: AuditEntry) {
 export const AUDIT_ROUTES: ApiRoute[] = [
   route("GET", "/organizations/{}/audit-logs", "org:audit", async ({ ctx, access, query }) => {
     const get = (name: string) => query.get(name) ?? undefined;
-    const kept = { event: get("event"), actor: get("actor"), start: get("start"), end: get("end"), per_page: get("per_page") };
-    const filter = { ...kept, cursor: get("cursor"), limit: kept.per_page };
+    const filter = {
+      event: get("event"),
+      actor: get("actor"),
+      start: get("start"),
+      end: get("end"),
+      cursor: get("cursor"),
+      limit: get("per_page"),
+    };
     const page = await listAuditLog({ ctx, input: { access, filter } });
     const base = `${ctx.publicUrl}/api/0/organizations/${access.org.slug}/audit-logs/`;
-    const next = page.nextCursor === null ? "" : String(page.nextCursor);
-    // The next page keeps the filters; only the cursor moves.
-    const search = new URLSearchParams(Object.entries(kept).filter((e): e is [string, string] => e[1] !== undefined));
-    search.set("cursor", next);
-    const link = `<${base}>; rel="previous"; results="false"; cursor="", <${base}?${search}>; rel="next"; results="${next ? "true" : "false"}"; cursor="${next}"`;
-    return new JsonWithHeaders({ rows: page.entries.map(serializeAuditEntry), options: AUDIT_EVENT_NAMES }, { link });
+    // The log pages one way (by id, newest first): no previous page to offer.
+    const cursors = { previousCursor: null, nextCursor: page.nextCursor === null ? null : String(page.nextCursor) };
+    return pagedJson({ rows: page.entries.map(serializeAuditEntry), options: AUDIT_EVENT_NAMES }, base, query, cursors);
   }),
 ];

@@ -2,7 +2,7 @@ import type { Ctx } from "../../core/context";
 import { invalidInput, notFound } from "../../core/errors";
 import { rowIdOf } from "../../core/identifiers";
 import { issueExtras } from "../../core/issues/extras";
-import { eventInProject, issueByShortId, issueEventAt, issueEvents, issueInOrg } from "../../core/issues/queries";
+import { eventInProject, issueByShortId, issueEventAt, issueEventsPage, issueInOrg } from "../../core/issues/queries";
 import { changeIssues, type IssueChange } from "../../core/issues/triage";
 import { projectInOrg } from "../../core/projects/queries";
 import { traceInOrg } from "../../core/traces/trace";
@@ -10,7 +10,8 @@ import type { User } from "../../db/schema";
 import type { OrgScope } from "../../core/orgs/access";
 import { serializeEvent, serializeIssue } from "./serialize-issues";
 import { DEFAULT_QUERY, listIssues, SORTS, type Sort } from "../../core/issues/list";
-import { JsonWithHeaders, RawResponse } from "./raw";
+import { pagedJson } from "./pagination";
+import { RawResponse } from "./raw";
 import { route, type ApiRoute, type HandlerArgs } from "./route";
 
 /** `{issue_id}` is a numeric id or a short id (`WEB-1A`), as in Sentry. */
@@ -79,10 +80,7 @@ export const ISSUE_ROUTES: ApiRoute[] = [
     if (!result.ok) throw invalidInput(`invalid search query: ${result.error.message}`);
     const extras = await issueExtras(ctx, result.issues, user, { hourly: true });
     const body = result.issues.map((i) => serializeIssue(i, project, ctx.publicUrl, access.org.slug, extras.get(i.id)!));
-    const base = `${ctx.publicUrl}/api/0/projects/${access.org.slug}/${project.slug}/issues/`;
-    const next = result.nextCursor;
-    const link = `<${base}>; rel="previous"; results="false"; cursor="", <${base}${next ? `?cursor=${next}` : ""}>; rel="next"; results="${next ? "true" : "false"}"; cursor="${next ?? ""}"`;
-    return new JsonWithHeaders(body, { link });
+    return pagedJson(body, `${ctx.publicUrl}/api/0/projects/${access.org.slug}/${project.slug}/issues/`, query, result);
   }),
   route("GET", "/organizations/{}/issues/{}", "issue:read", ({ ctx, user, access, params: [, ref] }) =>
     issueJson(ctx, user, access, ref ?? ""),
@@ -95,8 +93,9 @@ export const ISSUE_ROUTES: ApiRoute[] = [
   }),
   route("GET", "/organizations/{}/issues/{}/events", "issue:read", async ({ ctx, access, params: [, ref], query }) => {
     const { issue, project } = await findIssue(ctx, access, ref ?? "");
-    const events = await issueEvents(ctx, issue.id, { limit: limitOf(query) });
-    return events.map((e) => serializeEvent(e, project.slug));
+    const page = await issueEventsPage(ctx, issue.id, { limit: limitOf(query), cursor: query.get("cursor") ?? undefined });
+    const body = page.rows.map((e) => serializeEvent(e, project.slug));
+    return pagedJson(body, `${ctx.publicUrl}/api/0/organizations/${access.org.slug}/issues/${ref ?? ""}/events/`, query, page);
   }),
   ...(["latest", "oldest"] as const).map((which) =>
     route("GET", `/organizations/{}/issues/{}/events/${which}`, "issue:read", async ({ ctx, access, params: [, ref] }: HandlerArgs) => {
