@@ -8,6 +8,7 @@ import { createProject } from "../core/projects/create-project";
 import { applyIssueQuery, environmentsSeen, issueQueryCondition } from "./issue-search";
 import { parseIssueQuery } from "../core/search/parse";
 import { seedIssues, seedUser } from "../../test/support/issue-seeds";
+import { listIssues } from "../core/issues/list";
 
 const NOW = 1_700_000_000_000; // 2023-11-14T22:13:20Z
 const H = 3_600_000;
@@ -39,6 +40,8 @@ describe.each(DIALECTS)("issue search conditions on %s", (dialect) => {
         first_seen: NOW - 2 * H,
         last_seen: NOW - 1 * H,
         first_release: "1.2.0",
+        last_release: "1.2.0",
+        metadata: JSON.stringify({ type: "TypeError", value: "Cannot read properties of undefined (reading 'id')" }),
         assignee_id: jane,
         tags: [
           ["level", "error"],
@@ -59,6 +62,8 @@ describe.each(DIALECTS)("issue search conditions on %s", (dialect) => {
         first_seen: NOW - 10 * D,
         last_seen: NOW - 3 * H,
         first_release: "1.1.0",
+        last_release: "1.2.1",
+        metadata: JSON.stringify({ type: "ReferenceError", value: "foo is not defined" }),
         assignee_id: bob,
         tags: [
           ["release", "1.1.0"],
@@ -327,6 +332,53 @@ describe.each(DIALECTS)("issue search conditions on %s", (dialect) => {
     ["environment:production times_seen:>10 !is:resolved", ["checkout", "timeout"]],
   ])("combines terms with AND: %s", async (query, expected) => {
     expect(await find(query)).toEqual(expected);
+  });
+
+  it("searches the exception's type and value with error.type: and error.value:", async () => {
+    expect(await find("error.type:TypeError")).toEqual(["checkout"]);
+    expect(await find('error.value:"foo is not defined"')).toEqual(["reference"]);
+    expect(await find("error.type:*error")).toEqual(["checkout", "reference"]);
+    expect(await find("!error.type:TypeError")).toEqual(["reference", "disk", "timeout"]);
+    expect(await find("error.type:[TypeError, ReferenceError] error.value:foo*")).toEqual(["reference"]);
+  });
+
+  it("derives issue.priority from the level: fatal and error high, warning medium, info and debug low", async () => {
+    expect(await find("issue.priority:high")).toEqual(["checkout", "disk"]);
+    expect(await find("issue.priority:medium")).toEqual(["reference"]);
+    expect(await find("issue.priority:[medium, low]")).toEqual(["reference", "timeout"]);
+    expect(await find("!issue.priority:high")).toEqual(["reference", "timeout"]);
+  });
+
+  it("finds the project's newest release for release:latest — a created release first, else the last one seen", async () => {
+    // No release made through the API: the release of the most recently seen issue (checkout's).
+    expect(await find("release:latest")).toEqual(["checkout"]);
+    const org = await ctx.db.selectFrom("projects").select("organization_id").where("id", "=", projectId).executeTakeFirstOrThrow();
+    const release = await ctx.db
+      .insertInto("releases")
+      .values({ organization_id: org.organization_id, version: "1.2.1", date_created: NOW })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    await ctx.db.insertInto("release_projects").values({ release_id: release.id, project_id: projectId }).execute();
+    try {
+      expect(await find("release:latest")).toEqual(["reference"]);
+      expect(await find("release:[latest, 2.0_beta%1]")).toEqual(["reference", "disk"]);
+      expect(await find("!release:latest")).toEqual(["checkout", "disk", "timeout"]);
+    } finally {
+      await ctx.db.deleteFrom("release_projects").where("release_id", "=", release.id).execute();
+      await ctx.db.deleteFrom("releases").where("id", "=", release.id).execute();
+    }
+  });
+
+  it("refuses a key that is neither a property nor a tag these projects' issues carry, with a message", async () => {
+    const list = (query: string) => listIssues(ctx, { projectIds: [projectId], query, sort: "date", limit: 10, user: null });
+    expect(await list("is:unresolved bogus:field")).toEqual({
+      ok: false,
+      error: { message: expect.stringContaining('Unknown search key "bogus"'), position: 14 },
+    });
+    expect((await list("tags[nope]:x")).ok).toBe(false);
+    // A custom tag some issue carries, and a built-in tag none carries yet, are searched.
+    expect(await list("path:*")).toMatchObject({ ok: true, issues: [expect.objectContaining({ title: "Disk 100%_full on /var" })] });
+    expect(await list("url.domain:example.com")).toMatchObject({ ok: true, issues: [] });
   });
 
   it("composes with a select that joins other tables", async () => {

@@ -93,12 +93,18 @@ function termCondition(eb: Eb, term: Term, o: IssueQueryOptions): Condition {
     case "bookmarks":
       return eb.or(term.values.map((a) => bookmarkedBy(eb, a, o.userId)));
     case "field": {
+      if (term.field === "error.type" || term.field === "error.value") {
+        const value = metadataText(term.field === "error.type" ? "type" : "value", o.dialect);
+        return eb.or(term.values.map((g) => globMatch(value, g, o.dialect)));
+      }
       const column = term.field === "title" ? "issues.title" : "issues.first_release";
       const match = eb.or(term.values.map((g) => globMatch(sql.ref<string>(column), g, o.dialect)));
       return column === "issues.first_release" ? eb.and([eb("issues.first_release", "is not", null), match]) : match;
     }
     case "tag":
-      return term.key === "trace" ? traceIn(eb, term.values, o.dialect) : tagExists(eb, term.key, term.values, o.dialect);
+      if (term.key === "trace") return traceIn(eb, term.values, o.dialect);
+      if (term.key === "release" && term.values.some(isLatest)) return releaseTag(eb, term.values, o.dialect);
+      return tagExists(eb, term.key, term.values, o.dialect);
   }
 }
 
@@ -192,6 +198,55 @@ function tagExists(eb: Eb, key: string, values: readonly string[] | null, dialec
     .where("it.key", "=", key);
   const match = oneOf("it.value", values, dialect);
   return eb.exists(match ? rows.where(match) : rows);
+}
+
+/**
+ * A text field of the issue's metadata JSON (`{type, value, …}`, always written by the digest
+ * step), `''` when absent so that the condition stays two-valued.
+ */
+function metadataText(field: "type" | "value", dialect: Dialect): Expression<string> {
+  return dialect === "postgres"
+    ? sql<string>`coalesce(issues.metadata::json ->> ${field}, '')`
+    : sql<string>`coalesce(json_extract(issues.metadata, ${`$.${field}`}), '')`;
+}
+
+const isLatest = (glob: string): boolean => glob === "latest";
+
+/**
+ * `release:latest` (Sentry's): the issue's project's newest release — by creation among the
+ * releases the API made for it, else the release of the project's most recently seen issue —
+ * alongside any other values of the list.
+ */
+function releaseTag(eb: Eb, values: readonly string[], dialect: Dialect): Condition {
+  const newest = eb
+    .selectFrom("releases as lr")
+    .innerJoin("release_projects as lrp", "lrp.release_id", "lr.id")
+    .select("lr.version")
+    .whereRef("lrp.project_id", "=", "issues.project_id")
+    .orderBy("lr.date_created", "desc")
+    .orderBy("lr.id", "desc")
+    .limit(1);
+  const seen = eb
+    .selectFrom("issues as li")
+    .select("li.last_release")
+    .whereRef("li.project_id", "=", "issues.project_id")
+    .where("li.last_release", "is not", null)
+    .orderBy("li.last_seen", "desc")
+    .limit(1);
+  const latest = sql<SqlBool>`it.value = coalesce((${newest}), (${seen}))`;
+  const others = oneOf(
+    "it.value",
+    values.filter((v) => !isLatest(v)),
+    dialect,
+  );
+  const rows = eb
+    .selectFrom("issue_tags as it")
+    .select(sql.lit(1).as("one"))
+    .whereRef("it.issue_id", "=", "issues.id")
+    .where("it.key", "=", "release");
+  if (values.every(isLatest)) return eb.exists(rows.where(latest));
+  // `release:[latest, *]`: any release would do.
+  return eb.exists(others ? rows.where(sql<SqlBool>`(${latest} or ${others})`) : rows);
 }
 
 /**
@@ -324,6 +379,24 @@ export class KyselyIssueSearch implements IssueSearch {
 
   environments(projectIds: readonly number[], limit: number): Promise<string[]> {
     return environmentsSeen(this.db, projectIds, limit);
+  }
+
+  async tagKeysSeen(projectIds: readonly number[], keys: readonly string[]): Promise<string[]> {
+    if (projectIds.length === 0 || keys.length === 0) return [];
+    const seen = await Promise.all(
+      keys.map(async (key) => {
+        const row = await this.db
+          .selectFrom("issue_tags as t")
+          .innerJoin("issues as i", "i.id", "t.issue_id")
+          .select("t.key")
+          .where("t.key", "=", key)
+          .where("i.project_id", "in", [...projectIds])
+          .limit(1)
+          .executeTakeFirst();
+        return row ? key : null;
+      }),
+    );
+    return seen.filter((k): k is string => k !== null);
   }
 
   page(request: IssuePageRequest): Promise<KeysetPage<Issue>> {

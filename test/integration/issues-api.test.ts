@@ -112,6 +112,11 @@ describe.each(DIALECTS)("the issues web API on %s", (dialect) => {
     const bad = await call(`/api/0/projects/acme/api/issues/?query=${encodeURIComponent("is:nope")}`);
     expect(bad.status).toBe(400);
     expect((bad.body as { detail: string }).detail).toMatch(/^invalid search query: Unknown status "nope"/);
+    const unknown = await call(`/api/0/projects/acme/api/issues/?query=${encodeURIComponent("bogus:field")}`);
+    expect(unknown.status).toBe(400);
+    expect((unknown.body as { detail: string }).detail).toMatch(/^invalid search query: Unknown search key "bogus"/);
+    const typed = await call(`/api/0/projects/acme/api/issues/?query=${encodeURIComponent("error.type:TimeoutError")}`);
+    expect((typed.body as { title: string }[]).map((i) => i.title)).toEqual(["TimeoutError: upstream took 2900 ms"]);
   });
 
   it("reads and resolves an issue by id and by short id, and rejects an unknown status", async () => {

@@ -33,4 +33,6 @@ export interface IssueSearch {
    * names, not the number of issues: the issue stream's environment switcher asks on every view.
    */
   environments(projectIds: readonly number[], limit: number): Promise<string[]>;
+  /** Which of these tag keys an issue of these projects carries (to refuse a search on a key none has). */
+  tagKeysSeen(projectIds: readonly number[], keys: readonly string[]): Promise<string[]>;
 }

@@ -65,7 +65,7 @@ export interface ActorTerm {
   values: Actor[];
 }
 
-/** A text property stored on the issue itself: `firstRelease:1.0.*`, `title:"Type*"`. */
+/** A text property stored on the issue itself: `firstRelease:1.0.*`, `title:"Type*"`, `error.type:TypeError`. */
 export interface FieldTerm {
   type: "field";
   negated: boolean;
@@ -73,7 +73,7 @@ export interface FieldTerm {
   values: string[];
 }
 
-/** Any other key: a tag the digest step indexed (`release`, `environment`, `user.email`, `browser.name`, custom tags). */
+/** Any other key: a tag the digest step indexed (`release:latest` is the project's newest release) (`release`, `environment`, `user.email`, `browser.name`, custom tags). */
 export interface TagTerm {
   type: "tag";
   negated: boolean;
@@ -101,7 +101,7 @@ export type Level = (typeof LEVELS)[number];
 
 export type NumberField = "times_seen" | "user_count";
 export type DateField = "firstSeen" | "lastSeen";
-export type TextField = "firstRelease" | "title";
+export type TextField = "firstRelease" | "title" | "error.type" | "error.value";
 
 /** `:` alone means `=`. */
 export type CompareOp = "=" | ">" | ">=" | "<" | "<=";

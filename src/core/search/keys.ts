@@ -11,6 +11,7 @@ export type KeySpec =
   | { kind: "has" }
   | { kind: "text" }
   | { kind: "level" }
+  | { kind: "priority" }
   | { kind: "number"; field: NumberField }
   | { kind: "date"; field: DateField }
   | { kind: "assigned" }
@@ -40,7 +41,48 @@ const PROPERTIES: Record<string, Exclude<KeySpec, { kind: "tag" }>> = {
   first_release: { kind: "field", field: "firstRelease" },
   "first-release": { kind: "field", field: "firstRelease" },
   title: { kind: "field", field: "title" },
+  // The exception's type and value, as the issue's metadata keeps them.
+  "error.type": { kind: "field", field: "error.type" },
+  "error.value": { kind: "field", field: "error.value" },
+  // Telltale has no priority of its own: derived from the level (PRIORITY_LEVELS in parse.ts).
+  "issue.priority": { kind: "priority" },
 };
+
+/**
+ * Tags every project may carry, whether or not an event has sent one yet: the ones the digest
+ * step derives from events (src/core/issues/event-tags.ts) and `trace`. Any other key is a
+ * custom tag, and a search for one that no issue of the searched projects carries is refused
+ * as an unknown key rather than silently matching nothing.
+ */
+export const BUILTIN_TAG_KEYS: ReadonlySet<string> = new Set([
+  "level",
+  "release",
+  "environment",
+  "dist",
+  "logger",
+  "transaction",
+  "server_name",
+  "user",
+  "user.id",
+  "user.email",
+  "user.username",
+  "user.ip",
+  "browser",
+  "browser.name",
+  "os",
+  "os.name",
+  "client_os.name",
+  "device",
+  "device.family",
+  "runtime",
+  "runtime.name",
+  "url",
+  "url.domain",
+  "mechanism",
+  "handled",
+  "trace",
+  "sdk.name",
+]);
 
 /** Characters of a plain key (Sentry's `key = [a-zA-Z0-9_.-]+`). */
 export const KEY_CHAR = /[A-Za-z0-9_.-]/;

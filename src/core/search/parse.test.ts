@@ -238,6 +238,7 @@ describe("parseIssueQuery: invalid queries get a message and a position", () => 
     ['level:error "unfinished \\"', 12, 'Unterminated quote at position 12 — close it with " (write \\" for a quote inside)'],
     ['release:"1.0"x', 13, 'Unexpected "x" after the closing quote at position 13 — put a space between terms'],
     ["level:critical", 6, 'Unknown level "critical" in level:critical — use fatal, error, warning, info or debug'],
+    ["issue.priority:urgent", 15, 'Unknown priority "urgent" in issue.priority:urgent — use high, medium or low'],
     ["level:[error, err*]", 14, 'Unknown level "err*" in level:err* — use fatal, error, warning, info or debug'],
     [
       "times_seen:>ten",
@@ -369,5 +370,20 @@ describe("parseIssueQuery: hostile input", () => {
       { type: "text", negated: false, value: "e\u0301" },
       { type: "text", negated: false, value: "\u202eabc" },
     ]);
+  });
+});
+
+describe("Sentry's issue keys beyond tags", () => {
+  it("reads error.type: and error.value: as the issue's own fields, and issue.priority: as levels", () => {
+    expect(parseIssueQuery('error.type:TypeError error.value:"not defined*" !issue.priority:[high, low]')).toEqual({
+      ok: true,
+      query: {
+        terms: [
+          { type: "field", negated: false, field: "error.type", values: ["TypeError"] },
+          { type: "field", negated: false, field: "error.value", values: ["not defined*"] },
+          { type: "level", negated: true, values: ["fatal", "error", "info", "debug"] },
+        ],
+      },
+    });
   });
 });

@@ -128,6 +128,8 @@ function interpret(spec: KeySpec, negated: boolean, key: RawKey, raw: RawValues)
       return { type: "text", negated, value: single(raw, label, `${label}"cannot read"`).glob };
     case "level":
       return { type: "level", negated, values: raw.values.map((v) => level(v, label)) };
+    case "priority":
+      return { type: "level", negated, values: raw.values.flatMap((v) => PRIORITY_LEVELS[priority(v, label)]) };
     case "number": {
       const v = single(raw, label, `${label}>10`);
       const n = parseCount(globLiteral(v.glob));
@@ -178,6 +180,22 @@ function level(v: RawValue, label: string): Level {
   const lit = globLiteral(v.glob).toLowerCase();
   if (isOneOf(LEVELS, lit)) return lit;
   throw new QuerySyntaxError(`Unknown level "${globLiteral(v.glob)}" in ${label}${v.source} — use ${wordList(LEVELS)}`, v.start);
+}
+
+/**
+ * `issue.priority:` as levels: Telltale keeps no priority, so it is derived from the level the
+ * way Sentry sets an issue's initial priority (fatal and error high, warning medium, the rest low).
+ */
+export const PRIORITY_LEVELS = { high: ["fatal", "error"], medium: ["warning"], low: ["info", "debug"] } as const satisfies Record<
+  string,
+  readonly Level[]
+>;
+const PRIORITIES = Object.keys(PRIORITY_LEVELS) as (keyof typeof PRIORITY_LEVELS)[];
+
+function priority(v: RawValue, label: string): keyof typeof PRIORITY_LEVELS {
+  const lit = globLiteral(v.glob).toLowerCase();
+  if (isOneOf(PRIORITIES, lit)) return lit;
+  throw new QuerySyntaxError(`Unknown priority "${globLiteral(v.glob)}" in ${label}${v.source} — use ${wordList(PRIORITIES)}`, v.start);
 }
 
 /** Keys `has:` cannot check: properties every issue has, or that have their own syntax. */

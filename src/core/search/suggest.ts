@@ -22,6 +22,9 @@ export const SUGGESTED_KEYS = [
   "firstRelease",
   "title",
   "message",
+  "error.type",
+  "error.value",
+  "issue.priority",
 ] as const;
 
 /** Values known without looking at data; tag keys get theirs from the org's issue tags. */
@@ -34,6 +37,7 @@ const FIXED_VALUES: Record<string, readonly string[]> = {
   lastSeen: ["-1h", "-24h", "-7d", "-30d"],
   times_seen: [">10", ">100", ">1000"],
   user_count: [">1", ">10", ">100"],
+  "issue.priority": ["high", "medium", "low"],
 };
 
 export const MAX_SUGGESTIONS = 8;
