@@ -1,4 +1,6 @@
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { planStatements } from "../support/query-plans";
 import { createUser } from "../../src/core/accounts/create-user";
 import type { Ctx } from "../../src/core/context";
 import { digestBatch } from "../../src/core/digest/batch";
@@ -76,10 +78,38 @@ describe.each(DIALECTS)("the command palette's lookup on %s", (dialect) => {
     expect(await find(traceId)).toEqual([{ kind: "trace", traceId }]);
   });
 
-  it("matches projects by slug or name and issues by title prefix, case-insensitively", async () => {
+  it("matches projects by slug or name and issues by title words, case-insensitively", async () => {
     expect(await find("web")).toEqual([{ kind: "project", slug: "shop", name: "Web Shop" }]);
     const titles = (await find("checkout")).map((r) => (r.kind === "issue" ? r.title : r.kind));
     expect(titles).toEqual([expect.stringMatching(/^CheckoutError/)]);
+  });
+
+  it("finds issues by words anywhere in the title, each typed word starting one, through the word index", async () => {
+    const titles = async (query: string) => (await find(query)).flatMap((r) => (r.kind === "issue" ? [r.title] : [])).sort();
+    expect(await titles("boom")).toEqual(["CartError: boom", "CheckoutError: boom"]);
+    expect(await titles("BO cart")).toEqual(["CartError: boom"]);
+    expect(await titles("oom")).toEqual([]);
+    if (dialect === "sqlite") {
+      const plans = await planStatements(store, (db) =>
+        lookup({ ctx: { ...ctx, db }, input: { org: mine, projectIds: null, query: "boom" } }).then(() => {}),
+      );
+      const issues = plans.find((p) => p.sql.includes("issue_title_words"));
+      expect(issues?.steps).toContainEqual(expect.stringMatching(/VIRTUAL TABLE INDEX/));
+    } else {
+      // One connection, so that the setting holds for the EXPLAIN; a few rows would rather be read whole.
+      const plan = await store.db.connection().execute(async (db) => {
+        await sql`set enable_seqscan = off`.execute(db);
+        try {
+          const rows = await sql<{
+            "QUERY PLAN": string;
+          }>`explain select id from issues where to_tsvector('simple', title) @@ to_tsquery('simple', 'boom:*')`.execute(db);
+          return rows.rows.map((r) => r["QUERY PLAN"]).join("\n");
+        } finally {
+          await sql`set enable_seqscan = on`.execute(db);
+        }
+      });
+      expect(plan).toContain("issues_title_words");
+    }
   });
 
   it("answers the web API with the UI page each result opens", async () => {

@@ -1,4 +1,5 @@
-import { sql } from "kysely";
+import { sql, type SqlBool } from "kysely";
+import type { Dialect } from "../../db/connect";
 import type { Organization, Project } from "../../db/schema";
 import type { Ctx } from "../context";
 import { issueByShortId, shortId } from "../issues/queries";
@@ -24,7 +25,7 @@ const likePrefix = (text: string) => `${text.toLowerCase().replace(/[\\%_]/g, (c
  * Every query joins through `projects.organization_id`, so another organization's issue,
  * event or trace is never found (the caller has already checked the user may read this one).
  * A 32-hex id is tried as an event id and as a trace id; a short id (`WEB-1A`) as an issue;
- * other text as a project slug or name and an issue title prefix.
+ * other text as a project slug or name prefix and as words anywhere in an issue's title.
  */
 export async function lookup({ ctx, input }: { ctx: Ctx; input: OrgScope & { query: string } }): Promise<LookupResult[]> {
   const results = await lookupInOrg(ctx, input.org, input.query);
@@ -64,18 +65,44 @@ async function lookupInOrg(ctx: Ctx, org: Organization, text: string): Promise<L
     .limit(LOOKUP_LIMIT)
     .execute();
   results.push(...projects.map((p) => ({ kind: "project" as const, slug: p.slug, name: p.name })));
-  const issues = await ctx.db
-    .selectFrom("issues")
-    .innerJoin("projects", "projects.id", "issues.project_id")
-    .select(["issues.id", "issues.short_number", "issues.title", "issues.project_id", "projects.slug"])
-    .where("projects.organization_id", "=", org.id)
-    .where("issues.merged_into_id", "is", null)
-    .where(sql<boolean>`lower(${sql.ref("issues.title")}) like ${pattern} escape '\\'`)
-    .orderBy("issues.last_seen", "desc")
-    .limit(LOOKUP_LIMIT)
-    .execute();
+  const words = titleWords(query);
+  const issues =
+    words.length === 0
+      ? []
+      : await ctx.db
+          .selectFrom("issues")
+          .innerJoin("projects", "projects.id", "issues.project_id")
+          .select(["issues.id", "issues.short_number", "issues.title", "issues.project_id", "projects.slug"])
+          .where("projects.organization_id", "=", org.id)
+          .where("issues.merged_into_id", "is", null)
+          .where(titleHasWords(ctx.dialect, words))
+          .orderBy("issues.last_seen", "desc")
+          .limit(LOOKUP_LIMIT)
+          .execute();
   for (const i of issues) if (i.id !== byShortId?.id) results.push(issueResult(i, i));
   return results.slice(0, LOOKUP_LIMIT);
+}
+
+/** At most this many words of the typed text are looked up: a few already narrow it down. */
+const MAX_WORDS = 8;
+
+/** The words of the typed text, letters and digits only: nothing of it reaches the index's query syntax. */
+export function titleWords(text: string): string[] {
+  return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, MAX_WORDS);
+}
+
+/**
+ * Every word starts a word of the title, through the title word index (migration 0041): FTS5
+ * on SQLite, the GIN-indexed `simple` tsvector on PostgreSQL. "payment decl" finds
+ * "auth: payment declined by gateway".
+ */
+function titleHasWords(dialect: Dialect, words: readonly string[]) {
+  if (dialect === "postgres") {
+    const tsquery = words.map((w) => `${w}:*`).join(" & ");
+    return sql<SqlBool>`to_tsvector('simple', ${sql.ref("issues.title")}) @@ to_tsquery('simple', ${tsquery})`;
+  }
+  const match = words.map((w) => `"${w}"*`).join(" ");
+  return sql<SqlBool>`${sql.ref("issues.id")} in (select rowid from issue_title_words where issue_title_words match ${match})`;
 }
 
 function issueResult(issue: { id: number; short_number: number; title: string }, project: Pick<Project, "slug">): LookupResult {
