@@ -176,6 +176,9 @@ function checkout() { applyDiscount({}); }
     const response = await page.goto(`${server.url}/orgs/shop/issues?query=${encodeURIComponent('is:nope "unterminated')}`);
     expect(response?.status()).toBe(200);
     await expect(page.locator("[data-testid=query-error]").textContent()).resolves.toMatch(/^Invalid search: /);
+    // A key that is neither a property nor a tag of these issues is explained, not an empty stream.
+    await page.goto(`${server.url}/orgs/shop/issues?query=${encodeURIComponent("is:unresolved bogus:field")}`);
+    await expect(page.locator("[data-testid=query-error]").textContent()).resolves.toContain('Unknown search key "bogus"');
   });
 
   it("shows a @sentry/node event's memory and boot time as a person reads them, not as sent", async () => {
