@@ -27,6 +27,7 @@ import { globLiteral, globToLike, hasWildcard } from "../core/search/glob";
 import { keysetPage, type KeysetPage } from "../core/pagination";
 import { encodeIssueCursor, ISSUE_SORTS, type IssueCursor, type IssueSort, type IssueSortColumn } from "../core/search/sort";
 import type { Dialect } from "./connect";
+import { isLatest, metadataText, releaseTag } from "./issue-search-terms";
 import type { DB } from "./schema";
 
 export interface IssueQueryOptions {
@@ -103,7 +104,16 @@ function termCondition(eb: Eb, term: Term, o: IssueQueryOptions): Condition {
     }
     case "tag":
       if (term.key === "trace") return traceIn(eb, term.values, o.dialect);
-      if (term.key === "release" && term.values.some(isLatest)) return releaseTag(eb, term.values, o.dialect);
+      if (term.key === "release" && term.values.some(isLatest))
+        return releaseTag(
+          eb,
+          term.values,
+          oneOf(
+            "it.value",
+            term.values.filter((v) => !isLatest(v)),
+            o.dialect,
+          ),
+        );
       return tagExists(eb, term.key, term.values, o.dialect);
   }
 }
@@ -198,55 +208,6 @@ function tagExists(eb: Eb, key: string, values: readonly string[] | null, dialec
     .where("it.key", "=", key);
   const match = oneOf("it.value", values, dialect);
   return eb.exists(match ? rows.where(match) : rows);
-}
-
-/**
- * A text field of the issue's metadata JSON (`{type, value, …}`, always written by the digest
- * step), `''` when absent so that the condition stays two-valued.
- */
-function metadataText(field: "type" | "value", dialect: Dialect): Expression<string> {
-  return dialect === "postgres"
-    ? sql<string>`coalesce(issues.metadata::json ->> ${field}, '')`
-    : sql<string>`coalesce(json_extract(issues.metadata, ${`$.${field}`}), '')`;
-}
-
-const isLatest = (glob: string): boolean => glob === "latest";
-
-/**
- * `release:latest` (Sentry's): the issue's project's newest release — by creation among the
- * releases the API made for it, else the release of the project's most recently seen issue —
- * alongside any other values of the list.
- */
-function releaseTag(eb: Eb, values: readonly string[], dialect: Dialect): Condition {
-  const newest = eb
-    .selectFrom("releases as lr")
-    .innerJoin("release_projects as lrp", "lrp.release_id", "lr.id")
-    .select("lr.version")
-    .whereRef("lrp.project_id", "=", "issues.project_id")
-    .orderBy("lr.date_created", "desc")
-    .orderBy("lr.id", "desc")
-    .limit(1);
-  const seen = eb
-    .selectFrom("issues as li")
-    .select("li.last_release")
-    .whereRef("li.project_id", "=", "issues.project_id")
-    .where("li.last_release", "is not", null)
-    .orderBy("li.last_seen", "desc")
-    .limit(1);
-  const latest = sql<SqlBool>`it.value = coalesce((${newest}), (${seen}))`;
-  const others = oneOf(
-    "it.value",
-    values.filter((v) => !isLatest(v)),
-    dialect,
-  );
-  const rows = eb
-    .selectFrom("issue_tags as it")
-    .select(sql.lit(1).as("one"))
-    .whereRef("it.issue_id", "=", "issues.id")
-    .where("it.key", "=", "release");
-  if (values.every(isLatest)) return eb.exists(rows.where(latest));
-  // `release:[latest, *]`: any release would do.
-  return eb.exists(others ? rows.where(sql<SqlBool>`(${latest} or ${others})`) : rows);
 }
 
 /**
