@@ -1,5 +1,6 @@
 import type { Settings } from "../config/settings";
 import type { Ctx } from "../core/context";
+import type { StorageFullState } from "../core/ingest/storage-full";
 import type { SelfMonitoringTarget } from "../core/selfmon/resolve";
 
 /**
@@ -11,6 +12,8 @@ export interface TelltaleRuntime {
   ctx: Ctx;
   settings: Settings;
   selfMonitoring: SelfMonitoringTarget | null;
+  /** Whether ingest found storage full (src/server/storage-alarm.ts); absent where no server runs. */
+  storageFull?: () => StorageFullState | null;
   /** Set by the app's server instrumentation once its SDK runs; the worker reports through it. */
   monitor?: Monitor;
 }

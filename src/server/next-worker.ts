@@ -14,6 +14,7 @@ import { createMailer } from "./mailer";
 import { startAlertLoop } from "./alert-loop";
 import { createWebhookClient } from "./webhook-client";
 import { getRuntime, setRuntime } from "./app-handoff";
+import { storageFullState } from "./storage-alarm";
 import { registerBuildMaps } from "./own-maps";
 import { TUNNEL_PATH } from "./tunnel";
 import { isUiStartMessage, type UiStartMessage, type UiWorkerInput } from "./ui-prestart";
@@ -43,7 +44,9 @@ const ctx = {
   webhooks: createWebhookClient({ allowPrivate: config.alerts.allowPrivateUrls }),
 };
 const selfMonitoring = await resolveSelfMonitoring(ctx, config.selfMonitoring, loopbackUrl, TUNNEL_PATH);
-setRuntime({ ctx, settings: config, selfMonitoring });
+// Subscribes at once, so that the first report of a full disk after the start is heard.
+storageFullState();
+setRuntime({ ctx, settings: config, selfMonitoring, storageFull: storageFullState });
 
 /**
  * Next.js reads the configuration the build resolved (`.next/required-server-files.json`) as

@@ -1,8 +1,10 @@
 import type { ReactNode } from "react";
 import { Suspense } from "react";
 import type { OrgAccess } from "@/src/core/orgs/access";
+import { roleRank } from "@/src/core/orgs/roles";
 import type { Project } from "@/src/db/schema";
 import { Palette } from "../palette/palette";
+import { StorageFullBanner } from "../storage-full-banner";
 import { RememberOrg } from "./remember-org";
 import { Sidebar } from "./sidebar";
 import "./shell.css";
@@ -46,7 +48,10 @@ export function Shell({ access, orgs, projects, superuser, remember = false, chi
           superuser={superuser}
         />
       </Suspense>
-      <div className="shell-main">{children}</div>
+      <div className="shell-main">
+        {(superuser || (access !== null && roleRank(access.role) >= roleRank("admin"))) && <StorageFullBanner />}
+        {children}
+      </div>
       {org && <Palette org={org.slug} />}
       {org && remember && <RememberOrg slug={org.slug} />}
     </div>

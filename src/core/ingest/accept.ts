@@ -19,6 +19,7 @@ import { AttachmentWriter } from "./attachments";
 import { QueueBusyError, type QueueRow, type QueueWriter } from "./queue-writer";
 import type { MemoryBudget } from "./memory";
 import type { KeyCache, KeyConfig } from "./project-config";
+import type { StorageFullWatch } from "./storage-full";
 import { serializeEnvelope, type KeptItem } from "./serialize";
 
 /** Everything the request path needs, built once per process (src/server/ingest/ingest-runtime.ts). */
@@ -36,6 +37,8 @@ export interface IngestRuntime {
   queue: QueueGauge;
   /** Writes rows to the ingest queue, many requests' in one statement. */
   enqueue: QueueWriter;
+  /** Whether storage is full, logged once per interval and shown to administrators (src/core/ingest/storage-full.ts). */
+  storage: StorageFullWatch;
 }
 
 /** Undigested envelopes, counted in this process; the digest step reports what it took. */

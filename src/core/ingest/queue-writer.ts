@@ -2,6 +2,7 @@ import type { Insertable, Kysely } from "kysely";
 import type { DB, QueueDB } from "../../db/schema";
 import { insertRows, MAX_CHUNK } from "../../db/bulk-insert";
 import { isSqliteBusy } from "../../db/queue";
+import { isStorageFull } from "../../db/storage-full";
 import { freePages, vacuumPages } from "../../db/vacuum";
 import { GroupCommit } from "./group-commit";
 
@@ -107,7 +108,8 @@ export class QueueWriter {
       (rows) => this.write(rows),
       GROUP_ROWS,
       concurrency,
-      (error) => error instanceof QueueBusyError,
+      // A full disk fails every row alike: written again one by one, each would fail the same way.
+      (error) => error instanceof QueueBusyError || isStorageFull(error),
     );
   }
 

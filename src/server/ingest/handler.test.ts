@@ -3,7 +3,8 @@ import type { AddressInfo } from "node:net";
 import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
 import { compress as zstdCompress } from "zstd-napi";
 import { defaultStackParser, makeNodeTransport, NodeClient } from "@sentry/node";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { sql } from "kysely";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { DIALECTS, openTestStore, testCtx, type TestStore } from "../../../test/support/stores";
 import { waitFor } from "../../../test/support/wait";
 import { noise, zstdStreamed } from "../../../test/support/zstd-frames";
@@ -15,6 +16,9 @@ import { createProject } from "../../core/projects/create-project";
 import type { Project, ProjectKey } from "../../db/schema";
 import { setLogLevel } from "../log";
 import { headerSafe } from "../http";
+import type { IngestRuntime } from "../../core/ingest/accept";
+import { STORAGE_FULL_RETRY_AFTER_SECONDS, storageFullNotice } from "../../core/ingest/storage-full";
+import { storageFullState } from "../storage-alarm";
 import { handleIngest } from "./handler";
 import { createIngestRuntime } from "./ingest-runtime";
 
@@ -53,6 +57,7 @@ describe.each(DIALECTS)("handleIngest on %s", (dialect) => {
   let key: ProjectKey;
   let otherKey: ProjectKey;
   let disabledKey: ProjectKey;
+  let runtime: IngestRuntime;
 
   beforeAll(async () => {
     setLogLevel("warn"); // every rejection logs a line at info
@@ -65,7 +70,7 @@ describe.each(DIALECTS)("handleIngest on %s", (dialect) => {
     await ctx.db.updateTable("project_keys").set({ is_active: 0 }).where("id", "=", disabledKey.id).execute();
 
     const settings = parseSettings({ TELLTALE_MAX_ENVELOPE_BYTES: String(MAX_ENVELOPE_BYTES) });
-    const runtime = createIngestRuntime(ctx, settings, 0, { keyCacheMs: 0 });
+    runtime = createIngestRuntime(ctx, settings, 0, { keyCacheMs: 0 });
     // The route as the front server (src/server/front.ts) derives it from the path.
     server = createServer((req, res) => {
       const m = INGEST_PATH.exec((req.url ?? "/").split("?")[0] ?? "/");
@@ -343,6 +348,54 @@ describe.each(DIALECTS)("handleIngest on %s", (dialect) => {
       const res = await fetch(envelopeUrl(project.id, key.public_key));
       expect(res.headers.get("allow")).toBe("POST, OPTIONS");
       await expectRejected(res, 405, "method GET not allowed; SDKs POST here");
+    });
+  });
+
+  describe("a full disk", () => {
+    /** Makes the queue's storage refuse writes for lack of space: really on SQLite, by the driver's error on PostgreSQL. */
+    async function fillDisk(): Promise<() => Promise<void>> {
+      if (dialect === "sqlite") {
+        const { rows } = await sql<{ page_count: number }>`pragma page_count`.execute(store.queue);
+        await sql.raw(`pragma max_page_count = ${Number(rows[0]!.page_count)}`).execute(store.queue);
+        return async () => void (await sql`pragma max_page_count = 1073741823`.execute(store.queue));
+      }
+      const full = vi
+        .spyOn(runtime.enqueue, "add")
+        .mockRejectedValue(Object.assign(new Error("could not extend file: No space left on device"), { code: "53100" }));
+      return async () => void full.mockRestore();
+    }
+    // Larger than any free page the queue file has, so that SQLite must grow it.
+    const big = () => {
+      const event = JSON.stringify({ message: "x".repeat(300_000) });
+      return Buffer.from(`{}\n${JSON.stringify({ type: "event", length: Buffer.byteLength(event) })}\n${event}\n`);
+    };
+
+    it("answers 503 with Retry-After, logs once per interval, tells administrators, and loses nothing acknowledged", async () => {
+      expect((await post(envelopeUrl(project.id, key.public_key), big())).status).toBe(200);
+      const acknowledged = (await queued()).map((r) => r.id);
+      const restore = await fillDisk();
+      const stderr = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+      try {
+        const answers = await Promise.all(Array.from({ length: 6 }, () => post(envelopeUrl(project.id, key.public_key), big())));
+        for (const response of answers) {
+          expect(response.status).toBe(503);
+          expect(response.headers.get("retry-after")).toBe(String(STORAGE_FULL_RETRY_AFTER_SECONDS));
+          expect(response.headers.get("x-sentry-error")).toBe("the server's storage is full; retry later");
+        }
+        const lines = stderr.mock.calls.map((c) => String(c[0])).filter((l) => l.includes("storage is full"));
+        expect(lines).toHaveLength(1);
+        expect(stderr.mock.calls.map((c) => String(c[0])).filter((l) => l.includes("ingest rejected"))).toEqual([]);
+        const state = storageFullState();
+        expect(state).toMatchObject({ refused: 1 });
+        expect(storageFullNotice(state, ctx.now())).toMatch(/storage is full/);
+      } finally {
+        stderr.mockRestore();
+        await restore();
+      }
+      expect((await queued()).map((r) => r.id)).toEqual(acknowledged);
+      expect((await post(envelopeUrl(project.id, key.public_key), big())).status).toBe(200);
+      expect(storageFullState()).toBeNull();
+      expect((await queued()).map((r) => r.id).slice(0, -1)).toEqual(acknowledged);
     });
   });
 

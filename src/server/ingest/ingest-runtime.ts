@@ -9,6 +9,7 @@ import { OutcomeBuffer } from "../../core/outcomes/record";
 import { RateLimiter } from "../../core/ratelimit/limiter";
 import { parseQuotaList } from "../../core/ratelimit/quota";
 import { log } from "../log";
+import { storageFullWatch } from "../storage-alarm";
 
 /** The envelope limits the settings table names; the rest keep Relay's defaults. */
 export function envelopeLimits(s: Settings["ingest"]): EnvelopeLimits {
@@ -61,5 +62,6 @@ export function createIngestRuntime(
       settings.database.kind === "postgres"
         ? new QueueWriter(ctx.queue, false, pgQueueWriters(settings.database.poolMax), ctx.appendToQueue)
         : new QueueWriter(ctx.queue, true),
+    storage: storageFullWatch(),
   };
 }

@@ -5,6 +5,7 @@ import { OutcomeChart, type ChartSeries } from "../../../../../components/outcom
 import { loadProject } from "../../../../../lib/loaders";
 import { ctx } from "../../../../../lib/app-runtime";
 import { PageCrumbs } from "../../../../../components/shell/page-crumbs";
+import { StorageFullStatsNote } from "../../../../../components/storage-full-banner";
 
 const RANGES = { "24h": 24, "7d": 24 * 7, "30d": 24 * 30 } as const;
 type Range = keyof typeof RANGES;
@@ -103,6 +104,7 @@ export default async function StatsPage({
         </div>
       </div>
       <section className="panel">
+        <StorageFullStatsNote />
         {shown.length === 0 ? (
           <p className="muted">Nothing received in this period.</p>
         ) : (
