@@ -70,7 +70,7 @@ export const SETTINGS = {
   TELLTALE_MAX_EVENT_BYTES: { default: "1048576", doc: "Largest event or transaction item, and `/store/` body, in bytes (Relay: 1 MiB)." },
   TELLTALE_MAX_ATTACHMENT_BYTES: {
     default: "104857600",
-    doc: "Largest attachment, in bytes. Attachments stream to the database, never whole into memory.",
+    doc: "Largest attachment, in bytes. Attachments stream to a temporary file (TMPDIR), never whole into memory, and into the database once their envelope is accepted.",
   },
   TELLTALE_MAX_ATTACHMENTS: { default: "30", doc: "Attachments per envelope (Relay: 30)." },
   TELLTALE_MAX_SESSIONS: { default: "100", doc: "Session updates per envelope (Relay: 100)." },

@@ -3,6 +3,7 @@ import type { ItemHeader } from "../../src/core/envelope/index";
 import { AttachmentWriter } from "../../src/core/ingest/attachments";
 import type { NormalizedEvent } from "../../src/core/normalize/types";
 import { serializeEvent } from "../../src/server/api/serialize-issues";
+import { tempAttachmentSpool } from "../../src/server/ingest/attachment-spool";
 import { buildEnvelope, eventItem, newEventId, type ItemSpec } from "../support/envelopes";
 import { openDigestBench, type DigestBench } from "../support/digest";
 import { outcomesOf, quantity } from "../support/ingest-db";
@@ -217,7 +218,7 @@ describe.each(DIALECTS)("hostile items on %s", (dialect) => {
   });
 
   it("stores an attachment whose filename carries NUL, under the name without it", async () => {
-    const writer = new AttachmentWriter(bench.ctx, bench.projectId, Date.now());
+    const writer = new AttachmentWriter(bench.ctx, bench.projectId, Date.now(), tempAttachmentSpool());
     const header: ItemHeader = {
       type: "attachment",
       knownType: "attachment",
@@ -230,7 +231,8 @@ describe.each(DIALECTS)("hostile items on %s", (dialect) => {
     };
     await writer.start(header);
     await writer.write(Buffer.from("abc"));
-    await writer.end();
+    writer.end();
+    await writer.store();
     const [id] = writer.ids;
     const row = await bench.store.db
       .selectFrom("attachments")
@@ -238,6 +240,6 @@ describe.each(DIALECTS)("hostile items on %s", (dialect) => {
       .where("id", "=", id ?? -1)
       .executeTakeFirstOrThrow();
     expect(row).toEqual({ name: "crash.txt", content_type: "text/plain", size: 3 });
-    await writer.discard();
+    await writer.discard(false);
   });
 });

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { statSync } from "node:fs";
 import { finished } from "node:stream/promises";
 import { brotliCompressSync, createGzip, deflateSync, gzipSync } from "node:zlib";
 import { sql } from "kysely";
@@ -597,6 +598,52 @@ describe.each(DIALECTS)("ingest over HTTP on %s", (dialect) => {
   });
 
   describe("attachments", () => {
+    /**
+     * Bytes the database took on while `work` ran, whatever it deleted again: on SQLite the main
+     * file's new pages (its free pages given back first, so that every page written is a new one)
+     * and its WAL (emptied first); on PostgreSQL the attachment tables.
+     */
+    async function databaseGrowthDuring<T>(work: () => Promise<T>): Promise<{ result: T; growth: number }> {
+      if (dialect === "postgres") {
+        const size = async () =>
+          Number(
+            (
+              await sql<{
+                n: string;
+              }>`select pg_total_relation_size('attachment_chunks') + pg_total_relation_size('attachments') as n`.execute(store.db)
+            ).rows[0]!.n,
+          );
+        const before = await size();
+        const result = await work();
+        return { result, growth: (await size()) - before };
+      }
+      const wal = `${store.env.TELLTALE_DATA_DIR}/telltale.sqlite-wal`;
+      const pragma = async (name: string) =>
+        Number(Object.values((await sql.raw<Record<string, number>>(`pragma ${name}`).execute(store.db)).rows[0] ?? {})[0] ?? 0);
+      await sql`pragma incremental_vacuum`.execute(store.db);
+      await sql`pragma wal_checkpoint(TRUNCATE)`.execute(store.db);
+      const pageBytes = await pragma("page_size");
+      const pages = await pragma("page_count");
+      const result = await work();
+      return { result, growth: ((await pragma("page_count")) - pages) * pageBytes + statSync(wal).size };
+    }
+
+    it("writes nothing to the database for an attachment bomb refused at its limit", async () => {
+      // An 8 KiB random text block over and over: gzip packs it within its 32 KiB window, PostgreSQL's
+      // TOAST compression (a 4 KiB window) cannot, so the bytes written show in the table's size.
+      // Base64, so that no newline ends the length-less item early.
+      const block = Buffer.from(randomBytes(6 * 1024).toString("base64"));
+      const inflated = Buffer.concat([Buffer.from('{}\n{"type":"attachment","filename":"bomb.bin"}\n'), ...Array(5 * 1024).fill(block)]);
+      const body = gzipSync(inflated);
+      expect(body.length).toBeLessThan(MiB);
+      const rt = runtimeWith({ TELLTALE_MAX_ATTACHMENT_BYTES: String(32 * MiB) });
+      const { result, growth } = await databaseGrowthDuring(() =>
+        using(rt, () => post(withKey(envelopeUrl()), chunksOf(body, 16 * 1024), { ...ENVELOPE, "content-encoding": "gzip" })),
+      );
+      await expectRejected(result, 413, /maxAttachmentBytes/);
+      expect(growth).toBeLessThan(MiB);
+    });
+
     it("streams a 50 MiB attachment to attachment chunks with RSS bounded", async () => {
       const size = 50 * MiB;
       const id = newEventId();

@@ -20,6 +20,7 @@ import { QueueBusyError, type QueueRow, type QueueWriter } from "./queue-writer"
 import type { MemoryBudget } from "./memory";
 import type { KeyCache, KeyConfig } from "./project-config";
 import type { StorageFullWatch } from "./storage-full";
+import type { AttachmentSpool } from "../ports/attachment-spool";
 import { serializeEnvelope, type KeptItem } from "./serialize";
 
 /** Everything the request path needs, built once per process (src/server/ingest/ingest-runtime.ts). */
@@ -39,6 +40,8 @@ export interface IngestRuntime {
   enqueue: QueueWriter;
   /** Whether storage is full, logged once per interval and shown to administrators (src/core/ingest/storage-full.ts). */
   storage: StorageFullWatch;
+  /** Where attachment bytes wait until their envelope is read and kept. */
+  spool: AttachmentSpool;
 }
 
 /** Undigested envelopes, counted in this process; the digest step reports what it took. */
@@ -138,7 +141,7 @@ export async function acceptEnvelope(rt: IngestRuntime, req: EnvelopeRequest): P
           break;
         }
         case "item_end": {
-          if (streamed?.attachment) await state.endAttachment();
+          if (streamed?.attachment) state.endAttachment();
           else if (streamed) {
             const result = state.keepItem(streamed.header, Buffer.concat(streamed.chunks), true);
             if (result) return result;
@@ -183,7 +186,7 @@ class AcceptState {
     private readonly receivedAt: number,
     private readonly whole: Buffer | undefined,
   ) {
-    this.attachments = new AttachmentWriter(rt.ctx, projectId, receivedAt);
+    this.attachments = new AttachmentWriter(rt.ctx, projectId, receivedAt, rt.spool);
   }
 
   count(category: string, outcome: "rate_limited" | "invalid" | "too_large" | "accepted", reason: string, quantity: number): void {
@@ -234,13 +237,13 @@ class AcceptState {
     return this.attachments.write(chunk);
   }
 
-  endAttachment(): Promise<void> {
-    return this.attachments.end();
+  endAttachment(): void {
+    this.attachments.end();
   }
 
   async commit(header: EnvelopeHeader, keyId: number): Promise<AcceptResult> {
     const rateLimits = dedupe(this.limited);
-    if (this.kept.length === 0 && this.attachments.ids.length === 0) {
+    if (this.kept.length === 0 && this.attachments.count === 0) {
       if (rateLimits.length > 0)
         return { status: 429, reason: "Sentry dropped data due to a quota or rate limit being reached", rateLimits };
       return { status: 200, id: header.eventId ?? null, rateLimits };
@@ -252,8 +255,10 @@ class AcceptState {
       : null;
     // Attachments are complete before their event is queued, so the digest finds them; the
     // queue row is written in a group commit with other requests' (on SQLite to the queue file).
-    if (this.attachments.ids.length > 0)
+    if (this.attachments.count > 0) {
+      await this.attachments.store();
       await this.rt.ctx.db.transaction().execute((trx) => this.attachments.complete(trx, header.eventId ?? null));
+    }
     if (row) {
       try {
         await this.rt.enqueue.add(row);
@@ -274,7 +279,7 @@ class AcceptState {
   async cleanup(): Promise<void> {
     this.rt.memory.release(this.reserved);
     this.reserved = 0;
-    if (!this.committed) await this.attachments.discard();
+    await this.attachments.discard(this.committed);
   }
 }
 

@@ -5,28 +5,46 @@ import type { ItemHeader } from "../envelope/index";
 import { scrubFileName } from "../normalize/scrub-items";
 import { cleanString } from "../normalize/values";
 import { projectOptions, type Scrubbing } from "../projects/options";
+import type { AttachmentSpool, SpoolFile } from "../ports/attachment-spool";
 
 /** Attachment bytes go to storage in rows of this size, so memory holds at most one. */
 const CHUNK_BYTES = 1024 * 1024;
 
+interface Spooled {
+  header: ItemHeader;
+  file: SpoolFile;
+  bytes: number;
+}
+
 /**
- * Streams attachments of one request into `attachments` / `attachment_chunks`. Rows are
- * written as the bytes arrive but stay invisible (`complete = 0`) until the request's queue
- * row commits; a request that fails or is cut off deletes what it wrote.
+ * The attachments of one request. Their bytes go to a spool file as they arrive (`spool`,
+ * src/core/ports/attachment-spool.ts), not to the database: the envelope may still be refused
+ * at its end (a limit passed, a bomb), and a refusal must not have written up to the attachment
+ * limit into the database file and its WAL first. Once the envelope is read and kept, `store`
+ * copies them into `attachments` / `attachment_chunks`, invisible (`complete = 0`) until
+ * `complete` runs in the transaction before the request's queue row is written; a request that
+ * fails or is cut off deletes what it wrote and its spool files.
  */
 export class AttachmentWriter {
   readonly ids: number[] = [];
   readonly accepted: { id: number; bytes: number }[] = [];
-  private current: { id: number; seq: number; bytes: number; pending: Buffer[]; pendingBytes: number } | null = null;
+  private readonly spooled: Spooled[] = [];
+  private current: Spooled | null = null;
   private skipping = false;
-  /** The project's scrubbing options, read at the request's first attachment. */
+  /** The project's scrubbing options, read when the first attachment is stored. */
   private scrubbing: Promise<Scrubbing> | null = null;
 
   constructor(
     private readonly ctx: Ctx,
     private readonly projectId: number,
     private readonly receivedAt: number,
+    private readonly spool: AttachmentSpool,
   ) {}
+
+  /** Attachments read and kept so far. */
+  get count(): number {
+    return this.spooled.length;
+  }
 
   skip(): void {
     this.skipping = true;
@@ -34,10 +52,41 @@ export class AttachmentWriter {
 
   async start(header: ItemHeader): Promise<void> {
     this.skipping = false;
-    this.scrubbing ??= projectOptions(this.ctx, this.projectId).then((o) => o.scrubbing);
+    this.current = { header, file: await this.spool.create(), bytes: 0 };
+    this.spooled.push(this.current);
+  }
+
+  async write(chunk: Buffer): Promise<void> {
+    const c = this.current;
+    if (this.skipping || !c) return;
+    await c.file.append(chunk);
+    c.bytes += chunk.length;
+  }
+
+  end(): void {
+    this.skipping = false;
+    this.current = null;
+  }
+
+  /** Copies the spooled attachments into the database, still invisible. */
+  async store(): Promise<void> {
+    for (const s of this.spooled) {
+      const id = await this.insertRow(s);
+      this.ids.push(id);
+      let seq = 0;
+      for await (const data of s.file.read(CHUNK_BYTES))
+        await this.ctx.db.insertInto("attachment_chunks").values({ attachment_id: id, seq: seq++, data }).execute();
+      await s.file.remove();
+      this.accepted.push({ id, bytes: s.bytes });
+    }
+  }
+
+  private async insertRow({ header, bytes }: Spooled): Promise<number> {
     // The file name is shown on the event's page: scrubbed as the event's strings are, before it
     // is cut, so that a secret across the cut is still whole for the rules.
-    const name = cleanString(scrubFileName(header.filename ?? "attachment", await this.scrubbing), 255) || "attachment";
+    this.scrubbing ??= projectOptions(this.ctx, this.projectId).then((o) => o.scrubbing);
+    const scrubbing = await this.scrubbing;
+    const name = cleanString(scrubFileName(header.filename ?? "attachment", scrubbing), 255) || "attachment";
     const row = await this.ctx.db
       .insertInto("attachments")
       .values({
@@ -47,44 +96,13 @@ export class AttachmentWriter {
         name,
         content_type: cleanString(header.contentType ?? "application/octet-stream", 255),
         attachment_type: cleanString(header.attachmentType ?? "event.attachment", 64),
-        size: 0,
+        size: bytes,
         complete: 0,
         created_at: this.receivedAt,
       })
       .returning("id")
       .executeTakeFirstOrThrow();
-    this.ids.push(row.id);
-    this.current = { id: row.id, seq: 0, bytes: 0, pending: [], pendingBytes: 0 };
-  }
-
-  async write(chunk: Buffer): Promise<void> {
-    const c = this.current;
-    if (this.skipping || !c) return;
-    c.pending.push(chunk);
-    c.pendingBytes += chunk.length;
-    c.bytes += chunk.length;
-    if (c.pendingBytes >= CHUNK_BYTES) await this.flush();
-  }
-
-  async end(): Promise<void> {
-    const c = this.current;
-    if (this.skipping || !c) {
-      this.skipping = false;
-      return;
-    }
-    await this.flush();
-    await this.ctx.db.updateTable("attachments").set({ size: c.bytes }).where("id", "=", c.id).execute();
-    this.accepted.push({ id: c.id, bytes: c.bytes });
-    this.current = null;
-  }
-
-  private async flush(): Promise<void> {
-    const c = this.current;
-    if (!c || c.pendingBytes === 0) return;
-    const data = Buffer.concat(c.pending);
-    c.pending = [];
-    c.pendingBytes = 0;
-    await this.ctx.db.insertInto("attachment_chunks").values({ attachment_id: c.id, seq: c.seq++, data }).execute();
+    return row.id;
   }
 
   /** Makes this request's attachments visible, linked to the envelope's event. */
@@ -93,8 +111,10 @@ export class AttachmentWriter {
     await trx.updateTable("attachments").set({ complete: 1, event_id: eventId }).where("id", "in", this.ids).execute();
   }
 
-  async discard(): Promise<void> {
-    if (this.ids.length === 0) return;
+  /** Removes the spool files; the rows too unless the request committed. */
+  async discard(committed: boolean): Promise<void> {
+    await Promise.all(this.spooled.map((s) => s.file.remove()));
+    if (committed || this.ids.length === 0) return;
     await this.ctx.db.deleteFrom("attachments").where("id", "in", this.ids).execute();
   }
 }

@@ -10,6 +10,7 @@ import { RateLimiter } from "../../core/ratelimit/limiter";
 import { parseQuotaList } from "../../core/ratelimit/quota";
 import { log } from "../log";
 import { storageFullWatch } from "../storage-alarm";
+import { tempAttachmentSpool } from "./attachment-spool";
 
 /** The envelope limits the settings table names; the rest keep Relay's defaults. */
 export function envelopeLimits(s: Settings["ingest"]): EnvelopeLimits {
@@ -63,5 +64,6 @@ export function createIngestRuntime(
         ? new QueueWriter(ctx.queue, false, pgQueueWriters(settings.database.poolMax), ctx.appendToQueue)
         : new QueueWriter(ctx.queue, true),
     storage: storageFullWatch(),
+    spool: tempAttachmentSpool(),
   };
 }
