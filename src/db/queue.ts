@@ -46,6 +46,10 @@ export function openQueueDatabase(file: string): SQLite.Database {
   // Before anything writes the file's header (journal_mode = WAL does).
   database.pragma(`page_size = ${QUEUE_PAGE_BYTES}`);
   applySqlitePragmas(database);
+  // Digested envelopes carry whatever secrets their events held: their pages are zeroed when the
+  // request path deletes the rows, instead of lingering on the freelist until later traffic
+  // reuses them (docs/decisions/0038-no-secrets-at-rest-in-queue-and-dead-letters.md).
+  database.pragma("secure_delete = ON");
   // A WAL that grew under load (checkpoints cannot finish while writers and readers keep it
   // busy) is cut back to this size once it restarts.
   database.pragma(`journal_size_limit = ${64 * 1024 * 1024}`);
@@ -153,6 +157,17 @@ export async function checkpointQueue(queue: Kysely<QueueDB>): Promise<void> {
   const result = await sql<{ log: number }>`pragma wal_checkpoint(PASSIVE)`.execute(queue);
   if (Number(result.rows[0]?.log ?? 0) * (await pageBytes(queue)) > WAL_RESTART_BYTES)
     await sql`pragma wal_checkpoint(RESTART)`.execute(queue);
+}
+
+/**
+ * Copies the queue file's whole WAL into the file and cuts it to zero bytes, so that the frames
+ * of digested envelopes do not wait there for later writes to overwrite them. Run by the request
+ * path once it is idle and has given freed pages back; false when a reader (the digest) kept it
+ * from finishing, to be tried again at the next idle step.
+ */
+export async function truncateQueueWal(queue: Kysely<QueueDB>): Promise<boolean> {
+  const result = await sql<{ busy: number }>`pragma wal_checkpoint(TRUNCATE)`.execute(queue);
+  return Number(result.rows[0]?.busy ?? 0) === 0;
 }
 
 /**

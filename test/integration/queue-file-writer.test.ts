@@ -1,3 +1,4 @@
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import SQLite from "better-sqlite3";
 import { sql } from "kysely";
@@ -12,6 +13,7 @@ import { createIngestRuntime } from "../../src/server/ingest/ingest-runtime";
 import { checkpointQueue, queueFileOf } from "../../src/db/queue";
 import { openDigestBench, type DigestBench } from "../support/digest";
 import { errorEnvelope, newEventId } from "../support/envelopes";
+import { waitFor } from "../support/wait";
 
 /**
  * Decision 0005: on SQLite the request path is the queue file's only writer. The digest reads
@@ -156,6 +158,29 @@ describe("the queue file on SQLite", () => {
         const deadline = Date.now() + 5_000;
         while ((await free()) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
         expect(await free()).toBe(0);
+      } finally {
+        await store.close();
+      }
+    });
+
+    it("keeps no copy of a digested envelope: its pages are zeroed at once, its WAL frames gone once idle", async () => {
+      const store = requestThread();
+      const file = queueFileOf(join(bench.store.env.TELLTALE_DATA_DIR!, "telltale.sqlite"));
+      const secret = `sk_live_${newEventId()}`;
+      const holds = (path: string) => existsSync(path) && readFileSync(path).includes(secret);
+      try {
+        // Idle long after the first writes: no give-back runs until the test waits for one.
+        const writer = new QueueWriter(store.queue, true, 1, undefined, 300);
+        await writer.add({ ...row("secret"), body: Buffer.from(`"api_key": "${secret}"\n`.repeat(2000)) });
+        await checkpointQueue(bench.store.queue);
+        expect(holds(file)).toBe(true);
+        const last = await store.queue.selectFrom("ingest_queue").select("id").orderBy("id", "desc").limit(1).executeTakeFirstOrThrow();
+        writer.forget(last.id);
+        await writer.add(row("deletes the secret"));
+        await checkpointQueue(bench.store.queue);
+        expect(holds(file)).toBe(false);
+        await waitFor(async () => !holds(`${file}-wal`), 5000, "the WAL emptied once the writer was idle");
+        expect(statSync(`${file}-wal`).size).toBe(0);
       } finally {
         await store.close();
       }

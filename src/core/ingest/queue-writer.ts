@@ -1,7 +1,7 @@
 import type { Insertable, Kysely } from "kysely";
 import type { DB, QueueDB } from "../../db/schema";
 import { insertRows, MAX_CHUNK } from "../../db/bulk-insert";
-import { isSqliteBusy } from "../../db/queue";
+import { isSqliteBusy, truncateQueueWal } from "../../db/queue";
 import { isStorageFull } from "../../db/storage-full";
 import { freePages, vacuumPages } from "../../db/vacuum";
 import { GroupCommit } from "./group-commit";
@@ -87,6 +87,8 @@ export class QueueWriter {
   private idleTimer: ReturnType<typeof setTimeout> | undefined;
   /** Pages the next give-back step frees (see VACUUM_PAGES). */
   private stepPages = VACUUM_PAGES;
+  /** The WAL was emptied since the last write (truncateQueueWal). */
+  private walEmpty = true;
 
   /**
    * `vacuum` (SQLite): give freed pages of the queue file back (incremental auto-vacuum) once no
@@ -171,6 +173,7 @@ export class QueueWriter {
   private wroteNow(): void {
     if (!this.vacuum) return;
     this.lastWrite = Date.now();
+    this.walEmpty = false;
     this.idleTimer ??= this.after(this.idleMs);
   }
 
@@ -190,7 +193,12 @@ export class QueueWriter {
     }
     const started = performance.now();
     try {
-      if ((await freePages(this.queue)) === 0) return;
+      if ((await freePages(this.queue)) === 0) {
+        // Last, the WAL: it still holds the frames of the envelopes just deleted.
+        if (!this.walEmpty) this.walEmpty = await truncateQueueWal(this.queue);
+        if (!this.walEmpty) this.idleTimer ??= this.after(this.idleMs);
+        return;
+      }
       await vacuumPages(this.queue, this.stepPages);
     } catch (error) {
       // Busy (the digest's RESTART checkpoint holds the file): try again after a pause.
