@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { sql } from "kysely";
 import { deleteDeadLetter } from "../../src/core/deadletters/delete";
+import { DEAD_LETTER_RETRY_DAYS } from "../../src/core/deadletters/expire";
 import { listDeadLetters } from "../../src/core/deadletters/list";
 import { retryDeadLetter } from "../../src/core/deadletters/retry";
 import { digestBatch } from "../../src/core/digest/batch";
@@ -195,6 +199,46 @@ describe.each(DIALECTS)("dead letters on %s", (dialect) => {
     });
     await deleteDeadLetter({ ctx: bench.ctx, input: { organizationId, id } });
     expect(await bench.store.db.selectFrom("dead_letters").select("id").execute()).toEqual([]);
+  });
+
+  it("empties a week-old dead letter's raw body (secrets and all), keeps its excerpt, and refuses to retry it", async () => {
+    const marker = `expire-${newEventId()}`;
+    const secret = `sk_live_${newEventId()}`;
+    poison.write = { marker, code: "22021" };
+    // Under a key the excerpt's scrubbing knows, so that the only copy in the clear is the body.
+    await bench.enqueue(errorEnvelope(newEventId(), `${marker} ${`password=${secret} `.repeat(400)}`));
+    await batchWith(marker, 1, 0);
+    await bench.drain();
+    poison.write = null;
+    const letters = await bench.store.db.selectFrom("dead_letters").select(["id", "body"]).orderBy("id").execute();
+    expect(letters).toHaveLength(2);
+    expect(Buffer.from(letters[0]!.body).toString()).toContain(secret);
+    const old = Date.now() - (DEAD_LETTER_RETRY_DAYS * 86_400_000 + 60_000);
+    await bench.store.db.updateTable("dead_letters").set({ created_at: old }).where("id", "=", letters[0]!.id).execute();
+    const { deleted } = await runRetention(bench.ctx, { days: 90, maxEventsPerIssue: 1000, batch: 100 });
+    expect(deleted.dead_letter_bodies).toBe(1);
+
+    const after = await bench.store.db.selectFrom("dead_letters").select(["id", "body", "size", "excerpt"]).orderBy("id").execute();
+    expect(after.map((r) => r.body.length)).toEqual([0, letters[1]!.body.length]);
+    expect(after[0]!.size).toBe(letters[0]!.body.length);
+    expect(after[0]!.excerpt).toContain(marker);
+    expect(after[0]!.excerpt).not.toContain(secret);
+    const listed = await listDeadLetters({ ctx: bench.ctx, input: { organizationId } });
+    expect(listed.map((l) => [l.id, l.retryable])).toEqual([
+      [after[1]!.id, true],
+      [after[0]!.id, false],
+    ]);
+    await expect(retryDeadLetter({ ctx: bench.ctx, input: { organizationId, id: after[0]!.id } })).rejects.toMatchObject({
+      code: "conflict",
+    });
+    // The newer one is still retried as received.
+    await retryDeadLetter({ ctx: bench.ctx, input: { organizationId, id: after[1]!.id } });
+    if (dialect === "sqlite") {
+      // Zeroed, not left on the freelist: once the WAL is copied in, the file holds no copy.
+      await sql`pragma wal_checkpoint(TRUNCATE)`.execute(bench.store.db);
+      const file = join(bench.store.env.TELLTALE_DATA_DIR!, "telltale.sqlite");
+      for (const path of [file, `${file}-wal`]) expect(existsSync(path) && readFileSync(path).includes(secret)).toBe(false);
+    }
   });
 
   it("deletes dead letters past retention, body and all, and keeps newer ones", async () => {

@@ -10,6 +10,8 @@ export interface DeadLetterSummary {
   excerpt: string;
   receivedAt: number;
   createdAt: number;
+  /** False once its raw body was emptied (src/core/deadletters/expire.ts). */
+  retryable: boolean;
 }
 
 /** The newest dead letters of an organization's projects, newest first. */
@@ -32,6 +34,7 @@ export async function listDeadLetters({
       "dead_letters.excerpt",
       "dead_letters.received_at",
       "dead_letters.created_at",
+      (eb) => eb.fn<number>("length", ["dead_letters.body"]).as("body_bytes"),
     ])
     .where("projects.organization_id", "=", input.organizationId)
     .orderBy("dead_letters.created_at", "desc")
@@ -47,5 +50,6 @@ export async function listDeadLetters({
     excerpt: r.excerpt,
     receivedAt: r.received_at,
     createdAt: r.created_at,
+    retryable: Number(r.body_bytes) > 0,
   }));
 }

@@ -1,4 +1,6 @@
 import type { Ctx } from "../context";
+import { conflict } from "../errors";
+import { DEAD_LETTER_RETRY_DAYS, retryable } from "./expire";
 import { deadLetterInOrg } from "./find";
 
 /**
@@ -10,6 +12,8 @@ import { deadLetterInOrg } from "./find";
  */
 export async function retryDeadLetter({ ctx, input }: { ctx: Ctx; input: { organizationId: number; id: number } }): Promise<void> {
   const row = await deadLetterInOrg(ctx, input.organizationId, input.id);
+  if (!retryable(row.body))
+    throw conflict(`dead letter ${row.id} is older than ${DEAD_LETTER_RETRY_DAYS} days: its envelope was emptied and cannot be retried`);
   const queued = {
     project_id: row.project_id,
     key_id: row.key_id,

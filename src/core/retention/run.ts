@@ -3,6 +3,8 @@ import type { Ctx } from "../context";
 import { freePages, pageBytes, vacuumPages } from "../../db/vacuum";
 import { findInternalProjectId } from "../selfmon/internal-project";
 import { pruneMinuteCounts } from "../issues/window-counts";
+import { DEAD_LETTER_RETRY_DAYS } from "../deadletters/expire";
+import { emptyDeadLetterBodies } from "../../db/dead-letter-bodies";
 
 export interface RetentionOptions {
   /** Events, transactions, spans, logs and other stored items older than this many days go. */
@@ -43,6 +45,8 @@ export async function runRetention(ctx: Ctx, options: RetentionOptions): Promise
     await deleteOlderThan(ctx, options, { days: internalDays, scope: { op: "=", projectId: internal } }, deleted);
   }
   deleted.events_over_cap = await capEventsPerIssue(ctx, options);
+  // Not a deletion: the raw bodies of week-old dead letters, which may hold secrets, are emptied.
+  deleted.dead_letter_bodies = await emptyDeadLetterBodies(ctx.db, ctx.dialect, ctx.now() - DEAD_LETTER_RETRY_DAYS * DAY);
   if (options.auditDays !== undefined) deleted.audit_log = await pruneAuditLog(ctx, options.auditDays, options.batch);
   if (ctx.dialect === "sqlite") await giveBackFreePages(ctx);
   return { deleted };

@@ -5,20 +5,22 @@ import { deleteDeadLetterAction, retryDeadLetterAction } from "../../../actions/
 import type { FormState } from "../../../lib/forms";
 
 /** Retry and Delete for one dead letter, each answering in place. */
-export function DeadLetterButtons({ org, id }: { org: string; id: number }) {
+export function DeadLetterButtons({ org, id, retryable }: { org: string; id: number; retryable: boolean }) {
   const [retried, retry, retrying] = useActionState<FormState, FormData>(retryDeadLetterAction, {});
   const [deleted, remove, deleting] = useActionState<FormState, FormData>(deleteDeadLetterAction, {});
   const result = retried.error || retried.notice ? retried : deleted;
   return (
     <div className="dead-letter-actions">
       <div className="row">
-        <form action={retry}>
-          <input type="hidden" name="org" value={org} />
-          <input type="hidden" name="id" value={id} />
-          <button type="submit" className="primary" disabled={retrying || deleting}>
-            {retrying ? "Retrying…" : "Retry"}
-          </button>
-        </form>
+        {retryable && (
+          <form action={retry}>
+            <input type="hidden" name="org" value={org} />
+            <input type="hidden" name="id" value={id} />
+            <button type="submit" className="primary" disabled={retrying || deleting}>
+              {retrying ? "Retrying…" : "Retry"}
+            </button>
+          </form>
+        )}
         <form action={remove}>
           <input type="hidden" name="org" value={org} />
           <input type="hidden" name="id" value={id} />

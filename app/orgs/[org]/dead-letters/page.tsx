@@ -1,3 +1,4 @@
+import { DEAD_LETTER_RETRY_DAYS } from "@/src/core/deadletters/expire";
 import { listDeadLetters } from "@/src/core/deadletters/list";
 import { loadOrg } from "../../../lib/loaders";
 import { formatBytes } from "../../../lib/bytes";
@@ -23,7 +24,8 @@ export default async function DeadLettersPage({ params }: { params: Promise<{ or
       <h1>Dead letters</h1>
       <p className="muted">
         Envelopes the digest could not process or store. Each was counted as an invalid outcome and kept here so the rest of the queue could
-        go on. Retry one after the cause is fixed; dead letters are deleted with events when retention runs.
+        go on. Retry one after the cause is fixed, within {DEAD_LETTER_RETRY_DAYS} days: after that its envelope, which may hold secrets, is
+        emptied and only the excerpt stays. Dead letters are deleted with events when retention runs.
       </p>
       {letters.length === 0 ? (
         <div className="panel">
@@ -39,9 +41,10 @@ export default async function DeadLettersPage({ params }: { params: Promise<{ or
                 <p className="dead-letter-reason">{l.reason}</p>
                 <p className="muted">
                   Set aside <When ms={l.createdAt} /> · received <When ms={l.receivedAt} />
+                  {!l.retryable && " · envelope emptied, cannot be retried"}
                 </p>
               </div>
-              <DeadLetterButtons org={org.slug} id={l.id} />
+              <DeadLetterButtons org={org.slug} id={l.id} retryable={l.retryable} />
             </div>
             <details>
               <summary>Excerpt: at most 4 KB of the body, secrets filtered</summary>
