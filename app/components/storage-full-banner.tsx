@@ -5,13 +5,15 @@ import { runtime } from "../lib/app-runtime";
  * Issue 38: while ingest finds the disk full it answers 503 and logs once per interval; this
  * tells administrators in the UI too. Renders nothing while storage is writable.
  */
-export function StorageFullBanner() {
+export function StorageFullBanner({ className }: { className?: string }) {
   const notice = storageFullNotice(runtime().storageFull?.() ?? null, Date.now());
   if (!notice) return null;
   return (
-    <p className="warning" role="alert" data-testid="storage-full">
-      {notice}
-    </p>
+    <div className={className}>
+      <p className="warning" role="alert" data-testid="storage-full">
+        {notice}
+      </p>
+    </div>
   );
 }
 

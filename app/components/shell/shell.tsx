@@ -49,7 +49,7 @@ export function Shell({ access, orgs, projects, superuser, remember = false, chi
         />
       </Suspense>
       <div className="shell-main">
-        {(superuser || (access !== null && roleRank(access.role) >= roleRank("admin"))) && <StorageFullBanner />}
+        {(superuser || (access !== null && roleRank(access.role) >= roleRank("admin"))) && <StorageFullBanner className="shell-banner" />}
         {children}
       </div>
       {org && <Palette org={org.slug} />}
