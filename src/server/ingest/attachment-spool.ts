@@ -11,19 +11,23 @@ import type { AttachmentSpool, SpoolFile } from "../../core/ports/attachment-spo
  * system's to reuse, not held in the database file until a vacuum.
  */
 export function tempAttachmentSpool(): AttachmentSpool {
-  let dir: string | null = null;
-  let next = 0;
   return {
     async create() {
-      if (dir === null) {
-        const made = mkdtempSync(join(tmpdir(), "telltale-spool-"));
-        process.once("exit", () => rmSync(made, { recursive: true, force: true }));
-        dir = made;
-      }
-      const path = join(dir, `${process.pid}-${next++}.part`);
+      const path = join(spoolDir(), `${next++}.part`);
       return fileSpool(path, await open(path, "w+", 0o600));
     },
   };
+}
+
+/** One directory per process, made at the first attachment: every runtime's spool files go there. */
+let dir: string | null = null;
+let next = 0;
+function spoolDir(): string {
+  if (dir !== null) return dir;
+  const made = mkdtempSync(join(tmpdir(), "telltale-spool-"));
+  process.once("exit", () => rmSync(made, { recursive: true, force: true }));
+  dir = made;
+  return made;
 }
 
 function fileSpool(path: string, handle: FileHandle): SpoolFile {
