@@ -1,5 +1,13 @@
 import { contextValue } from "../../lib/context-values";
-import { KeyValues } from "./key-values";
+import { hasValues, KeyValues } from "./key-values";
+
+/**
+ * The contexts worth a table: one whose fields are all empty, or that only names its own type,
+ * says nothing (an SDK sends `cloud_resource: {}` off the cloud) and would read "Nothing recorded".
+ */
+export function shownContexts(contexts: Record<string, Record<string, unknown>>): [string, Record<string, unknown>][] {
+  return Object.entries(contexts).filter(([, context]) => hasValues(Object.entries(context).filter(([key]) => key !== "type")));
+}
 
 /**
  * An event's contexts, one table each. Fields the docs give a unit (memory in bytes, boot and
@@ -9,7 +17,7 @@ import { KeyValues } from "./key-values";
 export function Contexts({ contexts }: { contexts: Record<string, Record<string, unknown>> }) {
   return (
     <>
-      {Object.entries(contexts).map(([name, context]) => (
+      {shownContexts(contexts).map(([name, context]) => (
         <div key={name}>
           <h3 style={{ fontSize: "0.95rem" }}>{name}</h3>
           <KeyValues

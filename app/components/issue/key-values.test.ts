@@ -1,7 +1,9 @@
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
+import { Contexts, shownContexts } from "./contexts";
 import { KeyValues } from "./key-values";
+import { TagBars } from "./tag-bars";
 
 const html = (rows: [string, unknown][]) => renderToStaticMarkup(createElement(KeyValues, { rows, testId: "t" }));
 
@@ -36,5 +38,33 @@ describe("key/value tables", () => {
     expect(out).not.toContain("<img");
     expect(out).not.toContain("<script");
     expect(out).toContain("&lt;b&gt;key&lt;/b&gt;");
+  });
+});
+
+describe("issue page panels", () => {
+  it("leaves out a context with nothing in it", () => {
+    const contexts = { os: { name: "Linux" }, cloud_resource: {}, device: { type: "device" }, empty: { a: "", b: null } };
+    expect(shownContexts(contexts).map(([name]) => name)).toEqual(["os"]);
+    const out = renderToStaticMarkup(createElement(Contexts, { contexts }));
+    expect(out).toContain("Linux");
+    expect(out).not.toContain("cloud_resource");
+    expect(out).not.toContain("Nothing recorded");
+  });
+
+  it("shows tag shares that add up to 100 %", () => {
+    const tags = [
+      {
+        key: "environment",
+        total: 6,
+        top: [
+          { value: "production", count: 4 },
+          { value: "staging", count: 1 },
+          { value: "dev", count: 1 },
+        ],
+      },
+    ];
+    const out = renderToStaticMarkup(createElement(TagBars, { tags, searchHref: () => "#" }));
+    const shares = [...out.matchAll(/>(\d+)%</g)].map((m) => Number(m[1]));
+    expect(shares).toEqual([66, 17, 17]);
   });
 });

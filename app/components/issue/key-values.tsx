@@ -23,6 +23,9 @@ const MAX_NESTING = 3;
 const isEmpty = (v: unknown) =>
   v === undefined || v === null || v === "" || (Array.isArray(v) && v.length === 0) || (isPlainObject(v) && Object.keys(v).length === 0);
 
+/** Whether a table of `rows` would show anything (empty values are left out). */
+export const hasValues = (rows: [string, unknown][]) => rows.some(([, v]) => !isEmpty(v));
+
 /** A value that is neither an element, pairs, nor an object shown as a table: as text. */
 function asText(v: unknown): string {
   if (typeof v === "string") return v;

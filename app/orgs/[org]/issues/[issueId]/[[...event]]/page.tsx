@@ -24,7 +24,7 @@ import { Breadcrumbs } from "../../../../../components/issue/breadcrumbs";
 import { ExceptionChain } from "../../../../../components/issue/exception";
 import { ProcessingErrors } from "../../../../../components/issue/processing-errors";
 import { KeyValues } from "../../../../../components/issue/key-values";
-import { Contexts } from "../../../../../components/issue/contexts";
+import { Contexts, shownContexts } from "../../../../../components/issue/contexts";
 import { TagBars } from "../../../../../components/issue/tag-bars";
 import { TriageForm } from "../../../../../components/issue/triage-form";
 import { loadOrg } from "../../../../../lib/loaders";
@@ -362,7 +362,7 @@ export default async function IssuePage({ params, searchParams }: { params: Para
                     <KeyValues testId="user" rows={Object.entries(event.user)} />
                   </section>
                 )}
-                {event.contexts && (
+                {event.contexts && shownContexts(event.contexts).length > 0 && (
                   <section className="panel">
                     <h2 style={{ marginTop: 0 }}>Contexts</h2>
                     <Contexts contexts={event.contexts} />
