@@ -34,7 +34,12 @@ async function signIn(_prev: FormState, form: FormData): Promise<FormState> {
 }
 
 async function setUp(_prev: FormState, form: FormData): Promise<FormState> {
-  const values = { email: field(form, "email"), name: field(form, "name"), orgSlug: field(form, "orgSlug") };
+  const values = {
+    email: field(form, "email"),
+    name: field(form, "name"),
+    orgSlug: field(form, "orgSlug"),
+    orgName: field(form, "orgName"),
+  };
   try {
     await setupFirstAdmin({ ctx: ctx(), input: { ...values, password: field(form, "password") } });
     const session = await login({

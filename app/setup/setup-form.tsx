@@ -55,6 +55,11 @@ export function SetupForm() {
         <FieldError name="password" state={state} />
       </label>
       <label>
+        Organization name <span className="hint">as people will see it, e.g. Acme Inc.</span>
+        <input name="orgName" autoComplete="organization" required {...invalid("orgName", state)} />
+        <FieldError name="orgName" state={state} />
+      </label>
+      <label>
         Organization slug <span className="hint">lowercase letters, digits and dashes, e.g. acme</span>
         <input name="orgSlug" required pattern="[a-z0-9][a-z0-9_\-]*" {...invalid("orgSlug", state)} />
         <FieldError name="orgSlug" state={state} />

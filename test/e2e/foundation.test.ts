@@ -53,6 +53,7 @@ describe.each(DIALECTS)("the web UI on %s", (dialect) => {
     expect(new URL(page.url()).pathname).toBe("/setup");
     await page.fill("input[name=email]", ADMIN.email);
     await page.fill("input[name=password]", ADMIN.password);
+    await page.fill("input[name=orgName]", "Acme Inc.");
     await page.fill("input[name=orgSlug]", "acme");
     await page.click("main button[type=submit]");
     await page.waitForURL(/\/orgs\/acme$/);

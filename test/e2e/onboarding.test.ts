@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { request } from "node:http";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -44,6 +45,20 @@ function overflow(page: Page): Promise<{ px: number; who: string }> {
   });
 }
 
+/** A page's HTML as a browser that reached the server at `host` would get it. */
+function getWithHost(url: string, host: string, cookie: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { headers: { host, cookie } }, (res) => {
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk: string) => (body += chunk));
+      res.on("end", () => resolve(body));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
 /** Screenshots at phone and desktop widths, checking that neither scrolls sideways. */
 async function shoot(page: Page, name: string): Promise<void> {
   for (const width of [390, 1280]) {
@@ -82,6 +97,7 @@ describe.each(DIALECTS)("a newcomer's first event on %s", (dialect) => {
     await page.goto(`${server.url}/setup`);
     await page.fill("input[name=email]", ADMIN.email);
     await page.fill("input[name=password]", ADMIN.password);
+    await page.fill("input[name=orgName]", "Acme Inc.");
     await page.fill("input[name=orgSlug]", "acme");
     await page.click("main button[type=submit]");
     await page.waitForURL(/\/orgs\/acme$/);
@@ -98,6 +114,13 @@ describe.each(DIALECTS)("a newcomer's first event on %s", (dialect) => {
     expect(dsn).toMatch(new RegExp(`^http://[0-9a-f]{32}@localhost:${server.port}/\\d+$`));
     await expect(page.locator("[data-testid=snippet]").first().textContent()).resolves.toContain(`dsn: "${dsn}"`);
     await expect(page.locator("[data-testid=verified]").textContent()).resolves.toContain("verified here");
+    // Issue 38, point 25: reached at localhost, a localhost DSN needs no warning; reached at another
+    // address (the Host header a browser on another machine sends), it does.
+    expect(await page.locator("[data-testid=dsn-host-warning]").count()).toBe(0);
+    const cookie = (await context.cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
+    const elsewhere = await getWithHost(`${server.url}/orgs/acme/projects/api/setup/node`, `192.0.2.7:${server.port}`, cookie);
+    expect(elsewhere).toContain('data-testid="dsn-host-warning"');
+    expect(elsewhere).toContain(`192.0.2.7:${server.port}`);
     await page.click("[data-testid=copy-dsn]");
     await page.locator("[data-testid=copy-dsn]", { hasText: "Copied" }).waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(dsn);

@@ -87,6 +87,7 @@ describe("security headers in Chromium", () => {
     await visit(page, "/setup");
     await page.fill("input[name=email]", ADMIN.email);
     await page.fill("input[name=password]", ADMIN.password);
+    await page.fill("input[name=orgName]", "Acme Inc.");
     await page.fill("input[name=orgSlug]", "acme");
     await page.click("main button[type=submit]");
     await page.waitForURL(/\/orgs\/acme$/);

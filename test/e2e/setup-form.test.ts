@@ -38,6 +38,8 @@ describe.each(DIALECTS)("the setup form in Chromium on %s", (dialect) => {
     await expect(page.textContent("[data-testid=email-error]")).resolves.toBe("enter a valid email address");
     await expect(page.textContent("[data-testid=password-error]")).resolves.toBe("use at least 8 characters for the password");
     await expect(page.textContent("[data-testid=orgSlug-error]")).resolves.toContain("use lowercase letters");
+    // Issue 38, point 25: the form asks for the organization's name too, not only its slug.
+    await expect(page.textContent("[data-testid=orgName-error]")).resolves.toBe("name your organization");
     expect(await page.locator("[data-testid=name-error]").count()).toBe(0);
     expect(await page.locator("main form .error").allTextContents()).toEqual(["Check the fields marked below."]);
     // Each message sits in its field's label, under the input.
@@ -60,9 +62,11 @@ describe.each(DIALECTS)("the setup form in Chromium on %s", (dialect) => {
 
     await page.fill("input[name=email]", "ada@example.com");
     await page.fill("input[name=password]", "long-enough-1");
+    await page.fill("input[name=orgName]", "Acme Inc.");
     await page.fill("input[name=orgSlug]", "acme");
     await page.click("main button[type=submit]");
     await page.waitForURL(/\/orgs\/acme$/);
+    await expect(page.locator("main").textContent()).resolves.toContain("Acme Inc.");
     await page.close();
   });
 });

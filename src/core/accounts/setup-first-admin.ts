@@ -12,7 +12,8 @@ export const FirstAdmin = z.object({
   password: Password,
   name: z.string().trim().max(200).default(""),
   orgSlug: Slug,
-  orgName: z.string().trim().max(200).optional(),
+  /** Absent (API callers), the slug names the organization; sent, it must say something. */
+  orgName: z.string().trim().min(1, "name your organization").max(200).optional(),
 });
 export type FirstAdmin = z.input<typeof FirstAdmin>;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildDsn, envelopeUrl, parseDsn } from "./dsn";
+import { buildDsn, envelopeUrl, parseDsn, unreachableDsnHost } from "./dsn";
 
 const KEY = "0123456789abcdef0123456789abcdef";
 const SECRET = "fedcba9876543210fedcba9876543210";
@@ -66,5 +66,22 @@ describe("envelopeUrl", () => {
     const dsn = parseDsn(`https://${KEY}@example.com:9000/telltale/42`);
     expect(dsn).not.toBeNull();
     expect(envelopeUrl(dsn!)).toBe("https://example.com:9000/telltale/api/42/envelope/");
+  });
+});
+
+describe("unreachableDsnHost", () => {
+  it("names the address the browser used when the DSN names localhost and the browser came from elsewhere", () => {
+    expect(unreachableDsnHost("http://localhost:8000", "192.168.1.20:8000")).toBe("192.168.1.20:8000");
+    expect(unreachableDsnHost("http://127.0.0.1:8000", "Telltale.Lan:8000")).toBe("telltale.lan:8000");
+  });
+
+  it("says nothing when both are loopback, the DSN host is public, or the Host header is not a host", () => {
+    expect(unreachableDsnHost("http://localhost:8000", "localhost:8000")).toBeNull();
+    expect(unreachableDsnHost("http://localhost:8000", "127.0.0.1:8000")).toBeNull();
+    expect(unreachableDsnHost("http://localhost:8000", "[::1]:8000")).toBeNull();
+    expect(unreachableDsnHost("https://errors.example.com", "192.168.1.20:8000")).toBeNull();
+    expect(unreachableDsnHost("http://localhost:8000", null)).toBeNull();
+    expect(unreachableDsnHost("http://localhost:8000", "<script>:1")).toBeNull();
+    expect(unreachableDsnHost("http://localhost:8000", "a b")).toBeNull();
   });
 });

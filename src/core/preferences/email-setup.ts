@@ -1,20 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { Ctx } from "../context";
 import { renderEmail } from "../email/templates";
+import { linksPointAtLocalhost } from "../auth/dsn";
 
-/**
- * Whether links in emails would point at this machine: `TELLTALE_URL` left at its default
- * (`http://localhost:PORT`) or set to a loopback address, which no reader's mail client reaches.
- */
-export function linksPointAtLocalhost(publicUrl: string): boolean {
-  let host: string;
-  try {
-    host = new URL(publicUrl).hostname.toLowerCase();
-  } catch {
-    return false;
-  }
-  return host === "localhost" || host.endsWith(".localhost") || host === "[::1]" || host === "0.0.0.0" || /^127\./.test(host);
-}
+export { linksPointAtLocalhost };
 
 /** What the settings pages say about email: whether it is sent at all, and whether its links work elsewhere. */
 export interface EmailSetup {

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { buildDsn } from "@/src/core/auth/dsn";
+import { DsnHostWarning } from "../../../../../../components/dsn-host-warning";
 import { listKeys } from "@/src/core/keys/manage";
 import { roleAllows } from "@/src/core/permissions/table";
 import { PLATFORMS } from "@/src/core/projects/platforms";
@@ -147,6 +148,7 @@ export default async function ProjectSettingsPage({ params }: { params: Params }
 
       {current === "keys" && (
         <section className="panel">
+          <DsnHostWarning />
           <table>
             <thead>
               <tr>

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { buildDsn } from "@/src/core/auth/dsn";
+import { DsnHostWarning } from "../../../../../../components/dsn-host-warning";
 import { listKeys } from "@/src/core/keys/manage";
 import { snippets, type Verified } from "@/src/core/projects/snippets";
 import { CopyButton } from "../../../../../../components/copy-button";
@@ -53,6 +54,7 @@ export default async function SetupSnippetPage({ params }: { params: Params }) {
           </code>
           <CopyButton text={dsn} label="Copy DSN" testId="copy-dsn" />
         </div>
+        <DsnHostWarning />
       </section>
       <nav className="tabs guide-tabs" aria-label="Platforms">
         {all.map((s) => (
