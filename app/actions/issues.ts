@@ -1,14 +1,14 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { changeIssues, mergeIssues, type IssueChange } from "@/src/core/issues/triage";
+import { changeIssues, mergeIssues, unmergeIssue, type IssueChange } from "@/src/core/issues/triage";
 import { shortId } from "@/src/core/issues/queries";
 import { listProjects } from "@/src/core/projects/queries";
 import { action } from "../lib/action";
 import { field } from "../lib/forms";
 
 /** The change a triage button or form asks for, read from its fields. */
-function changeFrom(form: FormData): IssueChange | "merge" {
+function changeFrom(form: FormData): IssueChange | "merge" | "unmerge" {
   const kind = field(form, "action");
   switch (kind) {
     case "resolve":
@@ -35,6 +35,8 @@ function changeFrom(form: FormData): IssueChange | "merge" {
       return { action: "comment", text: field(form, "text") };
     case "merge":
       return "merge";
+    case "unmerge":
+      return "unmerge";
     default:
       return { action: "comment", text: "" };
   }
@@ -60,6 +62,15 @@ export const triageAction = action("issue:triage", async ({ ctx, user, access, f
     // The short id (SHOP-1), as the issue pages name issues; the row id means nothing to a user.
     const project = projects.find((p) => p.id === merged.project_id);
     return { notice: `Merged ${issueIds.length} issues into ${project ? shortId(project, merged) : `#${merged.id}`}.` };
+  }
+  if (change === "unmerge") {
+    const [issueId] = issueIds;
+    if (issueIds.length !== 1 || issueId === undefined) return { error: "Unmerge one issue at a time." };
+    const { issue, target, events } = await unmergeIssue({ ctx, input: { projectIds, issueId, user } });
+    revalidatePath(`/orgs/${org.slug}/issues`, "layout");
+    const project = projects.find((p) => p.id === issue.project_id);
+    const name = (i: typeof issue) => (project ? shortId(project, i) : `#${i.id}`);
+    return { notice: `Unmerged ${name(issue)} from ${name(target)}: ${events} ${events === 1 ? "event" : "events"} moved back.` };
   }
   await changeIssues({ ctx, input: { projectIds, issueIds, user, change } });
   revalidatePath(`/orgs/${org.slug}/issues`, "layout");

@@ -34,6 +34,7 @@ import { m0032 } from "./migrations/0032_queue_lz4";
 import { m0033 } from "./migrations/0033_no_trace_issue_tags";
 import { m0034 } from "./migrations/0034_retention_indexes";
 import { m0041 } from "./migrations/0041_issue_title_words";
+import { m0042 } from "./migrations/0042_issue_hash_merged_from";
 import { adoptQueue } from "./queue";
 import type { AnyDb, Migration } from "./migrations/helpers";
 
@@ -72,6 +73,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0033_no_trace_issue_tags": m0033,
   "0034_retention_indexes": m0034,
   "0041_issue_title_words": m0041,
+  "0042_issue_hash_merged_from": m0042,
 };
 
 export interface MigrateResult {

@@ -402,6 +402,8 @@ export interface IssueHashesTable {
   hash: string;
   issue_id: number;
   grouping_config: string;
+  /** The issue this hash belonged to before a merge moved it here; null on its own issue (unmerge reads it). */
+  merged_from: number | null;
 }
 
 export interface IssueTagsTable {

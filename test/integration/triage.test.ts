@@ -4,7 +4,7 @@ import type { Ctx } from "../../src/core/context";
 import { digestBatch } from "../../src/core/digest/batch";
 import { DEFAULT_ENVELOPE_LIMITS } from "../../src/core/envelope/index";
 import { issueActivity } from "../../src/core/issues/queries";
-import { changeIssues, mergeIssues, type IssueChange } from "../../src/core/issues/triage";
+import { changeIssues, mergeIssues, unmergeIssue, type IssueChange } from "../../src/core/issues/triage";
 import { createOrganization } from "../../src/core/orgs/create-org";
 import { createProject } from "../../src/core/projects/create-project";
 import type { User } from "../../src/db/schema";
@@ -109,6 +109,45 @@ describe.each(DIALECTS)("triage and state changes from new events on %s", (diale
       type: "merge",
       data: { into: first, intoShortId: `P-${(await issue(first)).short_number.toString(36).toUpperCase()}` },
     });
+  });
+
+  it("unmerges: the merged issue gets its events, hashes and counts back, and new events land there again", async () => {
+    const first = await send("UnmergeA", "app@1");
+    const second = await send("UnmergeB", "app@1", "b2@example.com");
+    await send("UnmergeB", "app@1", "b2@example.com");
+    const tagTotal = async (id: number) =>
+      (
+        await store.db.selectFrom("issue_tags").select("times_seen").where("issue_id", "=", id).where("key", "=", "release").execute()
+      ).reduce((s, t) => s + t.times_seen, 0);
+    const before = { first: await issue(first), second: await issue(second), firstTags: await tagTotal(first) };
+    await mergeIssues({ ctx, input: { projectIds: [projectId], issueIds: [first, second], user } });
+    // One more event of the merged fingerprint after the merge: it lands on the target, and goes back with the rest.
+    expect(await send("UnmergeB", "app@1", "b2@example.com")).toBe(first);
+    const [mergeEntry] = (await issueActivity(ctx, first)).filter((a) => a.type === "merge");
+    expect(mergeEntry?.data).toMatchObject({
+      merged: [second],
+      mergedShortIds: [`P-${before.second.short_number.toString(36).toUpperCase()}`],
+    });
+
+    const result = await unmergeIssue({ ctx, input: { projectIds: [projectId], issueId: second, user } });
+    expect(result.events).toBe(3);
+    expect(await issue(second)).toMatchObject({ merged_into_id: null, status: "unresolved", times_seen: 3, user_count: 1 });
+    expect(await issue(first)).toMatchObject({
+      merged_into_id: null,
+      times_seen: before.first.times_seen,
+      user_count: before.first.user_count,
+    });
+    const events = await store.db.selectFrom("events").select("issue_id").where("issue_id", "in", [first, second]).execute();
+    expect(events.filter((e) => e.issue_id === second)).toHaveLength(3);
+    expect(events.filter((e) => e.issue_id === first)).toHaveLength(1);
+    // The merge's copy of the merged issue's tags is taken off; the event that arrived after the
+    // merge stays counted in the target's tags (src/db/issue-unmerge.ts says why).
+    expect(await tagTotal(first)).toBe(before.firstTags + 1);
+    expect(await send("UnmergeB", "app@1")).toBe(second);
+    expect((await issueActivity(ctx, second)).map((a) => a.type)).toContain("unmerge");
+    expect((await issueActivity(ctx, first)).map((a) => a.type)).toContain("unmerge");
+    // Once is enough: the issue is on its own again.
+    await expect(unmergeIssue({ ctx, input: { projectIds: [projectId], issueId: second, user } })).rejects.toThrow(/not merged/);
   });
 
   it("refuses to assign an issue to someone outside its organization", async () => {

@@ -2,6 +2,14 @@ import type { ActivityEntry } from "@/src/core/issues/queries";
 import { When } from "../when";
 import { CommentBody } from "./comment-body";
 
+/** "API-2 and API-3", or "2 issues" for entries written before the short ids were recorded; "1 issue", not "1 issues". */
+export function mergedNames(d: Record<string, unknown>): string {
+  const ids = Array.isArray(d.mergedShortIds) ? d.mergedShortIds.filter((s): s is string => typeof s === "string") : [];
+  if (ids.length > 0) return ids.length === 1 ? ids[0]! : `${ids.slice(0, -1).join(", ")} and ${ids.at(-1)!}`;
+  const n = Array.isArray(d.merged) ? d.merged.length : 0;
+  return n === 1 ? "1 issue" : `${n} issues`;
+}
+
 const DESCRIBE: Record<string, (d: Record<string, unknown>) => string> = {
   set_resolved: () => "resolved the issue",
   set_resolved_in_next_release: () => "resolved the issue in the next release",
@@ -24,7 +32,11 @@ const DESCRIBE: Record<string, (d: Record<string, unknown>) => string> = {
   merge: (d) =>
     d.into
       ? `merged this issue into ${typeof d.intoShortId === "string" ? d.intoShortId : `#${String(d.into)}`}`
-      : `merged ${Array.isArray(d.merged) ? d.merged.length : ""} issues into this one`,
+      : `merged ${mergedNames(d)} into this one`,
+  unmerge: (d) =>
+    d.from !== undefined
+      ? `unmerged this issue from ${typeof d.fromShortId === "string" ? d.fromShortId : `#${String(d.from)}`}`
+      : `unmerged ${typeof d.issueShortId === "string" ? d.issueShortId : `#${String(d.issue)}`} out of this issue`,
   note: () => "commented",
   bookmarked: () => "bookmarked the issue",
   unbookmarked: () => "removed the bookmark",

@@ -1,6 +1,7 @@
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
+import { mergedNames } from "./activity";
 import { Contexts, shownContexts } from "./contexts";
 import { KeyValues } from "./key-values";
 import { TagBars } from "./tag-bars";
@@ -49,6 +50,13 @@ describe("issue page panels", () => {
     expect(out).toContain("Linux");
     expect(out).not.toContain("cloud_resource");
     expect(out).not.toContain("Nothing recorded");
+  });
+
+  it("names merged issues by short id, and counts them in the right number", () => {
+    expect(mergedNames({ merged: [2], mergedShortIds: ["API-2"] })).toBe("API-2");
+    expect(mergedNames({ merged: [2, 3, 4], mergedShortIds: ["API-2", "API-3", "API-4"] })).toBe("API-2, API-3 and API-4");
+    expect(mergedNames({ merged: [2] })).toBe("1 issue");
+    expect(mergedNames({ merged: [2, 3] })).toBe("2 issues");
   });
 
   it("shows tag shares that add up to 100 %", () => {

@@ -38,6 +38,8 @@ export function activityOf(change: Pick<IssueChangeRecord, "kind" | "data">): { 
       return { type: "note", data: d };
     case "merged":
       return { type: "merge", data: d };
+    case "unmerged":
+      return { type: "unmerge", data: d };
   }
 }
 

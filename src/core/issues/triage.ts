@@ -6,6 +6,7 @@ import { invalidInput, notFound } from "../errors";
 import { shortId } from "./queries";
 import { validate } from "../validate";
 import { mergeWindowCounts } from "./window-counts";
+import { moveMergedBack } from "../../db/issue-unmerge";
 import { writeIssueChanges } from "../outbox/changes";
 import { onTriage, type StateChange, type TriageAction } from "./state";
 import { isVersion, releaseToHoldBack } from "./releases";
@@ -149,6 +150,13 @@ export async function mergeIssues({
     const project = await trx.selectFrom("projects").select("slug").where("id", "=", target.project_id).executeTakeFirstOrThrow();
     const now = ctx.now();
     await trx.updateTable("events").set({ issue_id: target.id }).where("issue_id", "in", ids).execute();
+    // Each hash remembers the issue it came from, so the merge can be undone (unmergeIssue).
+    await trx
+      .updateTable("issue_hashes")
+      .set((eb) => ({ merged_from: eb.ref("issue_id") }))
+      .where("issue_id", "in", ids)
+      .where("merged_from", "is", null)
+      .execute();
     await trx.updateTable("issue_hashes").set({ issue_id: target.id }).where("issue_id", "in", ids).execute();
     for (const o of others) {
       const tags = await trx.selectFrom("issue_tags").selectAll().where("issue_id", "=", o.id).execute();
@@ -227,11 +235,59 @@ export async function mergeIssues({
       .set({ merged_into_id: target.id, status: "resolved", substatus: "merged" })
       .where("id", "in", ids)
       .execute();
-    await record(trx, target.project_id, target.id, input.user, { kind: "merged", data: { merged: ids } }, now);
+    const mergedShortIds = others.map((o) => shortId(project, o));
+    await record(trx, target.project_id, target.id, input.user, { kind: "merged", data: { merged: ids, mergedShortIds } }, now);
     return trx.selectFrom("issues").selectAll().where("id", "=", target.id).executeTakeFirstOrThrow();
   });
   await afterCommit(ctx);
   return merged;
+}
+
+/**
+ * Undoes a merge of `issueId` (an issue merged into another): the hashes the merge moved go back
+ * to it with their events and counts (src/db/issue-unmerge.ts), and it is unresolved again.
+ * Both issues' activity records who did it.
+ */
+export async function unmergeIssue({
+  ctx,
+  input,
+}: {
+  ctx: Ctx;
+  input: { projectIds: number[]; issueId: number; user: User };
+}): Promise<{ issue: Issue; target: Issue; events: number }> {
+  const result = await ctx.db.transaction().execute(async (trx) => {
+    const issue = await trx
+      .selectFrom("issues")
+      .selectAll()
+      .where("id", "=", input.issueId)
+      .where("project_id", "in", input.projectIds.length ? input.projectIds : [-1])
+      .executeTakeFirst();
+    if (!issue) throw notFound("this issue does not exist");
+    if (issue.merged_into_id === null) throw invalidInput("this issue is not merged into another");
+    const target = await trx.selectFrom("issues").selectAll().where("id", "=", issue.merged_into_id).executeTakeFirstOrThrow();
+    const moved = await moveMergedBack(trx, issue, target);
+    if (moved.hashes === 0)
+      throw invalidInput("this merge cannot be undone: it was made before Telltale recorded which fingerprints a merge moves");
+    const project = await trx.selectFrom("projects").select("slug").where("id", "=", issue.project_id).executeTakeFirstOrThrow();
+    const now = ctx.now();
+    const data = { from: target.id, fromShortId: shortId(project, target), events: moved.events };
+    await record(trx, issue.project_id, issue.id, input.user, { kind: "unmerged", data }, now);
+    await record(
+      trx,
+      target.project_id,
+      target.id,
+      input.user,
+      { kind: "unmerged", data: { issue: issue.id, issueShortId: shortId(project, issue) } },
+      now,
+    );
+    const [after, targetAfter] = await Promise.all([
+      trx.selectFrom("issues").selectAll().where("id", "=", issue.id).executeTakeFirstOrThrow(),
+      trx.selectFrom("issues").selectAll().where("id", "=", target.id).executeTakeFirstOrThrow(),
+    ]);
+    return { issue: after, target: targetAfter, events: moved.events };
+  });
+  await afterCommit(ctx);
+  return result;
 }
 
 /**

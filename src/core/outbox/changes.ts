@@ -19,6 +19,7 @@ export const ISSUE_CHANGE_KINDS = [
   "unassigned",
   "commented",
   "merged",
+  "unmerged",
   // An issue received events in a digest batch without changing state (only in projects with a
   // frequency alert rule: docs/decisions/0019-frequency-conditions.md).
   "seen",

@@ -215,8 +215,8 @@ export const PERMISSIONS = [
     audience: "organization",
     roles: EVERY_ROLE,
     scope: "event:write",
-    description: "resolve, ignore, assign, comment, merge",
-    unaudited: "each issue's activity records who resolved, ignored, assigned, commented or merged, and when",
+    description: "resolve, ignore, assign, comment, merge, unmerge",
+    unaudited: "each issue's activity records who resolved, ignored, assigned, commented, merged or unmerged, and when",
   },
   {
     permission: "org-token:write",

@@ -12,9 +12,11 @@ import { Sparkline } from "../../../components/issue/sparkline";
 import { LevelDot } from "../../../components/level-dot";
 import { StreamKeys } from "../../../components/issue/stream-keys";
 import { TriageForm } from "../../../components/issue/triage-form";
+import { BulkBar } from "../../../components/issue/bulk-bar";
 import { loadOrg } from "../../../lib/loaders";
 import { ctx } from "../../../lib/app-runtime";
 import { PageCrumbs } from "../../../components/shell/page-crumbs";
+import { streamPageLinks } from "../../../lib/stream-pages";
 
 export const metadata = { title: "Issues" };
 
@@ -22,7 +24,15 @@ const RANGES = { "24h": 24, "7d": 24 * 7, "14d": 24 * 14, "30d": 24 * 30, all: 0
 type Range = keyof typeof RANGES;
 const SORT_NAMES: Record<Sort, string> = { date: "Last seen", new: "First seen", freq: "Events", user: "Users" };
 
-type Search = Promise<{ project?: string; query?: string; sort?: string; cursor?: string; range?: string; environment?: string }>;
+type Search = Promise<{
+  project?: string;
+  query?: string;
+  sort?: string;
+  cursor?: string;
+  back?: string;
+  range?: string;
+  environment?: string;
+}>;
 
 const ago = (ms: number) => {
   const s = Math.max(0, (Date.now() - ms) / 1000);
@@ -72,6 +82,9 @@ export default async function IssuesPage({ params, searchParams }: { params: Pro
     (project ? [project] : projects).map((p) => p.id),
   );
   const byId = new Map(projects.map((p) => [p.id, p]));
+  const pages = streamPageLinks(sp.cursor, sp.back, result.ok ? result.nextCursor : null);
+  const members = (await c.directory.members(org.id)).map((m) => ({ id: m.userId, label: m.name || m.email }));
+  const teams = (await c.directory.teams(org.id)).map(({ team }) => ({ id: team.id, slug: team.slug }));
   const href = (changes: Record<string, string | undefined>) => {
     const p = new URLSearchParams();
     const merged: Record<string, string | undefined> = {
@@ -135,21 +148,7 @@ export default async function IssuesPage({ params, searchParams }: { params: Pro
       {!result.ok && <QueryError query={fullQuery} error={result.error} />}
       <StreamKeys org={org.slug} userId={user.id} />
       <TriageForm org={org.slug} id="bulk" testId="bulk">
-        <div className="toolbar">
-          <span className="muted-small">Selected:</span>
-          <button name="action" value="resolve">
-            Resolve
-          </button>
-          <button name="action" value="unresolve">
-            Unresolve
-          </button>
-          <button name="action" value="ignoreForever">
-            Ignore
-          </button>
-          <button name="action" value="merge">
-            Merge
-          </button>
-        </div>
+        <BulkBar members={members} teams={teams} />
         <section className="panel" style={{ padding: 0 }}>
           {issues.length === 0 ? (
             <>
@@ -230,14 +229,19 @@ export default async function IssuesPage({ params, searchParams }: { params: Pro
           )}
         </section>
       </TriageForm>
-      <div className="row" style={{ justifyContent: "flex-end" }}>
-        {sp.cursor && <Link href={href({ cursor: undefined })}>First page</Link>}
-        {result.ok && result.nextCursor && (
-          <Link href={href({ cursor: result.nextCursor })} data-testid="next-page">
+      <nav className="row" style={{ justifyContent: "flex-end" }} aria-label="Pages">
+        {sp.cursor && <Link href={href({ cursor: undefined, back: undefined })}>First page</Link>}
+        {pages.previous && (
+          <Link href={href({ ...pages.previous })} data-testid="previous-page">
+            Previous page
+          </Link>
+        )}
+        {pages.next && (
+          <Link href={href({ ...pages.next })} data-testid="next-page">
             Next page
           </Link>
         )}
-      </div>
+      </nav>
     </main>
   );
 }

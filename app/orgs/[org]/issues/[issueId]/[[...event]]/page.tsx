@@ -205,6 +205,11 @@ export default async function IssuePage({ params, searchParams }: { params: Para
                 Stop ignoring
               </button>
             )}
+            {issue.merged_into_id !== null && (
+              <button name="action" value="unmerge" data-testid="unmerge">
+                Unmerge
+              </button>
+            )}
             <input type="hidden" name="on" value={extra.bookmarked ? "0" : "1"} />
             <button name="action" value="bookmark" data-testid="bookmark">
               {extra.bookmarked ? "★ Bookmarked" : "☆ Bookmark"}
