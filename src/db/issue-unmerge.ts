@@ -9,7 +9,8 @@ type Issue = Selectable<DB["issues"]>;
  * added to the target's counts is taken off again: the merged issue's own tag, hour and user rows
  * stayed behind at the merge, so they say what was added. Returns how many events moved back.
  * Events that arrived after the merge under the moved hashes move back too and count for the
- * merged issue; their tag and hour counts stay on the target (the merge's rows cannot tell them apart).
+ * merged issue; their tag and hour counts stay on the target (the merge's rows cannot tell them
+ * apart), as do the last day's minute counts of frequency alerts.
  */
 export async function moveMergedBack(trx: Kysely<DB>, merged: Issue, target: Issue): Promise<{ hashes: number; events: number }> {
   const hashes = (
@@ -30,33 +31,33 @@ export async function moveMergedBack(trx: Kysely<DB>, merged: Issue, target: Iss
     .where("issue_id", "=", target.id)
     .execute();
   let events = 0;
-  let lastSeen = merged.last_seen;
   for (let i = 0; i < hashes.length; i += 500) {
     const chunk = hashes.slice(i, i + 500);
     const moved = await trx
-      .selectFrom("events")
-      .select((eb) => [eb.fn.countAll<number | string>().as("n"), eb.fn.max("received_at").as("last")])
-      .where("issue_id", "=", target.id)
-      .where("grouping_hash", "in", chunk)
-      .executeTakeFirstOrThrow();
-    events += Number(moved.n);
-    if (moved.last !== null) lastSeen = Math.max(lastSeen, Number(moved.last));
-    await trx
       .updateTable("events")
       .set({ issue_id: merged.id })
       .where("issue_id", "=", target.id)
       .where("grouping_hash", "in", chunk)
-      .execute();
+      .executeTakeFirst();
+    events += Number(moved.numUpdatedRows);
   }
   await subtractRows(trx, merged.id, target.id);
-  // Events that arrived after the merge (received after the merged issue's frozen last_seen) count for it now.
-  const arrivedSince = await trx
-    .selectFrom("events")
-    .select((eb) => eb.fn.countAll<number | string>().as("n"))
+  // Events that arrived after the merge (received after its activity entry) count for it now;
+  // the ones before are in its frozen times_seen already. Issue times are event timestamps in ms.
+  const mergedAt = await trx
+    .selectFrom("issue_activity")
+    .select((eb) => eb.fn.max("created_at").as("at"))
     .where("issue_id", "=", merged.id)
-    .where("received_at", ">", merged.last_seen)
+    .where("type", "=", "merge")
     .executeTakeFirstOrThrow();
-  const timesSeen = merged.times_seen + Number(arrivedSince.n);
+  const since = await trx
+    .selectFrom("events")
+    .select((eb) => [eb.fn.countAll<number | string>().as("n"), eb.fn.max("timestamp").as("last")])
+    .where("issue_id", "=", merged.id)
+    .where("received_at", ">", mergedAt.at === null ? Number.MAX_SAFE_INTEGER : Number(mergedAt.at))
+    .executeTakeFirstOrThrow();
+  const timesSeen = merged.times_seen + Number(since.n);
+  const lastSeen = since.last === null ? merged.last_seen : Math.max(merged.last_seen, Math.round(Number(since.last) * 1000));
   await trx
     .updateTable("issues")
     .set({ merged_into_id: null, status: "unresolved", substatus: "ongoing", times_seen: timesSeen, last_seen: lastSeen })
@@ -69,7 +70,7 @@ export async function moveMergedBack(trx: Kysely<DB>, merged: Issue, target: Iss
     .executeTakeFirstOrThrow();
   const remainingLast = await trx
     .selectFrom("events")
-    .select((eb) => eb.fn.max("received_at").as("last"))
+    .select((eb) => eb.fn.max("timestamp").as("last"))
     .where("issue_id", "=", target.id)
     .executeTakeFirstOrThrow();
   await trx
@@ -77,7 +78,7 @@ export async function moveMergedBack(trx: Kysely<DB>, merged: Issue, target: Iss
     .set({
       times_seen: Math.max(0, target.times_seen - timesSeen),
       user_count: Number(users.n),
-      ...(remainingLast.last !== null ? { last_seen: Number(remainingLast.last) } : {}),
+      ...(remainingLast.last !== null ? { last_seen: Math.round(Number(remainingLast.last) * 1000) } : {}),
     })
     .where("id", "=", target.id)
     .execute();

@@ -300,4 +300,65 @@ function checkout() { applyDiscount({}); }
     const latest = await page.request.get(`${server.url}/api/0/organizations/shop/issues/${issue.id}/events/latest/`);
     expect(((await latest.json()) as { release: { version: string } }).release.version).toBe("shop@1.0.1");
   });
+  // Issue 38, points 21 and 22: select-all and bulk assign on the stream; merge asks first, its
+  // activity names the issues, and the merged issue's page undoes it.
+  it("selects all, assigns in bulk, merges after a confirmation and unmerges from the merged issue's page", async () => {
+    const stream = `${server.url}/orgs/shop/issues?project=web&query=${encodeURIComponent("release:node-fixture@1.0.0")}`;
+    await page.goto(stream);
+    expect(await issueRows()).toHaveLength(3);
+    await page.locator("[data-testid=select-all]").check();
+    expect(await page.locator("[data-testid=issue-row] input[type=checkbox]:checked").count()).toBe(3);
+    await page.selectOption("[data-testid=bulk-assignee]", { label: "dev@example.com" });
+    await page.locator("[data-testid=bulk] button[value=assign]").click();
+    await expect(page.locator("[data-testid=bulk] .notice").textContent()).resolves.toBe("Updated 3 issues.");
+    await page.reload();
+    expect(await page.locator("[data-testid=issue-row]", { hasText: "dev@example.com" }).count()).toBe(3);
+
+    // Two of them: the browser asks first; dismissed, nothing is merged.
+    const boxes = page.locator("[data-testid=issue-row] input[type=checkbox]");
+    await boxes.nth(0).check();
+    await boxes.nth(1).check();
+    page.removeAllListeners("dialog");
+    const asked: string[] = [];
+    page.once("dialog", (d) => {
+      asked.push(d.message());
+      void d.dismiss();
+    });
+    await page.locator("[data-testid=bulk] button[value=merge]").click();
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toContain("Merge 2 issues");
+    expect(await page.locator("[data-testid=bulk] .notice").count()).toBe(0);
+    page.once("dialog", (d) => void d.accept());
+    await page.locator("[data-testid=bulk] button[value=merge]").click();
+    await expect(page.locator("[data-testid=bulk] .notice").textContent()).resolves.toMatch(/^Merged 2 issues into WEB-\w+\.$/);
+
+    const merged = await store.db
+      .selectFrom("issues")
+      .select(["id", "merged_into_id", "short_number", "times_seen"])
+      .where("project_id", "=", projectId)
+      .where("merged_into_id", "is not", null)
+      .executeTakeFirstOrThrow();
+    const target = merged.merged_into_id!;
+    const mergedShort = `WEB-${merged.short_number.toString(36).toUpperCase()}`;
+    await page.goto(`${server.url}/orgs/shop/issues/${target}`);
+    await expect(page.locator("[data-testid=activity]").textContent()).resolves.toContain(`merged ${mergedShort} into this one`);
+    expect(await page.locator("[data-testid=activity]").textContent()).not.toContain("1 issues");
+    await page.goto(`${server.url}/orgs/shop/issues/${merged.id}`);
+    await page.locator("[data-testid=unmerge]").click();
+    await expect(page.locator("[data-testid=triage] .notice").textContent()).resolves.toMatch(
+      new RegExp(`^Unmerged ${mergedShort} from WEB-\\w+: \\d+ events? moved back\\.$`),
+    );
+    const after = await store.db
+      .selectFrom("issues")
+      .select(["merged_into_id", "status", "times_seen"])
+      .where("id", "=", merged.id)
+      .executeTakeFirstOrThrow();
+    expect(after).toMatchObject({ merged_into_id: null, status: "unresolved", times_seen: merged.times_seen });
+    const events = await store.db.selectFrom("events").select("id").where("issue_id", "=", merged.id).execute();
+    expect(events.length).toBeGreaterThan(0);
+    await page.goto(stream);
+    expect(await issueRows()).toHaveLength(3);
+    await page.goto(`${server.url}/orgs/shop/issues/${target}`);
+    await expect(page.locator("[data-testid=activity]").textContent()).resolves.toContain(`unmerged ${mergedShort} out of this issue`);
+  });
 });
