@@ -21,12 +21,22 @@ const DEFAULT_HEIGHT = 220;
 const PAD_LEFT = 48;
 const PAD_BOTTOM = 24;
 
-function niceMax(n: number): number {
-  if (n <= 5) return 5;
+/**
+ * The top of the count axis: a round number at least `n`, and even, so the middle gridline is a
+ * whole count too (counts have no halves: 0, 3, 6, never 0, 3, 5 from rounding 2.5).
+ */
+export function chartMax(n: number): number {
+  if (n <= 2) return 2;
   const magnitude = 10 ** Math.floor(Math.log10(n));
-  for (const step of [1, 2, 2.5, 5, 10]) if (step * magnitude >= n) return step * magnitude;
+  for (const step of [1, 2, 3, 4, 5, 6, 8, 10]) {
+    const top = step * magnitude;
+    if (top >= n && top % 2 === 0) return top;
+  }
   return 10 * magnitude;
 }
+
+/** Room right of the plot for the line's scale label, so the line's last dot never sits under it. */
+const LINE_LABEL_ROOM = 44;
 
 export function OutcomeChart({
   buckets,
@@ -48,8 +58,9 @@ export function OutcomeChart({
 }) {
   const { width: WIDTH, height: HEIGHT } = size;
   const totals = buckets.map((_, i) => series.reduce((sum, s) => sum + (s.values[i] ?? 0), 0));
-  const max = niceMax(Math.max(0, ...totals));
-  const plotW = WIDTH - PAD_LEFT - 8;
+  const max = chartMax(Math.max(0, ...totals));
+  const right = WIDTH - (line ? LINE_LABEL_ROOM : 8);
+  const plotW = right - PAD_LEFT;
   const plotH = HEIGHT - PAD_BOTTOM - 8;
   const barW = plotW / Math.max(1, buckets.length);
   const y = (v: number) => 8 + plotH - (v / max) * plotH;
@@ -63,9 +74,9 @@ export function OutcomeChart({
       <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} width="100%" role="img" aria-label={ariaLabel} data-testid={testId}>
         {[0, 0.5, 1].map((f) => (
           <g key={f}>
-            <line x1={PAD_LEFT} x2={WIDTH - 8} y1={y(max * f)} y2={y(max * f)} className="chart-grid" />
+            <line x1={PAD_LEFT} x2={right} y1={y(max * f)} y2={y(max * f)} className="chart-grid" />
             <text x={PAD_LEFT - 6} y={y(max * f) + 4} textAnchor="end" className="chart-label">
-              {Math.round(max * f)}
+              {max * f}
             </text>
           </g>
         ))}
@@ -102,7 +113,7 @@ export function OutcomeChart({
         })}
         {line && points.length > 0 && (
           <g data-testid={`${testId}-line`}>
-            <text x={WIDTH - 10} y={rateY(1) + 4} textAnchor="end" className="chart-label">
+            <text x={WIDTH - 2} y={rateY(1) + 4} textAnchor="end" className="chart-label" data-testid={`${testId}-line-label`}>
               {line.format(1)}
             </text>
             <polyline points={points.map((p) => `${p.x},${p.y}`).join(" ")} fill="none" stroke={line.color} strokeWidth={2} />

@@ -132,6 +132,22 @@ describe.each(DIALECTS)("the web UI on %s", (dialect) => {
       { label: "Mobile", is_active: 0 },
       { label: "Default", is_active: 1 },
     ]);
+
+    // Issue 38, point 23: on a phone each key is a block; no label breaks mid-word ("Defaul t")
+    // and nothing sticks out of the page.
+    await page.setViewportSize({ width: 390, height: 900 });
+    const labelLines = await page.locator("[data-testid=key-row] > td:first-child").evaluateAll((cells) =>
+      cells.map((td) => {
+        const range = document.createRange();
+        range.selectNodeContents(td.firstChild ?? td);
+        return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+      }),
+    );
+    expect(labelLines).toEqual([1, 1, 1]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    if (process.env.SCREENSHOTS) await page.screenshot({ path: `${process.env.SCREENSHOTS}/keys-390.png`, fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 900 });
+    if (process.env.SCREENSHOTS) await page.screenshot({ path: `${process.env.SCREENSHOTS}/keys-1280.png`, fullPage: true });
     await context.close();
   });
 

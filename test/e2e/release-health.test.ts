@@ -120,6 +120,13 @@ describe.each(DIALECTS)("release health in Chromium on %s", (dialect) => {
     expect(await cells("shop@2.9.0")).toEqual(["100 %", "100 %", "20 %"]);
     expect(await cells("shop@1.0.0")).toEqual(["—", "—", "—"]);
     await shootBoth("release-health-list");
+    // Issue 38, point 23: at 390 px the table fits its panel (less used columns are left out) instead of being cut off.
+    await page.setViewportSize({ width: 390, height: 900 });
+    const fit = await page
+      .locator("[data-testid=releases]")
+      .evaluate((t) => ({ table: t.scrollWidth, box: (t.parentElement ?? t).clientWidth }));
+    expect(fit.table).toBeLessThanOrEqual(fit.box);
+    await page.setViewportSize({ width: 1280, height: 900 });
 
     await page.selectOption("[data-testid=environment-filter] select", "production");
     await page.click("[data-testid=environment-filter] button");

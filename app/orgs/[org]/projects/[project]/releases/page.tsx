@@ -80,7 +80,7 @@ export default async function ReleasesPage({
             {environment ? ` in ${environment}` : ""}.
           </p>
           <div className="table-scroll">
-            <table data-testid="releases">
+            <table data-testid="releases" className="fits-narrow">
               <thead>
                 <tr>
                   <th>Version</th>
@@ -93,12 +93,12 @@ export default async function ReleasesPage({
                   <th className="num" title="Share of the project's sessions in the last 24 hours">
                     Adoption
                   </th>
-                  <th>Created</th>
-                  <th>Last event</th>
-                  <th className="num">Events</th>
-                  <th className="num">New issues</th>
-                  <th>Deploys</th>
-                  <th className="num">Commits</th>
+                  <th className="narrow-hide">Created</th>
+                  <th className="narrow-hide">Last event</th>
+                  <th className="num narrow-hide">Events</th>
+                  <th className="num narrow-hide">New issues</th>
+                  <th className="narrow-hide">Deploys</th>
+                  <th className="num narrow-hide">Commits</th>
                 </tr>
               </thead>
               <tbody>
@@ -120,13 +120,13 @@ export default async function ReleasesPage({
                       <td className="num" data-testid="adoption">
                         {adoptionText(h)}
                       </td>
-                      <td>
+                      <td className="narrow-hide">
                         <When ms={r.dateCreated} />
                       </td>
-                      <td>{s?.lastSeen ? <When ms={s.lastSeen} /> : <span className="muted">none</span>}</td>
-                      <td className="num">{s?.events ?? 0}</td>
-                      <td className="num">{s?.newIssues ?? 0}</td>
-                      <td>
+                      <td className="narrow-hide">{s?.lastSeen ? <When ms={s.lastSeen} /> : <span className="muted">none</span>}</td>
+                      <td className="num narrow-hide">{s?.events ?? 0}</td>
+                      <td className="num narrow-hide">{s?.newIssues ?? 0}</td>
+                      <td className="narrow-hide">
                         {(deploys.get(r.id) ?? []).length === 0 ? (
                           <span className="muted">none</span>
                         ) : (
@@ -137,7 +137,7 @@ export default async function ReleasesPage({
                           ))
                         )}
                       </td>
-                      <td className="num">{r.commitCount}</td>
+                      <td className="num narrow-hide">{r.commitCount}</td>
                     </tr>
                   );
                 })}

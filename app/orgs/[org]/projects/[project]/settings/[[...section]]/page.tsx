@@ -149,7 +149,7 @@ export default async function ProjectSettingsPage({ params }: { params: Params }
       {current === "keys" && (
         <section className="panel">
           <DsnHostWarning />
-          <table>
+          <table className="stack-narrow" data-testid="keys-table">
             <thead>
               <tr>
                 <th>Key</th>
