@@ -74,8 +74,10 @@ export class KyselyTelemetryReader implements TelemetryReader {
     return event ?? null;
   }
 
-  async trace(organizationId: number, traceId: string, maxSpans: number): Promise<TraceRows> {
+  async trace(organizationId: number, projectIds: readonly number[] | null, traceId: string, maxSpans: number): Promise<TraceRows> {
     const { db } = this;
+    // No visible project: nothing to read (and `in ()` is not SQL).
+    if (projectIds !== null && projectIds.length === 0) return { transactions: [], spans: [], errors: [] };
     const [transactions, spans, errors] = await Promise.all([
       db
         .selectFrom("transactions")
@@ -92,6 +94,7 @@ export class KyselyTelemetryReader implements TelemetryReader {
           "transactions.timestamp",
         ])
         .where("projects.organization_id", "=", organizationId)
+        .$if(projectIds !== null, (q) => q.where("transactions.project_id", "in", projectIds ?? []))
         .where("transactions.trace_id", "=", traceId)
         .orderBy("transactions.start_timestamp")
         .execute(),
@@ -109,6 +112,7 @@ export class KyselyTelemetryReader implements TelemetryReader {
           "spans.timestamp",
         ])
         .where("projects.organization_id", "=", organizationId)
+        .$if(projectIds !== null, (q) => q.where("spans.project_id", "in", projectIds ?? []))
         .where("spans.trace_id", "=", traceId)
         .orderBy("spans.start_timestamp")
         .limit(maxSpans + 1)
@@ -118,6 +122,7 @@ export class KyselyTelemetryReader implements TelemetryReader {
         .innerJoin("projects", "projects.id", "events.project_id")
         .select(["events.event_id", "events.issue_id", "projects.slug as project_slug", "events.title", "events.level", "events.timestamp"])
         .where("projects.organization_id", "=", organizationId)
+        .$if(projectIds !== null, (q) => q.where("events.project_id", "in", projectIds ?? []))
         .where("events.trace_id", "=", traceId)
         .orderBy("events.timestamp")
         .limit(1000)

@@ -15,10 +15,11 @@ export interface TelemetryReader {
 
   /**
    * A trace's transactions and spans (by start) and the error events linked to it (by time),
-   * within one organization's projects: at most `maxSpans + 1` spans, so the caller can tell
-   * there were more, and at most 1,000 errors.
+   * within one organization's projects — only those in `projectIds` unless it is null — at most
+   * `maxSpans + 1` spans, so the caller can tell there were more, and at most 1,000 errors.
+   * The limits apply to the visible rows, so hidden ones can neither be counted nor crowd them out.
    */
-  trace(organizationId: number, traceId: string, maxSpans: number): Promise<TraceRows>;
+  trace(organizationId: number, projectIds: readonly number[] | null, traceId: string, maxSpans: number): Promise<TraceRows>;
 }
 
 export interface TraceRows {

@@ -28,21 +28,23 @@ const likePrefix = (text: string) => `${text.toLowerCase().replace(/[\\%_]/g, (c
  * other text as a project slug or name prefix and as words anywhere in an issue's title.
  */
 export async function lookup({ ctx, input }: { ctx: Ctx; input: OrgScope & { query: string } }): Promise<LookupResult[]> {
-  const results = await lookupInOrg(ctx, input.org, input.query);
+  const results = await lookupInOrg(ctx, input, input.query);
   if (input.projectIds === null) return results;
-  // With open membership off: only what the user's teams' projects hold.
+  // With open membership off: only what the user's teams' projects hold (a trace is looked up
+  // in those alone).
   const slugs = new Set((await listProjects(ctx, input)).map((p) => p.slug));
-  return results.filter((r) => (r.kind === "project" ? slugs.has(r.slug) : r.kind === "trace" ? slugs.size > 0 : slugs.has(r.project)));
+  return results.filter((r) => (r.kind === "project" ? slugs.has(r.slug) : r.kind === "trace" || slugs.has(r.project)));
 }
 
-async function lookupInOrg(ctx: Ctx, org: Organization, text: string): Promise<LookupResult[]> {
+async function lookupInOrg(ctx: Ctx, scope: OrgScope, text: string): Promise<LookupResult[]> {
+  const { org } = scope;
   const query = text.trim();
   if (query === "") return [];
   const results: LookupResult[] = [];
   const hex = query.toLowerCase().replaceAll("-", "");
   if (HEX_ID.test(hex)) {
     results.push(...(await eventsById(ctx, org, hex)));
-    if (await traceExists(ctx, org, hex)) results.push({ kind: "trace", traceId: hex });
+    if (await traceExists(ctx, scope, hex)) results.push({ kind: "trace", traceId: hex });
     return results;
   }
   const byShortId = await issueByShortId(ctx, { org, projectIds: null }, query);
@@ -122,9 +124,17 @@ async function eventsById(ctx: Ctx, org: Organization, eventId: string): Promise
   return rows.map((r) => ({ kind: "event", eventId: r.event_id, issueId: r.issue_id ?? 0, title: r.title, project: r.slug }));
 }
 
-/** A trace is known when a transaction, a span or an error event of the organization carries its id. */
-async function traceExists(ctx: Ctx, org: Organization, traceId: string): Promise<boolean> {
-  const inOrg = ctx.db.selectFrom("projects").select("id").where("organization_id", "=", org.id);
+/**
+ * A trace is known when a transaction, a span or an error event of a project the user sees
+ * carries its id: one seen only in other teams' projects is not offered (decision 0014).
+ */
+async function traceExists(ctx: Ctx, { org, projectIds }: OrgScope, traceId: string): Promise<boolean> {
+  if (projectIds !== null && projectIds.size === 0) return false;
+  const inOrg = ctx.db
+    .selectFrom("projects")
+    .select("id")
+    .where("organization_id", "=", org.id)
+    .$if(projectIds !== null, (q) => q.where("id", "in", [...(projectIds ?? [])]));
   for (const table of ["transactions", "spans", "events"] as const) {
     const hit = await ctx.db
       .selectFrom(table)

@@ -1,7 +1,6 @@
 import type { Ctx } from "../context";
 import { notFound } from "../errors";
-import { seesProject, type OrgScope } from "../orgs/access";
-import { listProjects } from "../projects/queries";
+import type { OrgScope } from "../orgs/access";
 import type { TraceRows } from "../ports/telemetry-read";
 
 const TRACE_ID = /^[0-9a-f]{32}$/;
@@ -30,16 +29,11 @@ export async function traceInOrg(ctx: Ctx, scope: OrgScope, traceId: string): Pr
   const id = traceId.toLowerCase().replaceAll("-", "");
   // Not 32 hexadecimal characters: no trace has that id (a 404, as for any id that cannot exist).
   if (!TRACE_ID.test(id)) throw notFound(`trace '${traceId.slice(0, 64)}' does not exist`);
-  const rows = await ctx.telemetry.trace(scope.org.id, id, MAX_SPANS);
-  const { spans } = rows;
-  let { transactions, errors } = rows;
-  if (scope.projectIds !== null) {
-    // With open membership off, the parts from other teams' projects are left out (their spans
-    // hang under their transactions, which are).
-    const slugs = new Set((await listProjects(ctx, scope)).map((p) => p.slug));
-    transactions = transactions.filter((t) => seesProject(scope, t.project_id));
-    errors = errors.filter((e) => slugs.has(e.project_slug));
-  }
+  // With open membership off, the store leaves out every row of other teams' projects, spans
+  // included: a trace seen only in hidden projects must answer exactly as an unknown one
+  // (an empty trace), its span count too.
+  const visible = scope.projectIds === null ? null : [...scope.projectIds];
+  const { transactions, spans, errors } = await ctx.telemetry.trace(scope.org.id, visible, id, MAX_SPANS);
   const bySegment = new Map<string, TraceView["transactions"][number]["spans"]>();
   for (const s of spans.slice(0, MAX_SPANS)) {
     const key = s.segment_id ?? "";
