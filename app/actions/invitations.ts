@@ -57,8 +57,9 @@ export const revokeInvitationAction = action("member:invite", async ({ ctx, acce
 });
 
 /**
- * Accepting by the link: a signed-in user joins as themselves; someone without an account creates
- * the invited address's account and is signed in. Public, like signing in: the link is the proof.
+ * Accepting by the link: the invited address's signed-in account joins; someone without an account
+ * creates the invited address's account and is signed in. Public, like signing in: the link and
+ * the address are the proof (decision 0040).
  */
 async function accept(_prev: FormState, form: FormData): Promise<FormState> {
   const token = field(form, "token");
@@ -79,7 +80,7 @@ async function accept(_prev: FormState, form: FormData): Promise<FormState> {
         after: { role: invitation.role },
       });
     if (user) {
-      const accepted = await acceptInvitation({ ctx: ctx(), input: { token, userId: user.id } });
+      const accepted = await acceptInvitation({ ctx: ctx(), input: { token, user } });
       orgSlug = accepted.orgSlug;
       await joined(user, accepted.invitation);
     } else {

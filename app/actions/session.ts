@@ -63,11 +63,13 @@ async function setUp(_prev: FormState, form: FormData): Promise<FormState> {
   redirect(`/orgs/${values.orgSlug.trim().toLowerCase()}`);
 }
 
-async function signOut(): Promise<FormState> {
+/** Signs out to the sign-in page, or to `next` (an invitation for another address asks for that). */
+async function signOut(_prev: FormState, form: FormData): Promise<FormState> {
   const jar = await cookies();
   await logout(ctx(), jar.get(SESSION_COOKIE)?.value);
   jar.delete(SESSION_COOKIE);
-  redirect("/login");
+  const next = field(form, "next");
+  redirect(next ? safeNext(next) : "/login");
 }
 
 // Public by design: the permission table lists them as such (src/core/permissions/table.ts).

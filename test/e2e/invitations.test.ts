@@ -144,6 +144,35 @@ describe.each(DIALECTS)("invitations by email in Chromium on %s", (dialect) => {
     expect(await owner.locator("[data-testid=invitation-row]").count()).toBe(0);
   });
 
+  it("refuses another signed-in account: says whose the invitation is and signs out to accept as that address", async () => {
+    const link = await invite("gwen@example.com", "admin");
+    const page = await guest();
+    await signIn(page, server.url, "erin@example.com");
+    await page.goto(link);
+    const panel = page.locator("[data-testid=invitation-other-account]");
+    expect(await panel.locator(".warning").textContent()).toBe(
+      "This invitation is for gwen@example.com, and you are signed in as erin@example.com. Only gwen@example.com can accept it.",
+    );
+    expect(await page.locator("[data-testid=accept-invitation]").count()).toBe(0);
+    await shoot(page, "invitation-other-account");
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await panel.locator("button:text-is('Sign out and continue as gwen@example.com')").click();
+    // Back on the link, signed out: the invited address can now create its account and join.
+    await page.locator("[data-testid=accept-invitation] input[readonly]").waitFor();
+    expect(page.url()).toBe(link);
+    expect(await page.locator("[data-testid=accept-invitation] input[readonly]").inputValue()).toBe("gwen@example.com");
+    expect(await store.db.selectFrom("users").select("email").where("email", "=", "gwen@example.com").execute()).toEqual([]);
+    const erinIn = await store.db
+      .selectFrom("memberships")
+      .innerJoin("users", "users.id", "memberships.user_id")
+      .innerJoin("organizations", "organizations.id", "memberships.organization_id")
+      .select("memberships.role")
+      .where("users.email", "=", "erin@example.com")
+      .where("organizations.slug", "=", "acme")
+      .executeTakeFirst();
+    expect(erinIn?.role).toBe("member");
+  });
+
   it("revokes a pending invitation: its link stops working", async () => {
     const link = await invite("late@example.com", "member");
     const row = owner.locator("[data-testid=invitation-row]", { hasText: "late@example.com" });

@@ -88,8 +88,25 @@ describe.each(DIALECTS)("invitations on %s", (dialect) => {
     ).rejects.toMatchObject({
       code: "conflict",
     });
-    await acceptInvitation({ ctx, input: { token: tokenOf(link), userId: users.erin!.id } });
+    await acceptInvitation({ ctx, input: { token: tokenOf(link), user: users.erin! } });
     expect((await access("erin")).role).toBe("member");
+  });
+
+  it("lets only the invited address's account accept: another signed-in account is refused and gains nothing", async () => {
+    const { link } = await inviteMember({
+      ctx,
+      input: { access: await access("olive"), inviter: inviter("olive"), invitation: { email: "fern@example.com", role: "admin" } },
+    });
+    const mallory = await createUser({ ctx, input: { email: "mallory@example.com", password: "password-123" } });
+    await expect(acceptInvitation({ ctx, input: { token: tokenOf(link), user: mallory } })).rejects.toMatchObject({
+      code: "forbidden",
+      message: expect.stringContaining("fern@example.com") as string,
+    });
+    await expect(organizationFor(ctx, mallory, "acme")).rejects.toMatchObject({ code: "not_found" });
+    // The link still works for the address it was sent to (addresses compare without case).
+    const fern = await createUser({ ctx, input: { email: "Fern@Example.com", password: "password-123" } });
+    await acceptInvitation({ ctx, input: { token: tokenOf(link), user: fern } });
+    expect((await organizationFor(ctx, fern, "acme")).role).toBe("admin");
   });
 
   it("refuses to invite a member, above one's own role, or into a missing team", async () => {

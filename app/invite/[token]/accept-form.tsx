@@ -2,6 +2,7 @@
 
 import { useActionState } from "react";
 import { acceptInvitationAction } from "../../actions/invitations";
+import { logoutAction } from "../../actions/session";
 import { FormMessages, Submit } from "../../components/form-parts";
 import type { FormState } from "../../lib/forms";
 
@@ -29,6 +30,17 @@ export function AcceptForm({ token, email, newAccount }: { token: string; email:
         </>
       )}
       <Submit pendingText="Joining…">{newAccount ? "Create account and join" : "Join the organization"}</Submit>
+    </form>
+  );
+}
+
+/** Signs out and comes back to `next`, where the invited address can sign in or create its account. */
+export function SignOutTo({ next, label }: { next: string; label: string }) {
+  const [, action] = useActionState<FormState, FormData>(logoutAction, {});
+  return (
+    <form action={action}>
+      <input type="hidden" name="next" value={next} />
+      <Submit pendingText="Signing out…">{label}</Submit>
     </form>
   );
 }

@@ -1,10 +1,10 @@
 import Link from "next/link";
 import { isTelltaleError } from "@/src/core/errors";
-import { invitationByToken, type InvitationView } from "@/src/core/orgs/invitations";
+import { invitationByToken, isInvitedAddress, type InvitationView } from "@/src/core/orgs/invitations";
 import { ROLE_INFO } from "@/src/core/orgs/roles";
 import { currentUser } from "../../lib/auth";
 import { ctx } from "../../lib/app-runtime";
-import { AcceptForm } from "./accept-form";
+import { AcceptForm, SignOutTo } from "./accept-form";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Invitation" };
@@ -39,15 +39,18 @@ export default async function InvitationPage({ params }: { params: Promise<{ tok
         You were invited to <strong>{org.name}</strong> on Telltale as {role.label.toLowerCase()}:{" "}
         {role.summary.replace(/^./, (c) => c.toLowerCase())}
       </p>
-      {user ? (
-        <>
-          {user.email !== invitation.email && (
-            <p className="notice">
-              The invitation was sent to {invitation.email}; you are signed in as {user.email} and will join as that account.
-            </p>
-          )}
-          <AcceptForm token={token} email={invitation.email} newAccount={false} />
-        </>
+      {user && !isInvitedAddress(invitation, user.email) ? (
+        // Only the invited address's account may join (decision 0040): say who is signed in and
+        // offer to come back here signed out, to sign in as (or create) the invited account.
+        <section data-testid="invitation-other-account">
+          <p className="warning" role="alert">
+            This invitation is for <strong>{invitation.email}</strong>, and you are signed in as <strong>{user.email}</strong>. Only{" "}
+            {invitation.email} can accept it.
+          </p>
+          <SignOutTo next={`/invite/${token}`} label={`Sign out and continue as ${invitation.email}`} />
+        </section>
+      ) : user ? (
+        <AcceptForm token={token} email={invitation.email} newAccount={false} />
       ) : accountExists ? (
         <p>
           An account for {invitation.email} exists.{" "}

@@ -4,7 +4,7 @@ import { createUser } from "../accounts/create-user";
 import { Email, Password } from "../accounts/schemas";
 import type { Ctx } from "../context";
 import { renderEmail } from "../email/templates";
-import { conflict, invalidInput, notFound } from "../errors";
+import { conflict, forbidden, invalidInput, notFound } from "../errors";
 import type { PendingInvitation } from "../ports/directory";
 import { validate } from "../validate";
 import type { OrgAccess } from "./access";
@@ -140,19 +140,27 @@ export async function invitationByToken(ctx: Ctx, token: string): Promise<Invita
   return { invitation, org, accountExists: (await ctx.directory.userByEmail(invitation.email)) !== null };
 }
 
+/** Whether `email` is the address an invitation was sent to (addresses compare without case). */
+export const isInvitedAddress = (invitation: Pick<PendingInvitation, "email">, email: string) =>
+  invitation.email.toLowerCase() === email.trim().toLowerCase();
+
 /**
- * Accepts an invitation as a signed-in user (the link is the proof: Sentry lets whoever holds it
- * join as themselves). An existing member keeps their role. The invitation is used up.
+ * Accepts an invitation as a signed-in user, who must be the invited address's account: the link
+ * alone would let anyone it reaches (a forwarded email, a shared screen) join with the invited
+ * role as whatever account they hold (decision 0040). An existing member keeps their role. The
+ * invitation is used up.
  */
 export async function acceptInvitation({
   ctx,
   input,
 }: {
   ctx: Ctx;
-  input: { token: string; userId: number };
+  input: { token: string; user: { id: number; email: string } };
 }): Promise<{ orgSlug: string; invitation: PendingInvitation }> {
   const { invitation, org } = await invitationByToken(ctx, input.token);
-  await ctx.directory.addMember(invitation.organizationId, input.userId, invitation.role, invitation.teamIds, ctx.now());
+  if (!isInvitedAddress(invitation, input.user.email))
+    throw forbidden(`this invitation is for ${invitation.email}: sign out, then sign in as that address to accept it`);
+  await ctx.directory.addMember(invitation.organizationId, input.user.id, invitation.role, invitation.teamIds, ctx.now());
   await ctx.directory.deleteInvitation(invitation.organizationId, invitation.id);
   return { orgSlug: org.slug, invitation };
 }
@@ -174,6 +182,6 @@ export async function acceptWithNewAccount({
   const { invitation } = await invitationByToken(ctx, input.token);
   if (await ctx.directory.userByEmail(invitation.email)) throw conflict(`an account for ${invitation.email} exists: sign in to accept`);
   const user = await createUser({ ctx, input: { email: invitation.email, name: account.name, password: account.password } });
-  const { orgSlug } = await acceptInvitation({ ctx, input: { token: input.token, userId: user.id } });
+  const { orgSlug } = await acceptInvitation({ ctx, input: { token: input.token, user } });
   return { orgSlug, email: invitation.email, userId: user.id, invitation };
 }
