@@ -73,6 +73,17 @@ export class KyselyTwoFactorStore implements TwoFactorStore {
     return Number(result.numUpdatedRows) > 0;
   }
 
+  async recoveryCodeUsed(userId: number, codeHash: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom("recovery_codes")
+      .select("used_at")
+      .where("user_id", "=", userId)
+      .where("code_hash", "=", codeHash)
+      .where("used_at", "is not", null)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   async recoveryCodesLeft(userId: number): Promise<number> {
     const row = await this.db
       .selectFrom("recovery_codes")

@@ -156,4 +156,27 @@ describe.each(DIALECTS)("the audit log on %s", (dialect) => {
     expect(deleted.audit_log).toBe(2);
     expect((await get("olive@example.com")).json.rows.map((r) => r.event)).toEqual(["project.remove", "member.edit"]);
   });
+
+  it("records how a password sign-in was made and why one failed, the first throttled attempt included", async () => {
+    const ip = "203.0.113.9";
+    const attempt = (password: string) => login({ ctx, input: { email: member.email, password, ip, userAgent: "test" } });
+    await attempt("password-123");
+    for (let i = 0; i < ctx.limits.loginMaxFailures; i++) await expect(attempt("wrong")).rejects.toMatchObject({ code: "unauthenticated" });
+    for (let i = 0; i < 2; i++) await expect(attempt("wrong")).rejects.toMatchObject({ code: "throttled" });
+    // An address with no account is refused as before and belongs to no organization's log.
+    await expect(
+      login({ ctx, input: { email: "nobody@example.com", password: "x", ip: "203.0.113.10", userAgent: "test" } }),
+    ).rejects.toMatchObject({
+      code: "unauthenticated",
+    });
+    const mine = (await get("olive@example.com", `?actor=${member.id}&per_page=100`)).json.rows.map((r) => [r.event, r.data]);
+    expect(mine.reverse()).toEqual([
+      ["user.login", { after: { method: "password" } }],
+      ...Array.from({ length: ctx.limits.loginMaxFailures }, () => [
+        "user.login-failed",
+        { after: { method: "password", reason: "wrong password" } },
+      ]),
+      ["user.login-failed", { after: { method: "password", reason: "throttled" } }],
+    ]);
+  });
 });

@@ -50,35 +50,37 @@ export async function passwordSignIn({ ctx, input }: { ctx: Ctx; input: LoginInp
 
   const ipKey = `ip:${throttleKey(input.ip)}`;
   const byIp = await countAttempt(ctx.db, ipKey, now, windowMs);
-  if (byIp.attempts > ctx.limits.loginMaxFailures) throw tooMany(byIp, now, windowMs);
+  if (byIp.attempts > ctx.limits.loginMaxFailures) {
+    await auditThrottled(ctx, input, byIp, ctx.limits.loginMaxFailures);
+    throw tooMany(byIp, now, windowMs);
+  }
   // An address is at most 254 characters (RFC 5321); a longer "email" is no account's, and
   // must not grow the counter table by what a request can carry.
   const accountKey = `account:${email.slice(0, 320)}`;
   const byAccount = await countAttempt(ctx.db, accountKey, now, windowMs);
-  if (byAccount.attempts > ctx.limits.loginAccountMaxFailures) throw tooMany(byAccount, now, windowMs);
+  if (byAccount.attempts > ctx.limits.loginAccountMaxFailures) {
+    await auditThrottled(ctx, input, byAccount, ctx.limits.loginAccountMaxFailures);
+    throw tooMany(byAccount, now, windowMs);
+  }
 
   const user = await ctx.db.selectFrom("users").selectAll().where("email", "=", email).executeTakeFirst();
   const ok = await verifyPassword(input.password, user?.password_hash ?? (await dummyHash()));
-  // Sign-ins and failures go to the audit log of each organization the account belongs to;
-  // a failure for an address with no account belongs to no organization.
-  const auditLogin = (event: "user.login" | "user.login-failed", who: User) =>
-    auditForUser(
-      ctx,
-      who.id,
-      { user: who, tokenId: null, ip: input.ip },
-      { event, target: { type: "user", id: who.id, label: who.email } },
-    );
   if (!user || !ok) {
-    if (user) await auditLogin("user.login-failed", user);
+    if (user) await auditPasswordSignIn(ctx, user, input.ip, "wrong password");
     throw unauthenticated("Wrong email or password.");
   }
 
   await refundAttempt(ctx.db, ipKey, byIp.windowStart);
   await refundAttempt(ctx.db, accountKey, byAccount.windowStart);
-  await refusePasswordSignIn(ctx, user);
+  try {
+    await refusePasswordSignIn(ctx, user);
+  } catch (error) {
+    await auditPasswordSignIn(ctx, user, input.ip, "single sign-on required");
+    throw error;
+  }
   const result = await sessionOrSecondFactor(ctx, user, input.ip, input.userAgent);
   // With two-factor sign-in the entry is written when the code completes it (src/core/twofactor).
-  if (result.kind === "session") await auditLogin("user.login", user);
+  if (result.kind === "session") await auditPasswordSignIn(ctx, user, input.ip, null);
   return result;
 }
 
@@ -116,6 +118,37 @@ export async function openSession(ctx: Ctx, user: User, ip: string, userAgent: s
     })
     .execute();
   return { user, token, expiresAt };
+}
+
+/**
+ * A password sign-in, or its failure with `reason`, in the audit log of each organization the
+ * account belongs to (decision 0024): the method and the reason are for the organization's
+ * owners, the client is told no more than before. A failure for an address with no account
+ * belongs to no organization, so it is in no log.
+ */
+async function auditPasswordSignIn(ctx: Ctx, user: User, ip: string, reason: string | null): Promise<void> {
+  await auditForUser(
+    ctx,
+    user.id,
+    { user, tokenId: null, ip },
+    {
+      event: reason === null ? "user.login" : "user.login-failed",
+      target: { type: "user", id: user.id, label: user.email },
+      after: reason === null ? { method: "password" } : { method: "password", reason },
+    },
+  );
+}
+
+/**
+ * The first attempt of a window refused past a limit is recorded for the account typed, when it
+ * exists; later ones are not, so that a flood of refused guesses cannot flood the log (the
+ * counter already says how many there were).
+ */
+async function auditThrottled(ctx: Ctx, input: LoginInput, count: AttemptCount, limit: number): Promise<void> {
+  if (count.attempts !== limit + 1) return;
+  const email = input.email.trim().toLowerCase();
+  const user = await ctx.db.selectFrom("users").selectAll().where("email", "=", email).executeTakeFirst();
+  if (user) await auditPasswordSignIn(ctx, user, input.ip, "throttled");
 }
 
 function tooMany(count: AttemptCount, now: number, windowMs: number) {

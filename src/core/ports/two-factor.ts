@@ -34,6 +34,8 @@ export interface TwoFactorStore {
   useStep(userId: number, step: number): Promise<boolean>;
   /** Marks an unused recovery code used, atomically; false when it is unknown or was used. */
   useRecoveryCode(userId: number, codeHash: string, now: number): Promise<boolean>;
+  /** Whether the user has this recovery code and it was used: why a refused code was refused. */
+  recoveryCodeUsed(userId: number, codeHash: string): Promise<boolean>;
   recoveryCodesLeft(userId: number): Promise<number>;
 
   addChallenge(row: { id: string; userId: number; createdAt: number; expiresAt: number; ip: string; userAgent: string }): Promise<void>;

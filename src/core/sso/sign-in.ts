@@ -90,7 +90,7 @@ export async function completeSsoSignIn({
     ctx,
     user.id,
     { user, tokenId: null, ip: input.ip },
-    { event: "user.login", target: { type: "user", id: user.id, label: user.email } },
+    { event: "user.login", target: { type: "user", id: user.id, label: user.email }, after: { method: "SSO", organization: org.slug } },
   );
   return { ...session, next: pending.data.next };
 }

@@ -1,5 +1,6 @@
 import { auditForUser } from "../audit/record";
 import type { Ctx } from "../context";
+import type { AuditSummary } from "../ports/audit";
 
 /**
  * The events core writes itself rather than through a permission row's handler: a user's own
@@ -15,8 +16,15 @@ export type TwoFactorEvent = "user.login" | "user.login-failed" | (typeof TWO_FA
  * password sign-ins are (src/core/accounts/login.ts): the account is the user's, the organizations
  * are who must be able to say who turned it off.
  */
-export async function auditTwoFactor(ctx: Ctx, userId: number, ip: string, event: TwoFactorEvent): Promise<void> {
+export async function auditTwoFactor(
+  ctx: Ctx,
+  userId: number,
+  ip: string,
+  event: TwoFactorEvent,
+  /** For a sign-in: how, and for a failure why not (decision 0024). */
+  after?: AuditSummary,
+): Promise<void> {
   const user = await ctx.accounts.userById(userId);
   if (!user) return;
-  await auditForUser(ctx, user.id, { user, tokenId: null, ip }, { event, target: { type: "user", id: user.id, label: user.email } });
+  await auditForUser(ctx, user.id, { user, tokenId: null, ip }, { event, target: { type: "user", id: user.id, label: user.email }, after });
 }

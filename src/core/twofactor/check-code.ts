@@ -28,6 +28,20 @@ export async function useCode(
   return null;
 }
 
+/**
+ * Why a code `useCode` refused was refused, for the audit log (never for the client, who is told
+ * only that the code is not right): a used-up recovery code is worth seeing there.
+ */
+export async function codeRefusal(ctx: Ctx, userId: number, text: string): Promise<string> {
+  const code = text.trim().replace(/\s/g, "");
+  if (isTotpCode(code)) return "wrong TOTP code";
+  const normalised = normaliseRecoveryCode(code);
+  if (!normalised) return "not a code";
+  return (await ctx.twoFactor.recoveryCodeUsed(userId, hashRecoveryCode(normalised)))
+    ? "recovery code already used"
+    : "unknown recovery code";
+}
+
 /** Whether the user signs in with a second factor. */
 export async function hasTwoFactor(ctx: Ctx, userId: number): Promise<boolean> {
   return (await ctx.twoFactor.totp(userId)) !== null;

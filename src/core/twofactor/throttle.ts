@@ -15,7 +15,13 @@ export interface CodeAttempt {
  * holds a session), so the looser per-account limit of passwords would be too generous for
  * a 6-digit code. Past either limit the attempt is refused unchecked.
  */
-export async function countCodeAttempt(ctx: Ctx, userId: number, ip: string): Promise<CodeAttempt> {
+export async function countCodeAttempt(
+  ctx: Ctx,
+  userId: number,
+  ip: string,
+  /** Called for the first refused attempt of a window (not for every one: the log is not a counter). */
+  onThrottled?: () => Promise<void>,
+): Promise<CodeAttempt> {
   const now = ctx.now();
   const windowMs = ctx.limits.loginWindowSeconds * 1000;
   await ctx.accounts.forgetExpiredAttempts(now, windowMs);
@@ -24,6 +30,7 @@ export async function countCodeAttempt(ctx: Ctx, userId: number, ip: string): Pr
   for (const key of keys) {
     const count = await ctx.accounts.countAttempt(key, now, windowMs);
     if (count.attempts > ctx.limits.loginMaxFailures) {
+      if (count.attempts === ctx.limits.loginMaxFailures + 1) await onThrottled?.();
       const retryAfter = Math.max(1, Math.ceil((count.windowStart + windowMs - now) / 1000));
       throw throttled(`Too many wrong codes. Try again in ${Math.ceil(retryAfter / 60)} minute(s).`, retryAfter);
     }

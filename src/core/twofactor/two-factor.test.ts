@@ -110,6 +110,28 @@ describe.each(DIALECTS)("two-factor sign-in on %s", (dialect) => {
     expect((await twoFactorStatus(ctx, user.id))?.recoveryCodesLeft).toBe(RECOVERY_CODE_COUNT - 1);
   });
 
+  it("records how each sign-in was made and why a code was refused, a used-up recovery code included", async () => {
+    const org = await createOrganization({ ctx, input: { slug: `audit${n}`, owner: user.email } });
+    const entries = async () =>
+      (await store.db.selectFrom("audit_log").select(["event", "data"]).where("organization_id", "=", org.id).orderBy("id").execute()).map(
+        (e) => [e.event, (JSON.parse(e.data) as { after?: unknown }).after],
+      );
+    await complete(await nextCode());
+    const code = recoveryCodes[5]!;
+    await complete(code);
+    await expect(complete(code)).rejects.toMatchObject({ message: WRONG_CODE });
+    await expect(complete("zzzz-zzzz-zzzz-zzzz")).rejects.toMatchObject({ message: WRONG_CODE });
+    const near = await Promise.all([-1, 0, 1].map((k) => totpCodeAt(secret, clock + k * STEP_MS)));
+    await expect(complete(["123456", "234567"].find((c) => !near.includes(c))!)).rejects.toMatchObject({ message: WRONG_CODE });
+    expect(await entries()).toEqual([
+      ["user.login", { method: "password", secondFactor: "TOTP" }],
+      ["user.login", { method: "password", secondFactor: "recovery code", recoveryCodesLeft: RECOVERY_CODE_COUNT - 1 }],
+      ["user.login-failed", { method: "password", reason: "recovery code already used" }],
+      ["user.login-failed", { method: "password", reason: "unknown recovery code" }],
+      ["user.login-failed", { method: "password", reason: "wrong TOTP code" }],
+    ]);
+  });
+
   it("lets a pending sign-in expire", async () => {
     const token = await challenge();
     clock += CHALLENGE_TTL_MS + 1;
@@ -117,6 +139,7 @@ describe.each(DIALECTS)("two-factor sign-in on %s", (dialect) => {
   });
 
   it("throttles wrong codes: past the limit even the right code is refused until the window ends", async () => {
+    const org = await createOrganization({ ctx, input: { slug: `throttle${n}`, owner: user.email } });
     const token = await challenge();
     // Codes none of which is right now, a step before or a step after.
     const near = await Promise.all([-1, 0, 1, 2].map((k) => totpCodeAt(secret, clock + k * STEP_MS)));
@@ -127,6 +150,10 @@ describe.each(DIALECTS)("two-factor sign-in on %s", (dialect) => {
     // From another address too: the user's second factor has its own counter.
     n += 1000;
     await expect(complete(await nextCode(), token)).rejects.toMatchObject({ code: "throttled" });
+    // Each counter's first refusal of the window is in the log (the address's, then the second
+    // factor's own from the other address), not each refusal after it.
+    const reasons = await store.db.selectFrom("audit_log").select("data").where("organization_id", "=", org.id).execute();
+    expect(reasons.filter((r) => r.data.includes('"reason":"throttled"'))).toHaveLength(2);
     clock += ctx.limits.loginWindowSeconds * 1000;
     expect((await complete(await nextCode())).used).toBe("totp");
   });
