@@ -110,6 +110,17 @@ describe.each(DIALECTS)("single sign-on accounts and memberships on %s", (dialec
     await expect(password("linus@example.com")).resolves.toMatchObject({ user: { email: "linus@example.com" } });
     expect(await ctx.sso.setRequireSso(org.id, true, ctx.now())).toBe(true);
     await expect(password("linus@example.com")).rejects.toThrow(/Acme requires single sign-on/);
+    // The refusal is in the organization's audit log with its reason.
+    const last = await store.db
+      .selectFrom("audit_log")
+      .select(["event", "data"])
+      .where("organization_id", "=", org.id)
+      .orderBy("id", "desc")
+      .executeTakeFirstOrThrow();
+    expect([last.event, JSON.parse(last.data)]).toEqual([
+      "user.login-failed",
+      { after: { method: "password", reason: "single sign-on required" } },
+    ]);
     await expect(password("owner@example.com")).resolves.toMatchObject({ user: { email: "owner@example.com" } });
     await ctx.sso.setRequireSso(org.id, false, ctx.now());
     await expect(password("linus@example.com")).resolves.toMatchObject({ user: { email: "linus@example.com" } });
