@@ -140,6 +140,16 @@ describe.each(DIALECTS)("single sign-on with OpenID Connect in Chromium on %s", 
     const again = await ssoSignIn("grace");
     expect(new URL(again.page.url()).pathname).toBe("/orgs/acme");
     expect((await ctx.accounts.userByEmail("grace@example.com"))?.id).toBe(grace!.id);
+    // Each sign-in is in the organization's audit log with its method.
+    const logins = await store.db
+      .selectFrom("audit_log")
+      .select("data")
+      .where("event", "=", "user.login")
+      .where("actor_user_id", "=", grace!.id)
+      .execute();
+    expect(logins.map((e) => JSON.parse(e.data) as unknown)).toEqual(
+      [0, 1].map(() => ({ after: { method: "SSO", organization: "acme" } })),
+    );
     await again.context.close();
   }, 120_000);
 
