@@ -102,6 +102,71 @@ describe.each(DIALECTS)("the authorization matrix on %s", (dialect) => {
     await store?.cleanup();
   });
 
+  // Decision 0014: with open membership off, a project outside one's teams answers exactly as a
+  // missing one — its trace (span count included) and every project route alike. First, so that
+  // it sees the seeded roles whatever the sweeps below do.
+  it("answers a member outside a closed project's team as if the project and its trace did not exist", async () => {
+    const owner = await organizationFor(ctx, world.users.owner, "acme");
+    await createTeam({ ctx, input: { access: owner, creatorId: world.users.owner.id, team: { slug: "vault" } } });
+    const { project } = await createProject({ ctx, input: { org: "acme", slug: "closed", team: "vault" } });
+    const [hidden, unknown] = ["ab".repeat(16), "cd".repeat(16)];
+    const base = { project_id: project.id, trace_id: hidden };
+    const row = { ...base, op: "http.server", status: "ok", start_timestamp: 1, timestamp: 2 };
+    await ctx.db
+      .insertInto("transactions")
+      .values({ ...row, event_id: "ef".repeat(16), span_id: "1".repeat(16), name: "GET /vault", received_at: 2, data: Buffer.from("{}") })
+      .execute();
+    await ctx.db
+      .insertInto("spans")
+      .values({ ...row, span_id: "2".repeat(16), parent_span_id: "1".repeat(16), segment_id: "1".repeat(16), name: "db", data: "{}" })
+      .execute();
+    await ctx.db
+      .insertInto("events")
+      .values({
+        ...base,
+        ...{ event_id: "fe".repeat(16), issue_id: null, grouping_hash: null, type: "error", level: "error", title: "E" },
+        ...{ timestamp: 2, received_at: 2, release: null, environment: null, data: Buffer.from("{}") },
+      })
+      .execute();
+    // Member and admin see acme's "web" (its default team's), not "closed".
+    const defaultTeam = await teamInOrg(ctx, owner.org.id, "acme");
+    for (const who of ["member", "admin"] as const)
+      await ctx.directory.addTeamMember(defaultTeam.id, world.users[who].id, "contributor", 0);
+    await setOpenMembership(ctx, owner, false);
+    const get = async (who: Who, path: string) => {
+      const response = await fetch(`${api.base}/api/0${path.replace(/(\?|$)/, "/$1")}`, {
+        headers: { authorization: `Bearer ${tokens[who]}` },
+      });
+      const body = (await response.text()).replaceAll(hidden, "ID").replaceAll(unknown, "ID");
+      return { status: response.status, body: body.replaceAll("closed", "SLUG").replaceAll("absent", "SLUG") };
+    };
+    try {
+      // The owner sees the trace, so there is something to hide.
+      const full = JSON.parse((await get("owner", `/organizations/acme/trace/${hidden}`)).body) as { spanCount: number };
+      expect(full.spanCount).toBe(1);
+      for (const who of ["member", "admin"] as const) {
+        const answer = await get(who, `/organizations/acme/trace/${hidden}`);
+        expect(answer).toEqual(await get(who, `/organizations/acme/trace/${unknown}`));
+        const found = JSON.parse((await get(who, `/organizations/acme/lookup?query=${hidden}`)).body) as { results: unknown[] };
+        expect(found.results).toEqual([]);
+        if (who === "member") {
+          const owners = JSON.parse((await get("owner", `/organizations/acme/lookup?query=${hidden}`)).body) as { results: unknown[] };
+          expect(owners.results).toHaveLength(1);
+        }
+        for (const route of ROUTES.filter((r) => r.method === "GET" && r.path.startsWith("/projects/{}/{}"))) {
+          const path = (slug: string) => fill(route.path, "acme").replace(`/acme/${MISSING}`, `/acme/${slug}`).slice("/api/0".length, -1);
+          expect({ route: route.path, ...(await get(who, path("closed"))) }).toEqual({
+            route: route.path,
+            ...(await get(who, path("absent"))),
+          });
+        }
+      }
+    } finally {
+      for (const who of ["member", "admin"] as const) await ctx.directory.removeTeamMember(defaultTeam.id, world.users[who].id);
+      await world.restore();
+    }
+  });
+
   it("answers every web API route as the permission table says, for everyone, in every organization", async () => {
     expect(ROUTES.length).toBeGreaterThan(15);
     for (const route of ROUTES)
@@ -198,70 +263,6 @@ describe.each(DIALECTS)("the authorization matrix on %s", (dialect) => {
     }
     const mine = cells.slice(before);
     expect(mine.filter((c) => c.got !== c.expected)).toEqual([]);
-  });
-
-  // Decision 0014: with open membership off, a project outside one's teams answers exactly as a
-  // missing one — its trace (span count included) and every project route alike.
-  it("answers a member outside a closed project's team as if the project and its trace did not exist", async () => {
-    const owner = await organizationFor(ctx, world.users.owner, "acme");
-    await createTeam({ ctx, input: { access: owner, creatorId: world.users.owner.id, team: { slug: "vault" } } });
-    const { project } = await createProject({ ctx, input: { org: "acme", slug: "closed", team: "vault" } });
-    const [hidden, unknown] = ["ab".repeat(16), "cd".repeat(16)];
-    const base = { project_id: project.id, trace_id: hidden };
-    const row = { ...base, op: "http.server", status: "ok", start_timestamp: 1, timestamp: 2 };
-    await ctx.db
-      .insertInto("transactions")
-      .values({ ...row, event_id: "ef".repeat(16), span_id: "1".repeat(16), name: "GET /vault", received_at: 2, data: Buffer.from("{}") })
-      .execute();
-    await ctx.db
-      .insertInto("spans")
-      .values({ ...row, span_id: "2".repeat(16), parent_span_id: "1".repeat(16), segment_id: "1".repeat(16), name: "db", data: "{}" })
-      .execute();
-    await ctx.db
-      .insertInto("events")
-      .values({
-        ...base,
-        ...{ event_id: "fe".repeat(16), issue_id: null, grouping_hash: null, type: "error", level: "error", title: "E" },
-        ...{ timestamp: 2, received_at: 2, release: null, environment: null, data: Buffer.from("{}") },
-      })
-      .execute();
-    // Member and admin see acme's "web" (its default team's), not "closed".
-    const defaultTeam = await teamInOrg(ctx, owner.org.id, "acme");
-    for (const who of ["member", "admin"] as const)
-      await ctx.directory.addTeamMember(defaultTeam.id, world.users[who].id, "contributor", 0);
-    await setOpenMembership(ctx, owner, false);
-    const get = async (who: Who, path: string) => {
-      const response = await fetch(`${api.base}/api/0${path.replace(/(\?|$)/, "/$1")}`, {
-        headers: { authorization: `Bearer ${tokens[who]}` },
-      });
-      const body = (await response.text()).replaceAll(hidden, "ID").replaceAll(unknown, "ID");
-      return { status: response.status, body: body.replaceAll("closed", "SLUG").replaceAll("absent", "SLUG") };
-    };
-    try {
-      // The owner sees the trace, so there is something to hide.
-      const full = JSON.parse((await get("owner", `/organizations/acme/trace/${hidden}`)).body) as { spanCount: number };
-      expect(full.spanCount).toBe(1);
-      for (const who of ["member", "admin"] as const) {
-        const answer = await get(who, `/organizations/acme/trace/${hidden}`);
-        expect(answer).toEqual(await get(who, `/organizations/acme/trace/${unknown}`));
-        const found = JSON.parse((await get(who, `/organizations/acme/lookup?query=${hidden}`)).body) as { results: unknown[] };
-        expect(found.results).toEqual([]);
-        if (who === "member") {
-          const owners = JSON.parse((await get("owner", `/organizations/acme/lookup?query=${hidden}`)).body) as { results: unknown[] };
-          expect(owners.results).toHaveLength(1);
-        }
-        for (const route of ROUTES.filter((r) => r.method === "GET" && r.path.startsWith("/projects/{}/{}"))) {
-          const path = (slug: string) => fill(route.path, "acme").replace(`/acme/${MISSING}`, `/acme/${slug}`).slice("/api/0".length, -1);
-          expect({ route: route.path, ...(await get(who, path("closed"))) }).toEqual({
-            route: route.path,
-            ...(await get(who, path("absent"))),
-          });
-        }
-      }
-    } finally {
-      for (const who of ["member", "admin"] as const) await ctx.directory.removeTeamMember(defaultTeam.id, world.users[who].id);
-      await world.restore();
-    }
   });
 
   it("covers refusals and permissions alike, and reports its size", () => {
