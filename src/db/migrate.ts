@@ -33,8 +33,8 @@ import { m0031 } from "./migrations/0031_audit_log";
 import { m0032 } from "./migrations/0032_queue_lz4";
 import { m0033 } from "./migrations/0033_no_trace_issue_tags";
 import { m0034 } from "./migrations/0034_retention_indexes";
-import { m0041 } from "./migrations/0041_issue_title_words";
-import { m0042 } from "./migrations/0042_issue_hash_merged_from";
+import { m0035 } from "./migrations/0035_issue_title_words";
+import { m0036 } from "./migrations/0036_issue_hash_merged_from";
 import { adoptQueue } from "./queue";
 import type { AnyDb, Migration } from "./migrations/helpers";
 
@@ -72,8 +72,8 @@ const MIGRATIONS: Record<string, Migration> = {
   "0032_queue_lz4": m0032,
   "0033_no_trace_issue_tags": m0033,
   "0034_retention_indexes": m0034,
-  "0041_issue_title_words": m0041,
-  "0042_issue_hash_merged_from": m0042,
+  "0035_issue_title_words": m0035,
+  "0036_issue_hash_merged_from": m0036,
 };
 
 export interface MigrateResult {

@@ -94,7 +94,7 @@ export function titleWords(text: string): string[] {
 }
 
 /**
- * Every word starts a word of the title, through the title word index (migration 0041): FTS5
+ * Every word starts a word of the title, through the title word index (migration 0035): FTS5
  * on SQLite, the GIN-indexed `simple` tsvector on PostgreSQL. "payment decl" finds
  * "auth: payment declined by gateway".
  */

@@ -8,7 +8,7 @@ import type { Migration } from "./helpers";
  * by triggers. PostgreSQL: a GIN index on the title's `simple` tsvector (no stemming, no stop
  * words: error titles are not prose), which `@@ to_tsquery('simple', 'word:*')` uses.
  */
-export const m0041: Migration = {
+export const m0035: Migration = {
   async up(db, dialect) {
     if (dialect === "postgres") {
       await sql`create index if not exists issues_title_words on issues using gin (to_tsvector('simple', title))`.execute(db);
