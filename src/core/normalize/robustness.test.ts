@@ -16,6 +16,67 @@ function deepObject(levels: number): unknown {
   return value;
 }
 
+/** An event with `width`-key objects in every free-form slot, and lists and top keys to match. */
+function wideEvent(width: number): Record<string, unknown> {
+  const wide = Object.fromEntries(Array.from({ length: width }, (_, i) => [`k${i}`, "v".repeat(20)]));
+  return {
+    extra: wide,
+    contexts: wide,
+    tags: wide,
+    modules: wide,
+    user: wide,
+    request: { headers: wide, cookies: wide, data: wide, env: wide, query_string: wide },
+    breadcrumbs: Array.from({ length: width / 10 }, () => ({ data: wide })),
+    fingerprint: Array.from({ length: width / 10 }, () => "x"),
+    other_key: wide,
+    ...Object.fromEntries(Array.from({ length: width / 50 }, (_, i) => [`top${i}`, wide])),
+  };
+}
+
+/**
+ * Wraps `value` so that every property read, key listing (one per key) and key lookup at any
+ * depth adds to `work.reads`; the same object always gets the same wrapper, so identity holds.
+ */
+function counted<T>(value: T, work: { reads: number }, wrappers = new WeakMap<object, object>()): T {
+  if (typeof value !== "object" || value === null) return value;
+  const known = wrappers.get(value);
+  if (known) return known as T;
+  const wrapper = new Proxy(value, {
+    get(target, key, receiver) {
+      work.reads++;
+      return counted(Reflect.get(target, key, receiver), work, wrappers);
+    },
+    ownKeys(target) {
+      const keys = Reflect.ownKeys(target);
+      work.reads += keys.length;
+      return keys;
+    },
+    getOwnPropertyDescriptor(target, key) {
+      work.reads++;
+      return Reflect.getOwnPropertyDescriptor(target, key);
+    },
+    has(target, key) {
+      work.reads++;
+      return Reflect.has(target, key);
+    },
+  });
+  wrappers.set(value, wrapper);
+  return wrapper as T;
+}
+
+function countReads(raw: unknown): { ok: boolean; reads: number; outputLength: number } {
+  const work = { reads: 0 };
+  const result = normalizeEvent(counted(raw, work), OPTS);
+  return { ok: result.ok, reads: work.reads, outputLength: JSON.stringify(result).length };
+}
+
+/** Keys and array items in a JSON value, at every depth. */
+function countNodes(value: unknown): number {
+  if (typeof value !== "object" || value === null) return 1;
+  const children = Array.isArray(value) ? value : Object.values(value);
+  return 1 + children.reduce((sum: number, child) => sum + countNodes(child), 0);
+}
+
 const EVENT_FIELDS = [
   "event_id",
   "timestamp",
@@ -122,26 +183,26 @@ describe("normalizeEvent on garbage", () => {
     }
   });
 
-  it("keeps a huge, flat event bounded and fast", () => {
-    const wide = Object.fromEntries(Array.from({ length: 50_000 }, (_, i) => [`k${i}`, "v".repeat(20)]));
-    const raw = {
-      extra: wide,
-      contexts: wide,
-      tags: wide,
-      modules: wide,
-      user: wide,
-      request: { headers: wide, cookies: wide, data: wide, env: wide, query_string: wide },
-      breadcrumbs: Array.from({ length: 5000 }, () => ({ data: wide })),
-      fingerprint: Array.from({ length: 5000 }, () => "x"),
-      other_key: wide,
-      ...Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`top${i}`, wide])),
-    };
-    const started = performance.now();
-    const result = normalizeEvent(raw, OPTS);
-    const elapsed = performance.now() - started;
+  it("keeps a huge, flat event bounded", () => {
+    const result = normalizeEvent(wideEvent(50_000), OPTS);
     expect(result.ok).toBe(true);
     expect(JSON.stringify(result).length).toBeLessThan(2_000_000);
-    expect(elapsed).toBeLessThan(5000);
+  });
+
+  // Speed is measured by bench/normalize.mjs, never asserted here: a test timed under load
+  // fails for reasons that are not bugs. What a test can check without a clock is the shape
+  // of the work: reads of the input grow linearly with it, so quadratic walks fail here.
+  it("reads a wide event's input in work proportional to its size", () => {
+    const [smallEvent, largeEvent] = [wideEvent(500), wideEvent(1000)];
+    const small = countReads(smallEvent);
+    const large = countReads(largeEvent);
+    expect(small.ok && large.ok).toBe(true);
+    // Linear work grows as the input does; a walk that rescans what it has seen grows as its square.
+    const inputGrowth = countNodes(largeEvent) / countNodes(smallEvent);
+    expect(large.reads / small.reads).toBeLessThan(1.25 * inputGrowth);
+    // Listing a key and reading its value is a few reads; caps mean most keys are never read.
+    expect(large.reads).toBeLessThan(3 * countNodes(largeEvent));
+    expect(large.outputLength).toBeLessThan(1.25 * inputGrowth * small.outputLength);
   });
 
   it("bounds the list of warnings", () => {
@@ -154,13 +215,12 @@ describe("normalizeEvent on garbage", () => {
   });
 });
 
-describe("normalizeEvent speed", () => {
-  it("normalizes and scrubs a realistic event in well under a millisecond on average", () => {
-    const payloads = [nodeHttpEvent(), browserEvent(), pythonWsgiEvent()];
-    const runs = 3000;
-    const started = performance.now();
-    for (let i = 0; i < runs; i++) normalizeEvent(payloads[i % 3], OPTS);
-    const perEvent = (performance.now() - started) / runs;
-    expect(perEvent).toBeLessThan(1);
+describe("normalizeEvent work on a realistic event", () => {
+  it.each([nodeHttpEvent, browserEvent, pythonWsgiEvent])("reads each input value a few times at most: %o", (make) => {
+    const raw = make();
+    const { ok, reads } = countReads(raw);
+    expect(ok).toBe(true);
+    // Normalizing and scrubbing walk the event a fixed number of times, not once per field.
+    expect(reads).toBeLessThan(8 * countNodes(raw));
   });
 });
