@@ -344,6 +344,7 @@ function checkout() { applyDiscount({}); }
     await expect(page.locator("[data-testid=activity]").textContent()).resolves.toContain(`merged ${mergedShort} into this one`);
     expect(await page.locator("[data-testid=activity]").textContent()).not.toContain("1 issues");
     await page.goto(`${server.url}/orgs/shop/issues/${merged.id}`);
+    expect(await page.locator("[data-testid=merged-into] a").getAttribute("href")).toBe(`/orgs/shop/issues/${target}`);
     await page.locator("[data-testid=unmerge]").click();
     await expect(page.locator("[data-testid=triage] .notice").textContent()).resolves.toMatch(
       new RegExp(`^Unmerged ${mergedShort} from WEB-\\w+: \\d+ events? moved back\\.$`),

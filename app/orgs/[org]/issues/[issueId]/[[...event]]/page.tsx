@@ -265,7 +265,15 @@ export default async function IssuePage({ params, searchParams }: { params: Para
               </section>
             ) : !stored || !event ? (
               <section className="panel">
-                <p className="muted">No stored events: they may have passed retention.</p>
+                {issue.merged_into_id !== null ? (
+                  <p className="muted" data-testid="merged-into">
+                    Its events were merged into{" "}
+                    <Link href={`/orgs/${org.slug}/issues/${issue.merged_into_id}`}>the issue they now belong to</Link>; Unmerge moves them
+                    back.
+                  </p>
+                ) : (
+                  <p className="muted">No stored events: they may have passed retention.</p>
+                )}
               </section>
             ) : (
               <>
