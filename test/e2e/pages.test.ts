@@ -216,6 +216,8 @@ describe("pages in Chromium, as served by default", () => {
     const page = await signedIn(1280);
     await page.goto(`${server.url}/orgs/shop/issues`);
     for (const id of ["API-1", "API-2"]) await page.check(`input[aria-label="Select ${id}"]`);
+    // A merge asks for confirmation first.
+    page.once("dialog", (dialog) => void dialog.accept());
     await page.click("[data-testid=bulk] button[value=merge]");
     const notice = page.locator("[data-testid=bulk] .notice").first();
     await notice.waitFor();
