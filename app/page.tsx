@@ -1,5 +1,5 @@
 import { redirect } from "next/navigation";
-import { countUsers } from "@/src/core/accounts/create-user";
+import { isSetUp } from "@/src/core/accounts/is-set-up";
 import { listOrganizations } from "@/src/core/orgs/access";
 import { currentUser } from "./lib/auth";
 import { ctx } from "./lib/app-runtime";
@@ -8,7 +8,7 @@ export const dynamic = "force-dynamic";
 
 /** First run → setup; signed out → login; else the user's first organization. */
 export default async function Home() {
-  if ((await countUsers(ctx().db)) === 0) redirect("/setup");
+  if (!(await isSetUp(ctx()))) redirect("/setup");
   const user = await currentUser();
   if (!user) redirect("/login");
   const orgs = await listOrganizations(ctx(), user);

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
-import { countUsers } from "@/src/core/accounts/create-user";
+import { isSetUp } from "@/src/core/accounts/is-set-up";
 import { ssoSignInTarget } from "@/src/core/sso/sign-in";
 import { SSO_ERROR_COOKIE } from "@/src/server/cookies";
 import { currentUser, safeNext } from "../lib/auth";
@@ -13,7 +13,7 @@ export const dynamic = "force-dynamic";
 export const metadata = { title: "Sign in" };
 
 export default async function LoginPage({ searchParams }: { searchParams: Promise<{ next?: string; sso?: string }> }) {
-  if ((await countUsers(ctx().db)) === 0) redirect("/setup");
+  if (!(await isSetUp(ctx()))) redirect("/setup");
   const query = await searchParams;
   const next = safeNext(query.next);
   if (await currentUser()) redirect(next);

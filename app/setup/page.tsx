@@ -1,5 +1,5 @@
 import { redirect } from "next/navigation";
-import { countUsers } from "@/src/core/accounts/create-user";
+import { isSetUp } from "@/src/core/accounts/is-set-up";
 import { ctx } from "../lib/app-runtime";
 import { SetupForm } from "./setup-form";
 
@@ -7,7 +7,7 @@ export const dynamic = "force-dynamic";
 export const metadata = { title: "Set up" };
 
 export default async function SetupPage() {
-  if ((await countUsers(ctx().db)) > 0) redirect("/login");
+  if (await isSetUp(ctx())) redirect("/login");
   return (
     <main className="narrow">
       <h1>Welcome to Telltale</h1>

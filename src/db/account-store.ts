@@ -31,6 +31,14 @@ export class KyselyAccountStore implements AccountStore {
     return (await this.db.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst()) ?? null;
   }
 
+  async countUsers(): Promise<number> {
+    const row = await this.db
+      .selectFrom("users")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
   async addResetToken(row: { id: string; userId: number; createdAt: number; expiresAt: number }): Promise<void> {
     await this.db
       .insertInto("password_resets")

@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import type { EventPage, EventPosition, StoredEvent, TelemetryReader, TraceRows } from "../core/ports/telemetry-read";
+import type { EventAttachment, EventPage, EventPosition, StoredEvent, TelemetryReader, TraceRows } from "../core/ports/telemetry-read";
 import type { DB } from "./schema";
 
 /** The TelemetryReader over the main database, SQLite or PostgreSQL. */
@@ -129,5 +129,41 @@ export class KyselyTelemetryReader implements TelemetryReader {
         .execute(),
     ]);
     return { transactions, spans, errors };
+  }
+
+  eventAttachments(projectId: number, eventId: string): Promise<EventAttachment[]> {
+    return this.db
+      .selectFrom("attachments")
+      .select(["id", "name", "size", "content_type"])
+      .where("project_id", "=", projectId)
+      .where("event_id", "=", eventId)
+      .where("complete", "=", 1)
+      .orderBy("id")
+      .execute();
+  }
+
+  async eventAttachment(projectId: number, eventId: string, attachmentId: number): Promise<EventAttachment | null> {
+    const row = await this.db
+      .selectFrom("attachments")
+      .select(["id", "name", "size", "content_type"])
+      .where("project_id", "=", projectId)
+      .where("event_id", "=", eventId)
+      .where("id", "=", attachmentId)
+      .where("complete", "=", 1)
+      .executeTakeFirst();
+    return row ?? null;
+  }
+
+  async *attachmentChunks(attachmentId: number): AsyncIterable<Buffer> {
+    for (let seq = 0; ; seq++) {
+      const row = await this.db
+        .selectFrom("attachment_chunks")
+        .select("data")
+        .where("attachment_id", "=", attachmentId)
+        .where("seq", "=", seq)
+        .executeTakeFirst();
+      if (!row) return;
+      yield Buffer.from(row.data);
+    }
   }
 }

@@ -45,6 +45,8 @@ export interface AccountStore {
 
   userByEmail(email: string): Promise<Account | null>;
   userById(id: number): Promise<Account | null>;
+  /** How many users there are: none means Telltale is not set up yet. */
+  countUsers(): Promise<number>;
 
   addResetToken(row: { id: string; userId: number; createdAt: number; expiresAt: number }): Promise<void>;
   /** The user a stored reset token is for, and when it expires. */

@@ -1,7 +1,7 @@
 /**
- * What core reads back of telemetry (decision 0009): the rows of one trace and the error events
- * of an issue. Implemented over the main database in src/db/telemetry-read.ts; a column store
- * can implement it without touching core or `app/`. The search compiler is still to move here.
+ * What core reads back of telemetry (decision 0009): the rows of one trace, the error events
+ * of an issue and their attachments. Implemented over the main database in
+ * src/db/telemetry-read.ts; a column store can implement it without touching core or `app/`. The search compiler is still to move here.
  */
 export interface TelemetryReader {
   /** Events of an issue, newest first (oldest first with `after`), keyset-paginated by (timestamp, id). */
@@ -20,6 +20,20 @@ export interface TelemetryReader {
    * The limits apply to the visible rows, so hidden ones can neither be counted nor crowd them out.
    */
   trace(organizationId: number, projectIds: readonly number[] | null, traceId: string, maxSpans: number): Promise<TraceRows>;
+
+  /** An event's complete attachments (by id); a half-received one is not shown. */
+  eventAttachments(projectId: number, eventId: string): Promise<EventAttachment[]>;
+  /** One complete attachment of a project's event, or null. */
+  eventAttachment(projectId: number, eventId: string, attachmentId: number): Promise<EventAttachment | null>;
+  /** An attachment's bytes, one stored chunk at a time, so a large one never sits in memory whole. */
+  attachmentChunks(attachmentId: number): AsyncIterable<Buffer>;
+}
+
+export interface EventAttachment {
+  id: number;
+  name: string;
+  size: number;
+  content_type: string;
 }
 
 export interface TraceRows {

@@ -1,6 +1,7 @@
 import type { Ctx } from "../../core/context";
 import { invalidInput, notFound } from "../../core/errors";
 import { rowIdOf } from "../../core/identifiers";
+import { attachmentDownload } from "../../core/issues/attachments";
 import { issueExtras } from "../../core/issues/extras";
 import { eventInProject, issueByShortId, issueEventAt, issueEventsPage, issueInOrg } from "../../core/issues/queries";
 import { changeIssues, type IssueChange } from "../../core/issues/triage";
@@ -117,29 +118,8 @@ export const ISSUE_ROUTES: ApiRoute[] = [
       const project = await projectInOrg(ctx, access, projectSlug ?? "");
       const id = rowIdOf(attachmentId ?? "");
       if (id === null) throw notFound("attachment not found");
-      const attachment = await ctx.db
-        .selectFrom("attachments")
-        .select(["id", "name", "size"])
-        .where("project_id", "=", project.id)
-        .where("event_id", "=", (eventId ?? "").replaceAll("-", "").toLowerCase())
-        .where("id", "=", id)
-        .where("complete", "=", 1)
-        .executeTakeFirst();
-      if (!attachment) throw notFound("attachment not found");
-      async function* chunks() {
-        // One stored chunk (1 MiB) at a time: a large attachment never sits in memory whole.
-        for (let seq = 0; ; seq++) {
-          const row = await ctx.db
-            .selectFrom("attachment_chunks")
-            .select("data")
-            .where("attachment_id", "=", attachment!.id)
-            .where("seq", "=", seq)
-            .executeTakeFirst();
-          if (!row) return;
-          yield Buffer.from(row.data);
-        }
-      }
-      return new RawResponse(attachment.name, attachment.size, chunks());
+      const attachment = await attachmentDownload(ctx, project.id, eventId ?? "", id);
+      return new RawResponse(attachment.name, attachment.size, attachment.chunks);
     },
   ),
   route("GET", "/organizations/{}/trace/{}", "issue:read", ({ ctx, access, params: [, traceId] }) =>

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { isTelltaleError } from "@/src/core/errors";
+import { eventAttachments } from "@/src/core/issues/attachments";
 import { issueExtras } from "@/src/core/issues/extras";
 import { fingerprintRules, issueHashes } from "@/src/core/issues/grouping-rules";
 import { issueFrequency, parseFrequencyRange } from "@/src/core/issues/frequency";
@@ -81,13 +82,7 @@ export default async function IssuePage({ params, searchParams }: { params: Para
     issueActivity(c, issue.id),
     stored ? adjacentEvents(c, stored) : Promise.resolve({ previous: null, next: null }),
     listing ? issueEvents(c, issue.id, { limit: 100 }) : Promise.resolve([]),
-    c.db
-      .selectFrom("memberships")
-      .innerJoin("users", "users.id", "memberships.user_id")
-      .select(["users.id", "users.email", "users.name"])
-      .where("memberships.organization_id", "=", org.id)
-      .orderBy("users.email")
-      .execute(),
+    c.directory.members(org.id).then((all) => all.map((m) => ({ id: m.userId, email: m.email, name: m.name }))),
     issueFrequency(c, issue.id, c.now(), range),
     stored ? fingerprintRules(c, project.id) : Promise.resolve([]),
     stored ? issueHashes(c, issue.id) : Promise.resolve([]),
@@ -443,13 +438,7 @@ async function Attachments({
   projectId: number;
   eventId: string;
 }) {
-  const rows = await ctx()
-    .db.selectFrom("attachments")
-    .select(["id", "name", "size", "content_type"])
-    .where("project_id", "=", projectId)
-    .where("event_id", "=", eventId)
-    .where("complete", "=", 1)
-    .execute();
+  const rows = await eventAttachments(ctx(), projectId, eventId);
   if (rows.length === 0) return null;
   return (
     <section className="panel">
