@@ -52,6 +52,32 @@ export default tseslint.config(
     },
   },
   {
+    // Pages and API routes reach data through core, never the query layer (issue 39). The one
+    // module that opens the store and builds the context is the exception. The storage row types
+    // User, Organization, Project and ProjectKey are still imported by name until core has its
+    // own domain types; nothing else of src/db, and nothing of Kysely.
+    files: ["app/**/*.ts", "app/**/*.tsx", "src/server/api/**/*.ts"],
+    ignores: ["app/lib/app-runtime.ts", "src/server/api/**/*.test.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["kysely", "kysely/*", "**/db/*", "!**/db/schema"],
+              message: "read and write through core (src/core) and its ports; the Kysely side lives in src/db",
+            },
+            {
+              group: ["**/db/schema"],
+              allowImportNames: ["User", "Organization", "Project", "ProjectKey"],
+              message: "only the row types still waiting for core domain types come from src/db/schema",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ["src/**/*.ts", "app/**/*.ts", "app/**/*.tsx"],
     ignores: ["src/config/**"],
     rules: {

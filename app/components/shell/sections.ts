@@ -1,5 +1,5 @@
 import { permissionRow, roleAllows, type Permission } from "@/src/core/permissions/table";
-import type { Role } from "@/src/db/schema";
+import type { Role } from "@/src/core/orgs/roles";
 
 /** What a sidebar entry may depend on: the organization, the chosen project (if any) and the role. */
 export interface ShellScope {

@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { usePathname, useSearchParams } from "next/navigation";
 import { Fragment, useEffect } from "react";
-import type { Role } from "@/src/db/schema";
+import type { Role } from "@/src/core/orgs/roles";
 import { PaletteButton } from "../palette/palette";
 import { useCurrentProject } from "./current-project";
 import { accountSections, projectInUrl, shownSections, switchProjectHref } from "./sections";
