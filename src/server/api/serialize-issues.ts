@@ -1,9 +1,8 @@
 import type { Issue } from "../../core/issues/triage";
 import { shortId, type StoredEvent } from "../../core/issues/queries";
-import type { NormalizedEvent } from "../../core/normalize/types";
 import type { Project } from "../../db/schema";
 import type { IssueExtraInfo } from "../../core/issues/extras";
-import { decodePayload } from "../../core/storage/payload";
+import { storedEventPayload } from "../../core/issues/event-payload";
 import { isoText } from "../../core/time-text";
 
 // Stored times are shown as text when no Date holds them, rather than failing the answer.
@@ -70,7 +69,7 @@ export function serializeIssue(
 
 /** Sentry's event shape (`GET /api/0/projects/{org}/{project}/events/{id}/`), entries included. */
 export function serializeEvent(stored: StoredEvent, projectSlug: string) {
-  const e = JSON.parse(decodePayload(stored.data)) as NormalizedEvent;
+  const e = storedEventPayload(stored);
   const entries: { type: string; data: unknown }[] = [];
   if (e.exception) entries.push({ type: "exception", data: { values: e.exception.values, hasSystemFrames: true } });
   if (e.logentry) entries.push({ type: "message", data: e.logentry });
