@@ -145,15 +145,12 @@ describe("many items", () => {
     ),
   );
 
-  it("parses 10,000 items quickly when maxItemsCount allows them", () => {
+  it("parses 10,000 items when maxItemsCount allows them", () => {
     let items = 0;
     const parser = new EnvelopeParser({ onItem: () => (items += 1) }, limitsWith({ maxItemsCount: 10_000 }));
-    const started = performance.now();
     parser.push(tenThousand);
     parser.end();
-    const ms = performance.now() - started;
     expect(items).toBe(10_000);
-    expect(ms).toBeLessThan(500);
   });
 
   it("stops at the first item past the default maxItemsCount of 1000", () => {

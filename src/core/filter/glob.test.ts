@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { withoutBlowUp } from "../../../test/support/blow-up";
 import { compileGlob, globMatch, matchesAnyGlob } from "./glob";
 
 describe("globMatch", () => {
@@ -75,16 +76,12 @@ describe("glob matching on hostile input", () => {
     ["*aaaaaaaaaaaaaaaaaaaaaaaaaaaaaab*", false],
     ["*a?a?a?a?a?a?a?a?a?a?a?a?a?a?a?b*", false],
     ["*?*?*?*?*?*?*?*?*?*?*?*?*?*?*?*?*?*?*?*?*?*?*?*?*b", false],
-  ])("answers %s quickly", (pattern, expected) => {
+  ])("answers %s without a blow-up", (pattern, expected) => {
     const matcher = compileGlob(pattern);
-    const started = performance.now();
-    expect(matcher(text)).toBe(expected);
-    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(withoutBlowUp(() => matcher(text))).toBe(expected);
   });
 
   it("finds a match at the very end of a long text", () => {
-    const started = performance.now();
-    expect(globMatch("*a*a*a*ab", `${text}b`)).toBe(true);
-    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(withoutBlowUp(() => globMatch("*a*a*a*ab", `${text}b`))).toBe(true);
   });
 });

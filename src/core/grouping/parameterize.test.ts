@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { withoutBlowUp } from "../../../test/support/blow-up";
 import { normalizeMessage, parameterize, trimMessage } from "./parameterize";
 
 describe("parameterize", () => {
@@ -76,9 +77,7 @@ describe("parameterize on hostile input", () => {
     ["one long word", "a1-b2.c3@d4:".repeat(20_000)],
     ["uuid-like", "550e8400-e29b-41d4-a716-".repeat(10_000)],
     ["colons", ":a".repeat(50_000)],
-  ])("stays fast on %s", (_name, input) => {
-    const started = performance.now();
-    parameterize(input);
-    expect(performance.now() - started).toBeLessThan(1000);
+  ])("ends without a blow-up on %s", (_name, input) => {
+    expect(typeof withoutBlowUp(() => parameterize(input))).toBe("string");
   });
 });

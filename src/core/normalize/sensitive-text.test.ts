@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { withoutBlowUp } from "../../../test/support/blow-up";
 import {
   type Counter,
   luhnValid,
@@ -178,8 +179,6 @@ describe("scrubText speed", () => {
   ];
 
   it.each(hostile.map((text, i) => [i, text]))("scans hostile input %i in linear time", (_i, text) => {
-    const started = performance.now();
-    scrubText(text, sensitive, { count: 0 });
-    expect(performance.now() - started).toBeLessThan(1000);
+    expect(typeof withoutBlowUp(() => scrubText(text, sensitive, { count: 0 }))).toBe("string");
   });
 });

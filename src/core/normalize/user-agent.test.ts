@@ -67,12 +67,13 @@ describe("parseUserAgent", () => {
     expect(parseUserAgent(ua)).toEqual({});
   });
 
-  it("parses only the first 512 characters of a 100 KB user agent, quickly", () => {
+  it("parses only the first 512 characters of a 100 KB user agent", () => {
     const huge = UA.chrome + " (".repeat(50_000);
-    const started = performance.now();
     const parsed = parseUserAgent(huge);
-    expect(performance.now() - started).toBeLessThan(50);
-    expect(parsed).toEqual(parseUserAgent(huge.slice(0, MAX_UA_CHARS)));
+    // The same object, from the cache: the cut came before the parse and is what the cache keys
+    // on, so the parser's patterns never saw the other 99.5 KB.
+    expect(parseUserAgent(huge.slice(0, MAX_UA_CHARS))).toBe(parsed);
+    expect(parseUserAgent(huge.slice(0, MAX_UA_CHARS + 1))).toBe(parsed);
     expect(parsed.browser).toMatchObject({ name: "Chrome" });
   });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { withoutBlowUp } from "../../../../test/support/blow-up";
 import { compileGlob, type GlobOptions } from "./glob";
 
 function matches(pattern: string, text: string, options: GlobOptions = {}): boolean {
@@ -56,8 +57,6 @@ describe("compileGlob", () => {
     const glob = compileGlob("*a*a*a*a*a*a*a*a*a*a*b");
     if (!glob.ok) throw new Error(glob.message);
     const text = "a".repeat(100_000);
-    const started = performance.now();
-    expect(glob.match(text)).toBe(false);
-    expect(performance.now() - started).toBeLessThan(1000);
+    expect(withoutBlowUp(() => glob.match(text))).toBe(false);
   });
 });
