@@ -394,7 +394,6 @@ describe("telltale serve on a port in use", () => {
     const port = (busy.address() as AddressInfo).port;
     const dir = mkdtempSync(join(tmpdir(), "telltale-cli-busy-"));
     try {
-      const started = Date.now();
       const env = { TELLTALE_DATA_DIR: dir, PORT: String(port), TELLTALE_HOST: "127.0.0.1", TELLTALE_SELF_DSN: "off" };
       const run = await telltale(["serve"], env, "dist/cli.js");
       expect(run).toEqual({
@@ -402,8 +401,8 @@ describe("telltale serve on a port in use", () => {
         stdout: "",
         stderr: `telltale: port ${port} on 127.0.0.1 is already in use: stop the other server or set PORT\n`,
       });
-      // No lingering worker: the digest worker (and its retention job) stops with the failed start.
-      expect(Date.now() - started).toBeLessThan(15_000);
+      // No lingering worker: the digest worker (and its retention job) stops with the failed start,
+      // or the process would never close and the run above would not have returned.
     } finally {
       busy.close();
       rmSync(dir, { recursive: true, force: true });

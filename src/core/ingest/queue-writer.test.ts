@@ -5,6 +5,7 @@ import { createOrganization } from "../orgs/create-org";
 import { createProject } from "../projects/create-project";
 import { createUser } from "../accounts/create-user";
 import { testCtx } from "../../../test/support/stores";
+import { waitFor } from "../../../test/support/wait";
 import { giveBackPace, QueueWriter } from "./queue-writer";
 
 describe.each(DIALECTS)("QueueWriter on %s", (dialect) => {
@@ -44,8 +45,7 @@ describe.each(DIALECTS)("QueueWriter on %s", (dialect) => {
     const writer = new QueueWriter(store.queue);
     const before = await ids();
     writer.forget(before[before.length - 1]!);
-    for (let i = 0; i < 50 && (await ids()).length > 0; i++) await new Promise((r) => setTimeout(r, 10));
-    expect(await ids()).toEqual([]);
+    await waitFor(async () => (await ids()).length === 0, 15_000, "the digested rows to be deleted without a write");
   });
 
   if (dialect === "postgres") {
@@ -104,9 +104,7 @@ describe.each(DIALECTS)("QueueWriter on %s", (dialect) => {
       expect(await free()).toBeGreaterThan(freed);
       expect(await pages()).toBe(before);
       // Idle: a few pages at a time until none are free.
-      const deadline = Date.now() + 10_000;
-      while ((await free()) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-      expect(await free()).toBe(0);
+      await waitFor(async () => (await free()) === 0, 15_000, "every freed page to be given back");
       expect(await pages()).toBeLessThan(before - freed);
       expect(await ids()).toEqual([all[all.length - 1]! + 1]);
     });
