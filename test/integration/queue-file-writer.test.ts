@@ -76,8 +76,7 @@ describe("the queue file on SQLite", () => {
 
     // The request path deletes the digested rows (the digest thread tells it how far it got): that is a write the observer sees.
     writer.forget(ids[ids.length - 1]!);
-    for (let i = 0; i < 100 && (await queued()).length > 0; i++) await new Promise((r) => setTimeout(r, 10));
-    expect(await queued()).toEqual([]);
+    await waitFor(async () => (await queued()).length === 0, 15_000, "the digested rows to be deleted");
     expect(version()).not.toBe(before);
   });
 
@@ -155,9 +154,7 @@ describe("the queue file on SQLite", () => {
           if (holder.inTransaction) holder.exec("ROLLBACK");
           holder.close();
         }
-        const deadline = Date.now() + 5_000;
-        while ((await free()) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-        expect(await free()).toBe(0);
+        await waitFor(async () => (await free()) === 0, 15_000, "every freed page to be given back");
       } finally {
         await store.close();
       }

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { INBOUND_FILTERS, runInboundFilters } from "./index";
 import { type FilterableEvent, type InboundFilterConfig } from "./types";
 import { UA, config } from "./test-events";
+import { withoutBlowUp } from "../../../test/support/blow-up";
 
 /** Every filter on, with patterns, so every code path reads the event. */
 const EVERYTHING: InboundFilterConfig = config({
@@ -102,9 +103,7 @@ describe("inbound filters on garbage input", () => {
     expect(runInboundFilters(polluted, config({ releases: ["1.0"] }))).toBeNull();
   });
 
-  it("finish quickly on huge values", () => {
-    const started = performance.now();
-    for (const value of GARBAGE) runInboundFilters(value, EVERYTHING);
-    expect(performance.now() - started).toBeLessThan(5_000);
+  it("finish on huge values without a blow-up", () => {
+    for (const value of GARBAGE) withoutBlowUp(() => runInboundFilters(value, EVERYTHING));
   });
 });
