@@ -172,7 +172,8 @@ describe.each(DIALECTS)("the issue alert rules web API on %s", (dialect) => {
         ctx,
         input: { projectIds: [projectId], issueIds: [issue.id], user: users.olive!, change: { action: "resolve" } },
       });
-      await new Promise((r) => setTimeout(r, 20));
+      const resolvedBy = Date.now();
+      while (Date.now() <= resolvedBy) await new Promise((r) => setTimeout(r, 1));
     };
     await sendDueNotifications(ctx);
     // The default rule told the project's members (the owner) about the new issue; Mel's rule is for regressions.
