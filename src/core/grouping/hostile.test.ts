@@ -1,7 +1,7 @@
 /**
  * Grouping runs on attacker-controlled events and admin-written rules: its cost must stay
- * linear in their size. Budgets are generous for a 2-core CI machine; the point is that none of
- * these inputs is quadratic or exponential.
+ * linear in their size: none of these inputs may be quadratic or exponential (the shared blow-up
+ * bound catches that; how fast grouping runs is measured in bench/).
  */
 import { describe, expect, it } from "vitest";
 import { computeGrouping } from "./compute";
@@ -10,12 +10,7 @@ import { parseFingerprintRules } from "./rules/parse";
 import { exception, makeEvent } from "./test-events";
 import type { Frame, NormalizedEvent } from "../normalize/types";
 import { normalizeEvent } from "../normalize";
-
-function timed<T>(work: () => T): { value: T; ms: number } {
-  const started = performance.now();
-  const value = work();
-  return { value, ms: performance.now() - started };
-}
+import { withoutBlowUp } from "../../../test/support/blow-up";
 
 function hugeEvent(): NormalizedEvent {
   const frame = (i: number): Frame => ({
@@ -36,12 +31,10 @@ function hugeEvent(): NormalizedEvent {
 }
 
 describe("hostile input", () => {
-  it("groups an event with 20,000 long frames quickly", () => {
+  it("groups an event with 20,000 long frames without a blow-up", () => {
     const event = hugeEvent();
-    const { value, ms } = timed(() => computeGrouping(event));
-    expect(value.hash).toMatch(/^[0-9a-f]{32}$/);
-    expect(ms).toBeLessThan(5000);
-    expect(timed(() => deriveIssueFields(event)).ms).toBeLessThan(500);
+    expect(withoutBlowUp(() => computeGrouping(event)).hash).toMatch(/^[0-9a-f]{32}$/);
+    expect(withoutBlowUp(() => deriveIssueFields(event))).toBeDefined();
   });
 
   it("normalizes and groups a raw payload with huge frame lists and long strings", () => {
@@ -60,11 +53,10 @@ describe("hostile input", () => {
     };
     const normalized = normalizeEvent(raw, { receivedAt: new Date() });
     if (!normalized.ok) throw new Error(normalized.reason);
-    const { ms } = timed(() => computeGrouping(normalized.event));
-    expect(ms).toBeLessThan(3000);
+    expect(withoutBlowUp(() => computeGrouping(normalized.event)).hash).toMatch(/^[0-9a-f]{32}$/);
   });
 
-  it("matches 500 star-heavy rules against thousands of frames within budget", () => {
+  it("matches 500 star-heavy rules against thousands of frames without a blow-up", () => {
     const rules = Array.from({ length: 500 }, (_, i) => `stack.function:"*a*a*a*a*a*b${i}" stack.abs_path:"**/x/**/y/*.js" -> r${i}`).join(
       "\n",
     );
@@ -76,9 +68,7 @@ describe("hostile input", () => {
       in_app: true,
     }));
     const event = makeEvent({ exception: { values: Array.from({ length: 8 }, () => exception("E", "v", frames)) } });
-    const { value, ms } = timed(() => computeGrouping(event, { rules: parsed.rules }));
-    expect(value.fingerprint).toBeNull();
-    expect(ms).toBeLessThan(10_000);
+    expect(withoutBlowUp(() => computeGrouping(event, { rules: parsed.rules })).fingerprint).toBeNull();
   });
 
   it("stops matching when an event exhausts the step budget, and the default grouping decides", () => {
@@ -98,13 +88,13 @@ describe("hostile input", () => {
         ),
       },
     });
-    const { value, ms } = timed(() => computeGrouping(event, { rules: parsed.rules }));
+    // The budget is counted in steps, not time: its effect is that no rule applies.
+    const value = computeGrouping(event, { rules: parsed.rules });
     expect(value.fingerprint).toBeNull();
     expect(value.hash).toBe(computeGrouping(event).hash);
-    expect(ms).toBeLessThan(10_000);
   });
 
-  it("parses hostile rules text quickly and reports bounded errors", () => {
+  it("parses hostile rules text without a blow-up and reports bounded errors", () => {
     const texts = [
       '"'.repeat(65_000),
       "{{".repeat(32_000),
@@ -114,8 +104,7 @@ describe("hostile input", () => {
       `${"error.type:x ".repeat(30)}-> ${"{{ a }}".repeat(200)}\n`.repeat(30),
     ];
     for (const text of texts) {
-      const { value, ms } = timed(() => parseFingerprintRules(text));
-      expect(ms).toBeLessThan(2000);
+      const value = withoutBlowUp(() => parseFingerprintRules(text));
       if (!value.ok) expect(value.errors.length).toBeLessThanOrEqual(50);
     }
   });
