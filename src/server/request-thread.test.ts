@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { waitFor } from "../../test/support/wait";
 import { RequestThread } from "./request-thread";
 
 /** A thread that answers each request with its own thread id and the request, through answerRequests's protocol. */
@@ -30,7 +31,8 @@ describe("a request thread", () => {
       const second = await thread.ask("b");
       expect([first.request, second.request]).toEqual(["a", "b"]);
       expect(second.threadId).toBe(first.threadId);
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      // No thread runs once it has been idle for idleStopMs.
+      await waitFor(async () => thread.eventLoopUtilization() === null, 15_000, "the idle thread to stop");
       const later = await thread.ask("c");
       expect(later.request).toBe("c");
       expect(later.threadId).not.toBe(first.threadId);
