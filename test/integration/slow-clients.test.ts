@@ -7,6 +7,7 @@ import { setLogLevel } from "../../src/server/log";
 import { buildEnvelope, errorEnvelope, eventItem, newEventId, send } from "../support/envelopes";
 import { raw, startFront, type RawReply, type TestFront } from "../support/front";
 import { openTestStore, testCtx, type TestStore } from "../support/stores";
+import { waitFor } from "../support/wait";
 
 const MiB = 1024 * 1024;
 
@@ -146,7 +147,7 @@ describe("slow clients against the front server", () => {
       const slow = Array.from({ length: 20 }, (_, i) => trickle(i));
       let cut = 0;
       for (const reply of slow) void reply.then(() => cut++);
-      await new Promise((r) => setTimeout(r, 300)); // every slow client is connected and sending
+      await waitFor(async () => (await patient.connections()) === slow.length, 15_000, "every slow client to be connected");
       for (let i = 0; i < 10; i++) {
         const id = newEventId();
         const reply = await send(`${patient.base}${ingestPath()}`, {

@@ -16,6 +16,8 @@ export interface TestFront {
   upstreamBodies: string[];
   /** The DSN the tunnel forwards to; its upstream answers 200 with an X-Sentry-Error outside ASCII. */
   tunnelDsn: string;
+  /** How many connections the front holds open now. */
+  connections(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -65,6 +67,7 @@ export async function startFront(ctx: Ctx, env: Record<string, string> = {}, por
     runtime,
     upstreamBodies,
     tunnelDsn,
+    connections: () => new Promise<number>((resolve, reject) => front.getConnections((error, n) => (error ? reject(error) : resolve(n)))),
     async close() {
       front.closeAllConnections();
       upstream.closeAllConnections();
