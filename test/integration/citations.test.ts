@@ -3,8 +3,8 @@ import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 
 /**
- * Every reference in the code must be one a reader of a fresh clone can follow (STYLE.md,
- * habit 8): a public URL or a doc inside the repository. The protocol notes the code once
+ * Every reference in the code must be one a reader of a fresh clone can follow (CONTRIBUTING.md,
+ * "Text in the code"): a public URL or a doc inside the repository. The protocol notes the code once
  * cited live outside the repository; their facts are in docs/protocol.md now.
  */
 const ROOT = join(import.meta.dirname, "../..");

@@ -10,7 +10,7 @@ import { buildEnvelope, newEventId } from "../support/envelopes";
 import { DIALECTS } from "../support/stores";
 
 /**
- * Nothing is dropped silently (STYLE.md habit 5): for every data category, what the digest
+ * Nothing is dropped silently (CONTRIBUTING.md): for every data category, what the digest
  * stored plus what it counted as refused equals what was sent — for envelopes a real
  * @sentry/node sent and for oversized and hostile ones past every cap the digest has.
  */

@@ -1,6 +1,6 @@
 /**
  * Inbound filters: decide, before an event is stored, whether to drop it and why. The
- * reason is recorded as the event's outcome (STYLE.md habit 5: nothing is dropped
+ * reason is recorded as the event's outcome (CONTRIBUTING.md: nothing is dropped
  * silently).
  *
  * Filters run in a fixed order and the first match names the reason. The project's own

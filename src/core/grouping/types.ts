@@ -1,5 +1,5 @@
 /**
- * The explainable result of grouping (STYLE.md habit 6, after Sentry's grouping variants): a
+ * The explainable result of grouping (after Sentry's grouping variants): a
  * tree of components where every node says whether it contributed to the hash and, when it did
  * not or was changed, why. The issue page renders it as "why these events grouped".
  */

@@ -30,7 +30,7 @@ export interface FilteredCount {
 
 /**
  * Error events the inbound filters dropped in these projects since `since` (ms), by reason,
- * largest first: why an empty issue stream is empty (STYLE.md habit 5, nothing dropped silently).
+ * largest first: why an empty issue stream is empty (nothing is dropped silently, CONTRIBUTING.md).
  */
 export async function filteredErrors(ctx: Ctx, projectIds: readonly number[], since: number): Promise<FilteredCount[]> {
   if (projectIds.length === 0) return [];

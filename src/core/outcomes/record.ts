@@ -3,7 +3,7 @@ import type { DB } from "../../db/schema";
 import { storableText } from "../normalize/values";
 
 /**
- * Sentry's outcomes: what became of every item. Nothing is dropped silently (STYLE.md habit 5):
+ * Sentry's outcomes: what became of every item. Nothing is dropped silently (CONTRIBUTING.md):
  * each accepted, filtered, rate-limited, too large or invalid item is counted by project,
  * category, reason and hour; the SDKs' own client reports are merged in as `client_discard`.
  */
