@@ -29,7 +29,7 @@ const opt = (name, fallback) => {
 };
 const count = Number(opt("count", 4000));
 // A fresh process digests its first ~4,000 envelopes at up to 1.5× the CPU of the ones after
-// (docs/benchmarks.md, 2026-11-29): timing from the 1,001st measured that warm-up as much as the digest.
+// (docs/benchmarks.md): timing from the 1,001st measured that warm-up as much as the digest.
 const warm = Number(opt("warmup", 5000));
 const kind = opt("kind", "error");
 const seed = Number(opt("seed", 1));

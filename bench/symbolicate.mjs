@@ -1,4 +1,4 @@
-// The cost of symbolicating a 30-frame minified JavaScript stack (issue 13), cold (map decoded,
+// The cost of symbolicating a 30-frame minified JavaScript stack, cold (map decoded,
 // scopes indexed) and with the map cached: a real esbuild bundle (the app's 30 functions
 // with @sentry/browser bundled in, for a map of realistic size) is run in node:vm to get the
 // stack V8 reports, then the source-map enricher resolves it.

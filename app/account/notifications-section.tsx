@@ -8,7 +8,7 @@ import { NotificationChoicesForm, ProjectAlertsForm, ProjectAlertsResetForm, Tes
 /** Projects offered in the per-project form, at most (a select of thousands helps nobody). */
 const PROJECTS_OFFERED = 500;
 
-/** The account page's Notifications: where email goes, a test email, and which emails one gets (issue 14, item 5). */
+/** The account page's Notifications: where email goes, a test email, and which emails one gets . */
 export async function NotificationsSection({ user }: { user: User }) {
   const [preferences, projects] = await Promise.all([ctx().userNotifications.preferences(user.id), projectChoices(ctx(), user)]);
   const setup = emailSetup(ctx());

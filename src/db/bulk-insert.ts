@@ -2,7 +2,7 @@
  * Multi-row INSERTs whose SQL is built by Kysely once per shape and then reused: the digest
  * writes the same few statements for every batch (events, spans, issue tags, counters), and
  * building and compiling a 200-row statement's syntax tree each time cost 8–11 % of the
- * digest's CPU (docs/benchmarks.md, 2026-11-27 second session). The statement is still
+ * digest's CPU (docs/benchmarks.md). The statement is still
  * Kysely's, typed by the table's columns; only its text is remembered, by table, column list,
  * conflict clause and row count. Rows go in chunks whose sizes are powers of two (at most
  * `MAX_CHUNK`), so a table has at most nine shapes per column list.

@@ -47,7 +47,7 @@ export interface ConnectOptions {
    * runs an automatic checkpoint inside the commit that takes the WAL past 1000 pages, whoever
    * wrote those pages, and it copies megabytes synchronously — a small outcome write on the main
    * thread took 247 ms that way right after a backlog drained, holding up every request
-   * (docs/benchmarks.md, 2026-11-28).
+   * (docs/benchmarks.md).
    */
   checkpoints?: boolean;
   /**
@@ -55,7 +55,7 @@ export interface ConnectOptions {
    * SQLite's busy handler (busy_timeout 0): the handler would block the thread's event loop, and
    * with it every request and page, until the digest's RESTART checkpoint lets go of the file —
    * 5 s and then a 500 for every request in the group, once under full load
-   * (docs/benchmarks.md, 2026-11-29). QueueWriter retries a busy write on a timer instead.
+   * (docs/benchmarks.md). QueueWriter retries a busy write on a timer instead.
    */
   queueWriter?: boolean;
   /**
@@ -65,7 +65,7 @@ export interface ConnectOptions {
    * the bench's mix, as many write calls as the WAL's. `temp_store = MEMORY` keeps it in memory,
    * bounded by what one batch changes (its bodies are 16 MiB at most, src/core/digest/batch.ts):
    * 25,019 fewer write calls per 5,000 envelopes, a few per cent of the digest's time
-   * (docs/benchmarks.md, 2026-11-29). Other connections keep temporary files, so a large sort on
+   * (docs/benchmarks.md). Other connections keep temporary files, so a large sort on
    * the read path never takes memory.
    */
   digest?: boolean;

@@ -5,7 +5,7 @@
  * A `bytea` column read by a SELECT comes back as text: the database writes each body as hex
  * (twice its size), and node-postgres turns the hex into a string and the string into a Buffer
  * — a profile of the PostgreSQL digest under load had 5 % of its thread there
- * (`parseDataRowMessage`, docs/benchmarks.md, 2026-11-27 fourth session). A binary COPY sends
+ * (`parseDataRowMessage`, docs/benchmarks.md). A binary COPY sends
  * every field as its bytes, and the client only copies them out of its read buffer.
  *
  * COPY takes no parameters: its text must be complete, so callers build it from values they

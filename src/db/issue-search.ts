@@ -304,7 +304,7 @@ export async function fetchIssuePage<TB extends keyof DB, O extends IssueSortRow
  * the index on (key, value), one seek each, and keeps a name when an issue of these projects
  * carries it (the first such row ends that search). `select distinct` over the join read every
  * issue's environment rows instead: 48,386 rows and 63–133 ms per stream view at 1 M events
- * (docs/benchmarks.md, 2026-11-28, third session). At most MAX_ENVIRONMENT_NAMES names are
+ * (docs/benchmarks.md). At most MAX_ENVIRONMENT_NAMES names are
  * stepped through, so a flood of made-up names costs a bounded number of seeks.
  */
 export async function environmentsSeen(db: Kysely<DB>, projectIds: readonly number[], limit: number): Promise<string[]> {

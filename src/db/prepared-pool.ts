@@ -5,7 +5,7 @@
  * value into the plan (its parameters become constants). `perf` on a backend inserting queue
  * bodies in groups of 128 had two thirds of its time in that copying: 3.3 s of backend CPU per
  * 20,000 of the bench corpus's envelopes, 1.2 s as a named statement; in groups of 1–64,
- * 1.47–1.52 s against 1.07 s (docs/benchmarks.md, 2026-11-27 fourth session). The queue's
+ * 1.47–1.52 s against 1.07 s (docs/benchmarks.md). The queue's
  * own writes have since moved to COPY (src/db/queue-copy.ts); the digest's inserts run here.
  *
  * A text registered here (the cached multi-row INSERTs of src/db/bulk-insert.ts) runs as a

@@ -35,7 +35,7 @@ export function applySqlitePragmas(database: SQLite.Database): void {
  * The queue file's page size: its rows are whole envelopes (~17 KiB on average in the bench's
  * mix), each spread over overflow pages that are written when it is queued and freed when it is
  * deleted. With 16 KiB pages instead of SQLite's 4 KiB, inserting a group of 64 and deleting an
- * older one took about half the CPU (36 → 19 µs per row, docs/benchmarks.md, 2026-11-29), on
+ * older one took about half the CPU (36 → 19 µs per row, docs/benchmarks.md), on
  * the request thread. A new file gets it at once; a file made with other pages keeps them until a
  * server's start rewrites it (`upgradeQueuePages`, below).
  */

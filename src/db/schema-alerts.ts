@@ -1,6 +1,6 @@
 import type { Generated } from "kysely";
 
-/** Tables of issue alerts (issue 14, migrations 0023 and 0024), part of `DB` in ./schema.ts. */
+/** Tables of issue alerts (migrations 0023 and 0024), part of `DB` in ./schema.ts. */
 export interface AlertsSchema {
   alert_rules: AlertRulesTable;
   alert_rule_fires: AlertRuleFiresTable;

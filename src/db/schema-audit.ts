@@ -1,6 +1,6 @@
 import type { Generated } from "kysely";
 
-/** The audit log (issue 15, migration 0031), part of `DB` in ./schema.ts. */
+/** The audit log (migration 0031), part of `DB` in ./schema.ts. */
 export interface AuditSchema {
   audit_log: AuditLogTable;
 }

@@ -1,6 +1,6 @@
 import type { Generated } from "kysely";
 
-/** Tables of metric alerts (issue 14, migration 0027, decision 0020), part of `DB` in ./schema.ts. */
+/** Tables of metric alerts (migration 0027, decision 0020), part of `DB` in ./schema.ts. */
 export interface MetricAlertsSchema {
   metric_alert_rules: MetricAlertRulesTable;
   metric_alert_rule_projects: MetricAlertRuleProjectsTable;

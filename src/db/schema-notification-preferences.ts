@@ -1,4 +1,4 @@
-/** Tables of per-user notification preferences (issue 14, migration 0028), part of `DB` in ./schema.ts. */
+/** Tables of per-user notification preferences (migration 0028), part of `DB` in ./schema.ts. */
 export interface NotificationPreferencesSchema {
   notification_preferences: NotificationPreferencesTable;
   project_alert_preferences: ProjectAlertPreferencesTable;

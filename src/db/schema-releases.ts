@@ -1,6 +1,6 @@
 import type { Generated } from "kysely";
 
-/** Tables of releases and source maps (issue 13, migration 0019), part of `DB` in ./schema.ts. */
+/** Tables of releases and source maps (migration 0019), part of `DB` in ./schema.ts. */
 export interface ReleasesSchema {
   upload_chunks: UploadChunksTable;
   bundle_assemblies: BundleAssembliesTable;

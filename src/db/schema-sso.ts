@@ -1,7 +1,7 @@
 import type { Generated } from "kysely";
 import type { Role } from "../core/orgs/roles";
 
-/** Tables of single sign-on (issue 15, migration 0029), part of `DB` in ./schema.ts. */
+/** Tables of single sign-on (migration 0029), part of `DB` in ./schema.ts. */
 export interface SsoSchema {
   sso_providers: SsoProvidersTable;
   sso_identities: SsoIdentitiesTable;

@@ -1,6 +1,6 @@
 import type { Generated } from "kysely";
 
-/** Tables of two-factor sign-in (issue 15, migration 0030), part of `DB` in ./schema.ts. */
+/** Tables of two-factor sign-in (migration 0030), part of `DB` in ./schema.ts. */
 export interface TwoFactorSchema {
   user_totp: UserTotpTable;
   recovery_codes: RecoveryCodesTable;

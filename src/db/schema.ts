@@ -539,7 +539,7 @@ export interface DB
   password_resets: PasswordResetsTable;
 }
 
-/** A password-reset link's token, stored as its SHA-256 (issue 12, item 3); deleted when used. */
+/** A password-reset link's token, stored as its SHA-256 ; deleted when used. */
 export interface PasswordResetsTable {
   id: string;
   user_id: number;

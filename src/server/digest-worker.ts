@@ -62,7 +62,7 @@ const options = {
  * given back by the request path when it is idle (src/core/ingest/queue-writer.ts): this thread
  * does not write the queue file, whose writes the request path waits for — an idle digest's
  * vacuum and TRUNCATE checkpoint held ingest up for up to 30 s after a backlog drained
- * (docs/benchmarks.md, 2026-11-28; test/integration/queue-file-writer.test.ts).
+ * (docs/benchmarks.md; test/integration/queue-file-writer.test.ts).
  */
 const CHECKPOINT_EVERY_MS = 1000;
 let lastCheckpoint = 0;

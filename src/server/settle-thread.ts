@@ -15,7 +15,7 @@ import { ThreadMapResolver } from "./sourcemap-thread";
 import { lowerThreadPriority } from "./thread-priority";
 
 /**
- * The digest's CPU work in a second thread (issue 11): parsing, normalizing, enriching,
+ * The digest's CPU work in a second thread: parsing, normalizing, enriching,
  * grouping and compressing a batch — its settling — runs here while the digest thread writes
  * the batch before it, so a backlog is drained on both cores once the request path leaves one
  * idle (docs/decisions/0030-settling-beside-the-writer.md). The digest thread stays the only

@@ -5,7 +5,7 @@ import { answerRequests, RequestThread } from "./request-thread";
 
 /**
  * Source maps are decoded in a thread of their own, started by the digest thread on first use
- * (issue 13): parsing a 50 MB map and indexing the functions of its minified file take seconds
+ *: parsing a 50 MB map and indexing the functions of its minified file take seconds
  * of CPU, during which the digest goes on with other projects' events (an event waiting for
  * its map is deferred, see src/core/digest/enrich/run.ts). The thread keeps what it decoded,
  * bounded by weight; a request it has not answered in a minute, or the thread dying (say, out of

@@ -5,7 +5,7 @@ import { isIP, type LookupFunction } from "node:net";
 import { addressRefusal } from "../core/net/address-policy";
 import { RESPONSE_EXCERPT, type WebhookPoster, type WebhookRequest, type WebhookResult } from "../core/ports/webhooks";
 
-/** One webhook exchange, redirects included, may take this long (issue 14). */
+/** One webhook exchange, redirects included, may take this long. */
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 export const MAX_REDIRECTS = 3;
 /** Bytes of an answer read for its excerpt; the rest is not read. */

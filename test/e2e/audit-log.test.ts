@@ -12,7 +12,7 @@ import { DIALECTS, openTestStore, testCtx, type TestStore } from "../support/sto
 const SHOTS = "/tmp/shots-audit";
 
 /**
- * The audit log page (issue 15, item 3) in headless Chromium, against the built server: the
+ * The audit log page  in headless Chromium, against the built server: the
  * owner's sign-in and changes made through the web API show up with who, what, when and from
  * where; the filters narrow them; what people typed is shown as text; a member cannot open it.
  */

@@ -11,7 +11,7 @@ import { startApiServer } from "../support/api-server";
 import { DIALECTS, openTestStore, testCtx, type TestStore } from "../support/stores";
 
 /**
- * The audit log's store and API (issue 15, item 3) on both databases: entries in Sentry's shape
+ * The audit log's store and API  on both databases: entries in Sentry's shape
  * at `GET /api/0/organizations/{org}/audit-logs/`, filtered by event, actor and date range,
  * paginated by cursor; readable by owners and managers only; no way to change or delete an
  * entry but retention (`TELLTALE_AUDIT_RETENTION_DAYS`).

@@ -82,7 +82,7 @@ describe("the queue file on SQLite", () => {
 
   /**
    * The digest's RESTART checkpoint holds the file's write lock while it copies and syncs (0.4–0.8 s
-   * under full load, docs/benchmarks.md, 2026-11-29). The request thread must neither sleep in
+   * under full load, docs/benchmarks.md). The request thread must neither sleep in
    * SQLite's busy handler meanwhile — that stops its event loop, every request and page with it —
    * nor fail the group: it waits on timers and writes once the lock is free.
    */

@@ -8,7 +8,7 @@ import { INTERNAL_ORG_SLUG } from "../../src/db/migrations/0002_internal_project
 import type { User } from "../../src/db/schema";
 
 /**
- * The people and organizations of the authorization matrix (issue 12): each role of the
+ * The people and organizations of the authorization matrix: each role of the
  * organization "acme", a superuser who belongs nowhere, and an outsider who owns "other";
  * the organizations are acme, other and the internal (self-monitoring) one.
  */

@@ -34,7 +34,7 @@ export const SECTIONS: readonly Section[] = [
     href: (s) => (s.project ? `/orgs/${s.org}/projects/${s.project}/alerts` : null),
     visible: (s) => roleAllows(s.role, "alert:read"),
   },
-  // The organization's metric alerts (issue 14): not one project's, so shown with or without one.
+  // The organization's metric alerts: not one project's, so shown with or without one.
   {
     id: "metric-alerts",
     label: "Metric alerts",
@@ -95,7 +95,7 @@ export interface AccountEntry {
 }
 
 /**
- * The signed-in user's own entries, below the organization's (issue 12, item 3): their account
+ * The signed-in user's own entries, below the organization's: their account
  * for everyone, the server's users for superusers (the pages answer not-found to anyone else).
  */
 export const ACCOUNT_ENTRIES: readonly AccountEntry[] = [

@@ -1,5 +1,5 @@
 /**
- * A project's issue alert rules (issue 14): listed, created, changed and deleted in Sentry's rule
+ * A project's issue alert rules: listed, created, changed and deleted in Sentry's rule
  * shape (./rule-schema.ts). A rule may only email teams and members of the project's
  * organization; a PUT may send only the fields it changes (`{"status": "disabled"}` switches a
  * rule off), the result is validated whole.
@@ -69,7 +69,7 @@ export async function deleteRule({ ctx, input }: { ctx: Ctx; input: { project: P
 }
 
 /**
- * Gives an existing project the default rule new projects get (issue 14: existing projects are
+ * Gives an existing project the default rule new projects get (existing projects are
  * offered it, not given it): only while it has no rule, and never in the internal organization.
  */
 export async function addDefaultRule({ ctx, input }: { ctx: Ctx; input: { project: ProjectRef; internal: boolean; userId: number } }) {

@@ -1,5 +1,5 @@
 /**
- * "Test this rule" (issue 14): the rule's actions fire once with the project's newest issue (the
+ * "Test this rule": the rule's actions fire once with the project's newest issue (the
  * issue of its newest event), whatever the rule's conditions, filters, `frequency` or switch say.
  * The notifications are ordinary rows (changeKind `test`, ids starting `test-`): the sender
  * delivers them within its next tick, with retries, and the Alerts page lists their attempts.

@@ -80,7 +80,7 @@ export function renderEmail(content: EmailContent): RenderedEmail {
   return { subject, text, html };
 }
 
-/** What an issue alert says (issue 14); every value is event text, escaped by `renderEmail`. */
+/** What an issue alert says; every value is event text, escaped by `renderEmail`. */
 export interface IssueAlertInput {
   kind: "created" | "regressed" | "escalating" | string;
   projectSlug: string;

@@ -1,5 +1,5 @@
 /**
- * Workflow emails (issue 14, item 5): an issue assigned to you, a comment on an issue you take
+ * Workflow emails: an issue assigned to you, a comment on an issue you take
  * part in, its resolution. Every value comes from people or events and is escaped by
  * `renderEmail`; a comment is cut to `COMMENT_EMAIL_CHARS`.
  */

@@ -50,7 +50,7 @@ const VACUUM_STEP_MS = 25;
  * and the more of it was just written. Right after a 1 M-event backlog drained, 256-page steps
  * took 7–20 ms each, and with only 25 ms between them the give-back kept the request thread —
  * which also carries every page of the web UI — 30–100 % busy for minutes: issue pages took
- * 150–330 ms instead of 30–50 (docs/benchmarks.md, 2026-11-28, third session). At 4 the give-back
+ * 150–330 ms instead of 30–50 (docs/benchmarks.md). At 4 the give-back
  * uses at most a fifth of the thread.
  */
 const VACUUM_PAUSE_FACTOR = 4;

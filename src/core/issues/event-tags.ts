@@ -84,7 +84,7 @@ export function eventTags(event: NormalizedEvent): Array<[string, string]> {
  * Tags whose value is new with (almost) every event: a distribution of them says nothing, and in
  * the issue's tag index they were one row per event — 39,228 of one issue's 39,300 rows at 1 M
  * bench events, and most of what the issue page and the search box's suggestions read
- * (docs/benchmarks.md, 2026-11-28). The event keeps them (`events.trace_id`, indexed), where
+ * (docs/benchmarks.md). The event keeps them (`events.trace_id`, indexed), where
  * the issue search looks for them (src/db/issue-search.ts).
  */
 export const PER_EVENT_TAGS: ReadonlySet<string> = new Set(["trace"]);

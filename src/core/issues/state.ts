@@ -26,7 +26,7 @@ export interface IssueState {
   ignore_baseline_count: number | null;
   ignore_baseline_users: number | null;
   assignee_id: number | null;
-  /** Assigned to a team instead (issue 12); triage sets it, at most one of the two is set. */
+  /** Assigned to a team instead; triage sets it, at most one of the two is set. */
   assignee_team_id?: number | null;
 }
 

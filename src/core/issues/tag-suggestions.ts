@@ -4,7 +4,7 @@ import type { Ctx } from "../context";
  * Bounds on what the search box is sent: enough to be useful, small enough for every page view.
  * `issues`: only the most recently seen issues are counted. Summing the tags of all of a
  * project's issues took 2.2 s per issue stream view at 1 M events and 11,025 issues
- * (docs/benchmarks.md, 2026-11-28); busy issues carry hundreds of tag rows each (user ids,
+ * (docs/benchmarks.md); busy issues carry hundreds of tag rows each (user ids,
  * URLs), so the 100 most recent took 151 ms there (99,000 rows) and the 50 most recent 83 ms.
  */
 export const TAG_SUGGESTION_LIMITS = { keys: 30, valuesPerKey: 10, rows: 2000, issues: 50 } as const;

@@ -1,5 +1,5 @@
 /**
- * An organization's metric alert rules (issue 14): listed, created, changed and deleted in
+ * An organization's metric alert rules: listed, created, changed and deleted in
  * Sentry's shape (./schema.ts). Projects are named by slug and must be ones the caller sees;
  * emails go to teams and members of the organization only. A PUT may send only the fields it
  * changes; the result is validated whole.

@@ -135,9 +135,9 @@ export const TIME = {
   maxSecsInFuture: 60,
   /** Relay `max_secs_in_past` default: 30 days (the event retention). */
   maxSecsInPast: 30 * 24 * 3600,
-  /** Telltale (issue 10): a span may start or end this far outside its segment and still be kept. */
+  /** Telltale: a span may start or end this far outside its segment and still be kept. */
   spanSegmentSlack: 60,
-  /** Telltale (issue 10): spans before 2000-01-01T00:00:00Z come from a broken clock or a unit mix-up. */
+  /** Telltale: spans before 2000-01-01T00:00:00Z come from a broken clock or a unit mix-up. */
   earliestSpan: 946_684_800,
 } as const;
 

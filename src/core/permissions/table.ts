@@ -23,7 +23,7 @@ export interface PermissionRow {
   /** What the permission lets one do, for the README and the authorization matrix. */
   description: string;
   /**
-   * The audit-log events its actions and routes record, one per change (issue 15). A row that
+   * The audit-log events its actions and routes record, one per change. A row that
    * changes anything names its events here or says in `unaudited` why it has none; a row with
    * neither is read-only (test/integration/audit-coverage.test.ts checks both).
    */
@@ -241,7 +241,7 @@ export const PERMISSIONS = [
     description: "retry or delete set-aside envelopes",
     audit: ["dead-letter.retry", "dead-letter.remove"],
   },
-  // accounts (issue 12, item 3)
+  // accounts
   {
     permission: "password:reset",
     audience: "public",
@@ -263,7 +263,7 @@ export const PERMISSIONS = [
     description: "list, create and delete users, grant superuser, send reset links",
     unaudited: "server administration by superusers, outside every organization",
   },
-  // releases and source maps (issue 13)
+  // releases and source maps
   {
     permission: "release:read",
     audience: "organization",
@@ -287,7 +287,7 @@ export const PERMISSIONS = [
     description: "register repositories whose commits releases name",
     audit: ["repo.add"],
   },
-  // alerts (issue 14)
+  // alerts
   {
     permission: "alert:read",
     audience: "organization",
@@ -303,7 +303,7 @@ export const PERMISSIONS = [
     description: "create, change, switch off and delete a project's issue alert rules and the organization's metric alert rules",
     audit: ["rule.add", "rule.edit", "rule.remove", "alertrule.add", "alertrule.edit", "alertrule.remove"],
   },
-  // alert webhooks, Slack, Discord and "Test this rule" (issue 14, hooks)
+  // alert webhooks, Slack, Discord and "Test this rule" (hooks)
   {
     permission: "alert:test",
     audience: "organization",
@@ -312,7 +312,7 @@ export const PERMISSIONS = [
     description: "fire an issue alert rule's actions once with the project's newest issue",
     unaudited: "fires a rule's actions once and changes nothing; each notification it makes is on the Alerts page",
   },
-  // notification preferences (issue 14, item 5)
+  // notification preferences
   {
     permission: "account:notifications",
     audience: "signed-in",
@@ -321,7 +321,7 @@ export const PERMISSIONS = [
       "choose which emails one gets (issue alerts, per project too; assignments, comments, resolutions) and send oneself a test email",
     unaudited: "one's own notification choices, not an organization's settings",
   },
-  // audit log (issue 15, item 3)
+  // audit log
   {
     permission: "org:audit",
     audience: "organization",
@@ -329,7 +329,7 @@ export const PERMISSIONS = [
     scope: "org:write",
     description: "read the organization's audit log (no one can change or delete its entries)",
   },
-  // two-factor sign-in (issue 15)
+  // two-factor sign-in
   {
     permission: "session:second-factor",
     audience: "public",
@@ -353,7 +353,7 @@ export const PERMISSIONS = [
     description: "require two-factor sign-in of the organization's members",
     audit: ["org.require-2fa"],
   },
-  // Single sign-on (issue 15, item 1; decision 0022). Owners only: whoever sets the provider
+  // Single sign-on (decision 0022). Owners only: whoever sets the provider
   // decides who may sign in as a member, so it is not a manager's to change.
   {
     permission: "sso:login",

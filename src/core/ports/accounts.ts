@@ -1,5 +1,5 @@
 /**
- * What the account features (issue 12, item 3: password reset, change password, sessions,
+ * What the account features (password reset, change password, sessions,
  * user management) need from storage. Implemented over the main database in
  * src/db/account-store.ts; core says what, src/db says how, per dialect.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue alerts' storage (issue 14): rules, the notifications the outbox consumer makes of them,
+ * Issue alerts' storage: rules, the notifications the outbox consumer makes of them,
  * and what the sender claims and records. Implemented over the main database by
  * src/db/alerts-store.ts; `Ctx.alerts.within(trx)` binds it to the outbox consumer's transaction.
  */

@@ -1,5 +1,5 @@
 /**
- * What source maps need from storage (issue 13): chunks sent by sentry-cli until their bundle
+ * What source maps need from storage: chunks sent by sentry-cli until their bundle
  * is assembled, the assembled artifact bundles with an index of their files, and the two
  * lookups symbolication asks (by debug id; by project, release, dist and `~/…` URL). File bytes
  * are read one file at a time, on demand. Implemented over the main database by

@@ -1,5 +1,5 @@
 /**
- * The audit log's storage (issue 15): append-only. There is no way to change an entry and the
+ * The audit log's storage: append-only. There is no way to change an entry and the
  * only way to delete one is retention (`prune`). Implemented for both dialects by
  * src/db/audit-store.ts.
  */

@@ -1,5 +1,5 @@
 /**
- * The digest's queue (issue 11): where accepted envelopes wait, and how a batch of them is
+ * The digest's queue: where accepted envelopes wait, and how a batch of them is
  * taken, written and let go, all or nothing. Core (src/core/digest/batch.ts) decides what a
  * batch becomes; the implementation (src/db/digest-queue.ts) decides how it is held: on
  * PostgreSQL claimed with `FOR UPDATE SKIP LOCKED` in the transaction that writes it, on SQLite

@@ -46,7 +46,7 @@ export interface PendingInvitation {
 export type MembershipCheck = (current: { role: Role; owners: number }) => void;
 
 /**
- * Who belongs where (issue 12): memberships, teams and their projects, invitations. The rules
+ * Who belongs where: memberships, teams and their projects, invitations. The rules
  * live in src/core/orgs and src/core/teams; this says what they need from storage, implemented
  * over the main database by src/db/directory.ts.
  */

@@ -1,5 +1,5 @@
 /**
- * Metric alerts' storage (issue 14, decision 0020): rules per organization, their evaluations,
+ * Metric alerts' storage (decision 0020): rules per organization, their evaluations,
  * the counts they read, and the notifications a change of state makes with their attempts.
  * Implemented over the main database by src/db/metric-alerts-store.ts.
  */

@@ -1,5 +1,5 @@
 /**
- * Release health as stored (issue 13, item 4): session counts per hour and status, and the
+ * Release health as stored: session counts per hour and status, and the
  * distinct users and errored sessions kept by hash (migration 0020), read per project and
  * release, in one environment or all of them. Implemented over the main database by
  * src/db/release-health-store.ts; the numbers are made in src/core/releases/health.ts.

@@ -1,5 +1,5 @@
 /**
- * Releases as sentry-cli and Sentry's API see them (issue 13): per organization, with projects,
+ * Releases as sentry-cli and Sentry's API see them: per organization, with projects,
  * deploys and commits from repositories registered by API. Implemented over the main database
  * by src/db/release-store.ts.
  */

@@ -2,7 +2,7 @@ import type { Role } from "../orgs/roles";
 import type { Account } from "./accounts";
 
 /**
- * What single sign-on (issue 15, decision 0022) needs from storage. Implemented over the main
+ * What single sign-on (decision 0022) needs from storage. Implemented over the main
  * database in src/db/sso-store.ts; core says what, src/db says how, per dialect.
  */
 

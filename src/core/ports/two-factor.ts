@@ -1,5 +1,5 @@
 /**
- * What two-factor sign-in (issue 15, item 2; decision 0023) needs from storage. Implemented
+ * What two-factor sign-in (decision 0023) needs from storage. Implemented
  * over the main database in src/db/two-factor-store.ts; core says what, src/db says how.
  */
 

@@ -61,7 +61,7 @@ const VACUUM_PAUSE_MS = 10;
  * SQLite: the freed pages go back to the file system a step at a time. One unbounded `PRAGMA
  * incremental_vacuum` holds the main file's write lock until every freed page is moved, and a
  * step's cost grows with the file (on the queue file, 1024 pages took 150–270 ms under load:
- * docs/benchmarks.md, 2026-11-28), so after a large deletion one statement could hold every other
+ * docs/benchmarks.md), so after a large deletion one statement could hold every other
  * writer for minutes. Bounded by the steps the pages free at the start need, in case deletions
  * meanwhile keep freeing more.
  */

@@ -163,7 +163,7 @@ describe("parseIssueQuery: valid queries", () => {
   it("reads assignees and bookmarks: me, none, emails (lower-cased), lists", () => {
     expect(one("assigned:me")).toEqual({ type: "assigned", negated: false, values: [{ kind: "me" }] });
     expect(one("assigned:none")).toEqual({ type: "assigned", negated: false, values: [{ kind: "none" }] });
-    // Sentry's syntax for a team (issue 12).
+    // Sentry's syntax for a team.
     expect(one("assigned:#Backend")).toEqual({ type: "assigned", negated: false, values: [{ kind: "team", slug: "backend" }] });
     expect(one("assigned_to:Jane@Example.com")).toEqual({
       type: "assigned",

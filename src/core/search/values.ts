@@ -82,7 +82,7 @@ export function parseActor(text: string, allowNone: boolean): ActorParse {
   const lower = text.trim().toLowerCase();
   if (lower === "me") return { ok: true, actor: { kind: "me" } };
   if (allowNone && lower === "none") return { ok: true, actor: { kind: "none" } };
-  // Teams can be assignees (issue 12), not bookmarkers; `my_teams` is not supported yet.
+  // Teams can be assignees, not bookmarkers; `my_teams` is not supported yet.
   if (allowNone && /^#[a-z0-9][a-z0-9_-]*$/.test(lower)) return { ok: true, actor: { kind: "team", slug: lower.slice(1) } };
   if (lower.startsWith("#") || lower === "my_teams") return { ok: false, reason: "team" };
   if (EMAIL.test(lower)) return { ok: true, actor: { kind: "email", email: lower } };

@@ -5,7 +5,7 @@ import { ARTIFACT_LIMITS } from "../sourcemaps/limits";
 import { findInternalProject } from "./internal-project";
 
 /**
- * Telltale's own browser bundle, symbolicated out of the box (issue 13, item 5): the build gives
+ * Telltale's own browser bundle, symbolicated out of the box: the build gives
  * every browser chunk and its map one debug id (`sentry-cli sourcemaps inject`, scripts/build.mjs),
  * and each start registers that build's chunks and maps as an artifact bundle of the internal
  * project, so its events resolve by debug id like any uploaded build's

@@ -7,7 +7,7 @@ import { enclosingScope, indexScopes, offsetOf, positionOf, type ScopeIndex } fr
  * minified file and answering positions in them. It holds what it decoded (bounded by weight)
  * and is given a file's text only when it does not hold it yet, so it can live in a thread of
  * its own (src/server/sourcemap-thread.ts): a 50 MB map then decodes there while the digest
- * goes on with other projects' events (issue 13). `LocalMapResolver` runs it in the caller's
+ * goes on with other projects' events. `LocalMapResolver` runs it in the caller's
  * thread (tests, small deployments).
  */
 

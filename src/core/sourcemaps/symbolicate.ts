@@ -88,7 +88,7 @@ function resolvedFrame(frame: Frame, at: Exclude<PositionAnswer, { unmapped: tru
 }
 
 /**
- * Resolves minified JavaScript frames through uploaded source maps (issue 13): by the debug id
+ * Resolves minified JavaScript frames through uploaded source maps: by the debug id
  * `debug_meta.images` gives the frame's file, else by the event's release and dist and the
  * frame's URL. A resolved frame gets the original file, line, column, source context and the
  * name of the function that encloses it in the original code; the event keeps the minified

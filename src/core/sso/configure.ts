@@ -9,7 +9,7 @@ import { open, seal } from "./secret-box";
 
 /**
  * The organization's OpenID provider: each mutation is one function here, so that an audit
- * entry can be added per action (issue 15, item 3). Owners only (permission `sso:write`).
+ * entry can be added per action . Owners only (permission `sso:write`).
  */
 
 export const NO_SECRET_KEY =

@@ -7,7 +7,7 @@ import type { SsoProviderRecord } from "../ports/sso";
 import type { IdClaims } from "./oidc";
 
 /**
- * Who an ID token of an organization's provider signs in as (issue 15, item 1; decision 0022):
+ * Who an ID token of an organization's provider signs in as (decision 0022):
  * 1. the account already linked to its (issuer, subject);
  * 2. else, only when the provider says the email is verified (`email_verified: true`), the
  *    account with that email, linked now, unless it is a superuser or belongs to another

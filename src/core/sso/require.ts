@@ -3,7 +3,7 @@ import { forbidden } from "../errors";
 import type { Account } from "../ports/accounts";
 
 /**
- * "Require SSO" (issue 15, item 1): a member of an organization that requires single sign-on
+ * "Require SSO": a member of an organization that requires single sign-on
  * may not open a session with a password. Owners may, so that an organization whose provider
  * is down or misconfigured can still be reached and fixed; superusers may, as server
  * administrators. Asked after the password was checked, so the refusal tells nothing to

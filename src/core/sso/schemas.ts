@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-/** The organization settings form for its OpenID provider (issue 15, item 1). */
+/** The organization settings form for its OpenID provider . */
 export const SsoProviderInput = z.object({
   issuer: z.string().trim().min(1, "enter the provider's issuer URL").max(512, "at most 512 characters"),
   clientId: z.string().trim().min(1, "enter the client id the provider gave").max(512, "at most 512 characters"),

@@ -94,7 +94,7 @@ function zstdDecompressor(): Decompressor {
  * the format byte — ~16 KB of short-lived memory outside V8's heap per event, which V8 only
  * frees when it collects. The digest took ~5 % less CPU per envelope of the bench's mix in six
  * alternating `bench:digest` pairs after a short warm-up; warm, this and the statement journal
- * in memory (src/db/connect.ts) saved ~3 % together (docs/benchmarks.md, 2026-11-29). Buffers a
+ * in memory (src/db/connect.ts) saved ~3 % together (docs/benchmarks.md). Buffers a
  * payload larger than this needs are not kept.
  */
 const KEPT_SCRATCH_BYTES = 256 * 1024;

@@ -1,5 +1,5 @@
 /**
- * Workflow emails from the issue-change outbox (issue 14, item 5; docs/decisions/0021-workflow-notifications.md):
+ * Workflow emails from the issue-change outbox (docs/decisions/0021-workflow-notifications.md):
  * an in-database consumer like the alerts one (../alerts/consumer.ts). An assignment tells the
  * assignee (or the assigned team), a comment and a resolution tell the issue's participants;
  * never the person who made the change, and nobody who switched that kind of email off. Each

@@ -2,7 +2,7 @@ import type { Migration } from "./helpers";
 
 /**
  * API tokens get scopes (Sentry's `resource:verb` names), an optional expiry and a revocation
- * time (issue 12). Tokens made before have no scopes stored: they keep every scope their user's
+ * time. Tokens made before have no scopes stored: they keep every scope their user's
  * role allows, as the issue asks. An organization token (Sentry's `sntrys_` format, for CI) is
  * a row with the organization it is bound to; it acts with its creator's membership.
  */

@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import { withId, type Migration } from "./helpers";
 
 /**
- * Teams and roles (issue 12). Memberships gain Sentry's `manager` role; organizations gain
+ * Teams and roles. Memberships gain Sentry's `manager` role; organizations gain
  * "open membership" (on: members see every project, as in Sentry; off: only their teams'
  * projects); teams with members (a team role each) own projects; issues can be assigned to a
  * team; invitations wait for their email address to accept them.

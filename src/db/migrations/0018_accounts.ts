@@ -1,7 +1,7 @@
 import type { Migration } from "./helpers";
 
 /**
- * Accounts (issue 12, item 3): password-reset tokens, stored only as their SHA-256 (like
+ * Accounts: password-reset tokens, stored only as their SHA-256 (like
  * sessions), and a last-seen time on sessions for the account page's session list. A session
  * made before has none: the list shows its sign-in time until it is next used.
  */

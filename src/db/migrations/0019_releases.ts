@@ -1,7 +1,7 @@
 import { withId, type Migration } from "./helpers";
 
 /**
- * Releases and source maps (issue 13, item 1): releases per organization with their projects,
+ * Releases and source maps: releases per organization with their projects,
  * deploys, repositories registered by API and the commits set on a release; uploaded chunks
  * (kept until their bundle is assembled) and artifact bundles with an index of their files.
  * File bytes live in `artifact_file_contents` (gzip), away from the index the lookups scan.

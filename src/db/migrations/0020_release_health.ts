@@ -1,7 +1,7 @@
 import type { Migration } from "./helpers";
 
 /**
- * Release health (issue 13, item 4): the distinct users and the unhealthy sessions behind the
+ * Release health: the distinct users and the unhealthy sessions behind the
  * session counts. `session_distinct` holds one row per member of a bucket, with the worst status
  * it had (0 ok, 1 errored, 2 unhandled, 3 abnormal, 4 crashed): `kind` 'user' (a hash of the session's `did`,
  * per UTC day) or 'session' (a hash of the `sid` of a session that reported errors, per started

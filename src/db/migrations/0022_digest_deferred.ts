@@ -2,7 +2,7 @@ import { withId, type Migration } from "./helpers";
 
 /**
  * Envelopes the digest set aside for a moment because an event in them was still being
- * enriched (issue 13: a large source map decoding in its thread). Written in the batch's own
+ * enriched (a large source map decoding in its thread). Written in the batch's own
  * transaction, so taking one off the queue and keeping it here is one step; digested again once
  * `not_before` has passed, `deferrals` counting the tries (src/core/digest/batch.ts).
  */

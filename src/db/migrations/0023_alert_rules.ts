@@ -1,7 +1,7 @@
 import { withId, type Migration } from "./helpers";
 
 /**
- * Issue alert rules (issue 14), in Sentry's rule shape: `conditions`, `filters` and `actions` are
+ * Issue alert rules, in Sentry's rule shape: `conditions`, `filters` and `actions` are
  * JSON lists of `{ id, ...fields }` as Sentry's API takes them (src/core/alerts/rule-schema.ts).
  * Existing projects get no rule here: new projects get the default rule when they are created
  * (src/core/projects/create-project.ts), and the internal project never does.

@@ -1,7 +1,7 @@
 import { withId, type Migration } from "./helpers";
 
 /**
- * Alert notifications (issue 14, decision 0017): one durable row per (rule, issue change,
+ * Alert notifications (decision 0017): one durable row per (rule, issue change,
  * recipient), its id derived from those three, written by the alerts consumer of the
  * issue-change outbox and delivered by the sender with retries; every attempt is a row of
  * `alert_attempts`. `alert_rule_fires` remembers when a rule last fired for an issue (its

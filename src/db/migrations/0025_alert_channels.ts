@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { Migration } from "./helpers";
 
 /**
- * Alert notifications beyond email (issue 14, decision 0018): each row gets a `channel`
+ * Alert notifications beyond email (decision 0018): each row gets a `channel`
  * (`email`, `webhook`, `slack`, `discord`) and a `target` (the email address or the URL it goes
  * to); rows of the three web channels belong to no person (`user_id` 0, `email` empty). Each rule
  * gets the secret its webhooks are signed with; existing rules get one here. Each attempt records

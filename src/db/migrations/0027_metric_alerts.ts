@@ -1,7 +1,7 @@
 import { withId, type Migration } from "./helpers";
 
 /**
- * Metric alerts (issue 14, decision 0020): organization rules in Sentry's alert-rule shape over
+ * Metric alerts (decision 0020): organization rules in Sentry's alert-rule shape over
  * one or more projects, the evaluation of each rule once a minute (value and state), the emails
  * a change of state makes (durable rows with their attempts, as the issue alerts' 0024), and the
  * counts they read: error events and distinct users per project, minute, environment and level,

@@ -1,7 +1,7 @@
 import type { Migration } from "./helpers";
 
 /**
- * Per-user notification preferences and workflow emails (issue 14, item 5; decision 0021).
+ * Per-user notification preferences and workflow emails (decision 0021).
  * `notification_preferences` holds a person's own choices (no row: everything on, Sentry's
  * default); `project_alert_preferences` overrides issue alerts for one project. Both go with
  * their user, and the project override with its project (ON DELETE CASCADE).

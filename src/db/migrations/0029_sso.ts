@@ -1,7 +1,7 @@
 import { withId, type Migration } from "./helpers";
 
 /**
- * Single sign-on with OpenID Connect per organization (issue 15, decision 0022).
+ * Single sign-on with OpenID Connect per organization (decision 0022).
  * `sso_providers`: one provider per organization, its client secret encrypted (AES-256-GCM with
  * a key derived from TELLTALE_SECRET_KEY) and the provider's discovered metadata as JSON.
  * `sso_identities`: which account an (issuer, subject) of an organization's provider signs in as.

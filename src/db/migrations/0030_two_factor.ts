@@ -1,7 +1,7 @@
 import { withId, type Migration } from "./helpers";
 
 /**
- * Two-factor sign-in (issue 15, item 2; decision 0023). `user_totp` holds a user's TOTP secret,
+ * Two-factor sign-in (decision 0023). `user_totp` holds a user's TOTP secret,
  * sealed with TELLTALE_SECRET_KEY when it is set (src/core/crypto/secret-box.ts), and the last
  * time step a code was accepted for, so a code works once. `recovery_codes` holds the SHA-256
  * of each recovery code; a used one keeps its row with `used_at`. `login_challenges` are the

@@ -1,7 +1,7 @@
 import { withId, type Migration } from "./helpers";
 
 /**
- * The audit log (issue 15, decision 0024): one row per change, append-only. No foreign keys on
+ * The audit log (decision 0024): one row per change, append-only. No foreign keys on
  * purpose: an entry outlives the user, token or thing it names (deleting a project must not delete
  * the record that it was deleted); `actor_label` and `target_label` keep the names as they were.
  */

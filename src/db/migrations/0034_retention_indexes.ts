@@ -5,7 +5,7 @@ import type { Migration } from "./helpers";
  * tables once an hour. Before, `timestamp < cutoff and project_id <> internal` had no index to
  * use on transactions, spans, raw items, feedback, check-ins and attachments, and logs' index
  * was read whole: on a file holding 5 M spans that one statement took ~0.5 s of the digest
- * thread each hour even when nothing was old (docs/benchmarks.md, 2026-11-29, twelfth session),
+ * thread each hour even when nothing was old (docs/benchmarks.md),
  * longer when the pages were not cached. The `(project_id, time)` indexes also let deleting a
  * project seek to its rows. `issue_hourly` gets an index on its hour for the same reason.
  * Building them reads each table once, at the first start after the upgrade.

@@ -35,7 +35,7 @@ function requestedRole(body: unknown): string {
 }
 
 /**
- * Members (issue 12): list, one, change a role, remove or leave; and team places
+ * Members: list, one, change a role, remove or leave; and team places
  * (`…/members/{member_id}/teams/{team}/`), where the team rules (src/core/teams) say who may add whom.
  */
 export const MEMBER_ROUTES: ApiRoute[] = [

@@ -6,7 +6,7 @@ import { readChunkParts } from "./chunk-multipart";
 import { requestBaseUrl } from "./request-origin";
 import { route, streamRoute, type ApiRoute } from "./route";
 
-/** What `sentry-cli sourcemaps upload` calls (issue 13): chunk-upload options and chunks, then artifact-bundle assemble. */
+/** What `sentry-cli sourcemaps upload` calls: chunk-upload options and chunks, then artifact-bundle assemble. */
 export const SOURCEMAP_ROUTES: ApiRoute[] = [
   route("GET", "/organizations/{}/chunk-upload", "release:read", async ({ ctx, access, req }) =>
     chunkUploadOptions(access.org.slug, req ? requestBaseUrl(req, ctx.publicUrl) : ctx.publicUrl),

@@ -30,7 +30,7 @@ async function teamProjects(ctx: Ctx, access: OrgAccess, teamId: number) {
   return (await listProjects(ctx, access)).filter((p) => ids.has(p.id)).map((p) => serializeProject(p, access.org, true));
 }
 
-/** Teams (issue 12) in Sentry's paths: list and create in the organization, one team, its projects. */
+/** Teams in Sentry's paths: list and create in the organization, one team, its projects. */
 export const TEAM_ROUTES: ApiRoute[] = [
   route("GET", "/organizations/{}/teams", "team:read", async ({ ctx, access, user, query }) => {
     const expand = query.getAll("expand").includes("projects") || query.get("detailed") === "1";

@@ -33,7 +33,7 @@ const MEMORY_REFUSAL: BodyRefusal = { ok: false, status: 503, reason: new Memory
 /**
  * Bodies that end within this many bytes on the wire are read whole and decoded in one
  * synchronous call: most events are a few KB, and a stream of PassThrough and zlib transforms
- * costs them more than their bytes do (issue 11: per-request costs). No decoder of theirs
+ * costs them more than their bytes do (per-request costs). No decoder of theirs
  * outlives that call, so none holds memory while the request waits.
  */
 const WHOLE_BODY_BYTES = 64 * 1024;

@@ -14,7 +14,7 @@ type Search = Record<string, string | string[] | undefined>;
 const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) || undefined;
 
 /**
- * The organization's audit log (issue 15, item 3), for owners and managers: who changed what and
+ * The organization's audit log, for owners and managers: who changed what and
  * when, from which address, newest first, filtered by event, person and dates. Read only: no page
  * or API changes or deletes an entry; retention (TELLTALE_AUDIT_RETENTION_DAYS) alone removes them.
  */

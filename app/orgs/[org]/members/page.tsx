@@ -13,7 +13,7 @@ import "../access.css";
 export const metadata = { title: "Members" };
 
 /**
- * The organization's members (issue 12): role, teams, when they joined; those who manage members
+ * The organization's members: role, teams, when they joined; those who manage members
  * change roles (never above their own) and remove members; everyone may leave. Those who may
  * invite find the invite form and the pending invitations below the list.
  */

@@ -59,7 +59,7 @@ function formValues(rule: MetricRule | null, firstProject: string | null): RuleF
 }
 
 /**
- * The organization's metric alerts (issue 14, decision 0020): each rule in words with its state
+ * The organization's metric alerts (decision 0020): each rule in words with its state
  * and its latest evaluations, and a form to create one or edit the one named by `?rule=`.
  */
 export default async function MetricAlertsPage({

@@ -10,7 +10,7 @@ import "../access.css";
 
 export const metadata = { title: "Organization settings" };
 
-/** The organization's name, slug and open membership (issue 12), for those with org:write. */
+/** The organization's name, slug and open membership, for those with org:write. */
 export default async function OrganizationSettingsPage({ params }: { params: Promise<{ org: string }> }) {
   const { org: slug } = await params;
   const { org, role } = await loadOrg("org:write", slug, `/orgs/${slug}/settings`);

@@ -11,7 +11,7 @@ export const metadata = { title: "Teams" };
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
-/** The organization's teams (issue 12): who is on each, its projects; join, leave, create. */
+/** The organization's teams: who is on each, its projects; join, leave, create. */
 export default async function TeamsPage({ params }: { params: Promise<{ org: string }> }) {
   const { org: slug } = await params;
   const { org, user, role } = await loadOrg("team:read", slug, `/orgs/${slug}/teams`);

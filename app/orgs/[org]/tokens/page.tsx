@@ -55,7 +55,7 @@ function StateCell({ token, now, org, organization = false }: { token: TokenInfo
 const DAY = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeZone: "UTC" });
 
 /**
- * The signed-in user's personal API tokens (issue 12): they act as the user in the web API and
+ * The signed-in user's personal API tokens: they act as the user in the web API and
  * sentry-cli, limited by their scopes and by the user's role in each organization. Shown inside
  * the organization the user came from; the tokens themselves are the user's, not the organization's.
  */

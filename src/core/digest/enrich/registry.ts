@@ -11,7 +11,7 @@ const madeFor = new WeakMap<Artifacts, readonly Enricher[]>();
 
 /**
  * The enrichers production runs, in order: symbolication of minified JavaScript through the
- * source maps uploaded for the project (issue 13). Without a resolver, maps are decoded in the
+ * source maps uploaded for the project. Without a resolver, maps are decoded in the
  * calling thread and the enrichers are made once per store; the digest thread passes the
  * resolver of its source-map thread (src/server/sourcemap-thread.ts). Tests pass their own
  * enrichers through DigestOptions.

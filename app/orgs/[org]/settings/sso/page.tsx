@@ -13,7 +13,7 @@ export const metadata = { title: "Single sign-on" };
 
 const DEFAULT_ROLES = ["member", "admin", "manager"] as const;
 
-/** The organization's OpenID provider (issue 15, item 1): owners only (`sso:write`). */
+/** The organization's OpenID provider: owners only (`sso:write`). */
 export default async function SsoSettingsPage({ params }: { params: Promise<{ org: string }> }) {
   const { org: slug } = await params;
   const access = await loadOrg("sso:write", slug, `/orgs/${slug}/settings/sso`);

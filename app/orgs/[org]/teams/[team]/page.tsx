@@ -39,7 +39,7 @@ function TeamRoleSelect({ name = "role", value, label }: { name?: string; value:
 }
 
 /**
- * One team (issue 12): its members with their team roles and its projects. Organization admins
+ * One team: its members with their team roles and its projects. Organization admins
  * and the team's own admins manage both; anyone may join (with open membership) or leave.
  */
 export default async function TeamPage({ params }: { params: Params }) {

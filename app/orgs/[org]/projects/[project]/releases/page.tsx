@@ -14,7 +14,7 @@ export async function generateMetadata({ params }: { params: Promise<{ project: 
 }
 
 /**
- * A project's releases (issue 13): those sentry-cli made and those its events named, newest
+ * A project's releases: those sentry-cli made and those its events named, newest
  * first, with what the events say of each, where each was deployed and its health over the
  * last 14 days. `?environment=` filters all of it to one environment.
  */

@@ -14,7 +14,7 @@ export async function generateMetadata({ params }: { params: Promise<{ version: 
 }
 
 /**
- * One release of a project (issue 13): its health, what its events say, the issues it
+ * One release of a project: its health, what its events say, the issues it
  * introduced, its deploys and commits; `?environment=` filters them to one environment.
  */
 export default async function ReleasePage({

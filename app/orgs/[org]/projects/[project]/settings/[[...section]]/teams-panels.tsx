@@ -5,7 +5,7 @@ import { ActionForm } from "../../../../../../components/action-form";
 import { ctx } from "../../../../../../lib/app-runtime";
 import "../../../../access.css";
 
-/** The project's teams (issue 12): who works on it; admins give it to more teams or take it from one. */
+/** The project's teams: who works on it; admins give it to more teams or take it from one. */
 export async function ProjectTeamsPanel({
   orgId,
   org,
