@@ -81,8 +81,8 @@ export function connect(setting: DatabaseSetting, options: ConnectOptions = {}):
  * changed to the WAL, one frame (two write calls) each, and a checkpoint copies them again: most
  * of those pages are the growing ends of the span and event tables, which 16 KiB pages fill in a
  * quarter of the frames. In four alternating `bench:digest --kind mix` pairs the digest took 0.85,
- * 0.94, 0.91 and 0.87 of the CPU it took with SQLite's 4 KiB pages (docs/benchmarks.md,
- * 2026-12-01). A file made before keeps its pages: SQLite can change them only by a VACUUM, which
+ * 0.94, 0.91 and 0.87 of the CPU it took with SQLite's 4 KiB pages (docs/benchmarks.md).
+ * A file made before keeps its pages: SQLite can change them only by a VACUUM, which
  * on a large database would hold the server's start for minutes (decision 0035).
  */
 export const MAIN_PAGE_BYTES = 16 * 1024;

@@ -9,8 +9,8 @@
  * and its end go out in one `writev` before the server has answered the command, because every
  * separate write to a local socket wakes the database's backend, and a profile of the first
  * version (which waited for the server's CopyInResponse and wrote each piece on its own) had
- * those writes at a third of the request thread's time (docs/benchmarks.md fourth
- * session). Should the command itself fail, the server ignores the copy messages that follow it
+ * those writes at a third of the request thread's time (docs/benchmarks.md).
+ * Should the command itself fail, the server ignores the copy messages that follow it
  * (the protocol's rule for a COPY that failed) and answers the error, then ReadyForQuery.
  */
 import type { Insertable } from "kysely";

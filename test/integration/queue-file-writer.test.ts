@@ -19,8 +19,8 @@ import { waitFor } from "../support/wait";
  * Decision 0005: on SQLite the request path is the queue file's only writer. The digest reads
  * the file and checkpoints its WAL, and leaves digested rows for the request path to delete;
  * a write from the digest's thread makes the request path's inserts wait (an idle digest's
- * vacuum and checkpoint held ingest up for 7–30 s after a backlog drained, docs/benchmarks.md,
- * 2026-11-28). `PRAGMA data_version` on a connection of its own changes when any other
+ * vacuum and checkpoint held ingest up for 7–30 s after a backlog drained, docs/benchmarks.md).
+ * `PRAGMA data_version` on a connection of its own changes when any other
  * connection commits to the file, so it sees every write, whoever made it.
  */
 describe("the queue file on SQLite", () => {

@@ -8,8 +8,8 @@ import { GroupCommit } from "./group-commit";
 
 /**
  * How long a group waits for the queue file while another connection holds its write lock
- * (SQLite: the digest's RESTART checkpoint, 0.4–0.8 s under full load in docs/benchmarks.md,
- * 2026-11-29) before its requests get a 503 and retry. It waits on timers, not in SQLite's
+ * (SQLite: the digest's RESTART checkpoint, 0.4–0.8 s under full load in docs/benchmarks.md)
+ * before its requests get a 503 and retry. It waits on timers, not in SQLite's
  * busy handler, so the thread goes on reading requests and serving pages meanwhile.
  */
 export const QUEUE_BUSY_LIMIT_MS = 10_000;
@@ -28,8 +28,8 @@ export class QueueBusyError extends Error {
 /**
  * Giving freed pages of the queue file back (SQLite) waits until no group has been written for
  * this long: a step of `PRAGMA incremental_vacuum` costs more the larger the file, and under
- * load 1024 pages took the request thread 150–270 ms once a second (docs/benchmarks.md,
- * 2026-11-28). Inserts reuse freed pages meanwhile.
+ * load 1024 pages took the request thread 150–270 ms once a second (docs/benchmarks.md).
+ * Inserts reuse freed pages meanwhile.
  */
 export const IDLE_BEFORE_VACUUM_MS = 1000;
 /**
