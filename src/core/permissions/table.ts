@@ -39,8 +39,8 @@ const MEMBER_MANAGERS = ["owner", "manager"] as const satisfies readonly Role[];
 
 /**
  * The one permission table: every page, server action and API route names one of these rows
- * and is allowed or refused by it alone: by role, and for bearer tokens also by scope. The
- * access issue (#12) grows it with roles (manager); the names follow Sentry's `resource:verb` style.
+ * and is allowed or refused by it alone: by role, and for bearer tokens also by scope. The names
+ * follow Sentry's `resource:verb` style.
  */
 export const PERMISSIONS = [
   { permission: "session:login", audience: "public", roles: [], description: "sign in", audit: ["user.login", "user.login-failed"] },

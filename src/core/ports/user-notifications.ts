@@ -1,6 +1,6 @@
 /**
- * Per-user notification preferences and who takes part in an issue (
- * docs/decisions/0021-workflow-notifications.md). Implemented over the main database by
+ * Per-user notification preferences and who takes part in an issue
+ * (docs/decisions/0021-workflow-notifications.md). Implemented over the main database by
  * src/db/user-notifications-store.ts; `Ctx.userNotifications.within(trx)` binds it to an outbox
  * consumer's transaction.
  */
