@@ -3,27 +3,13 @@
 // Speed lives here, not in tests: src/core/normalize/robustness.test.ts checks the shape of the
 // work (reads grow with the input) without a clock, so it cannot fail because the machine is busy.
 // Run: node bench/normalize.mjs
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import process from "node:process";
-import { pathToFileURL } from "node:url";
-import { build } from "esbuild";
+import { importTs } from "./util.mjs";
 
-const dir = mkdtempSync(join(tmpdir(), "telltale-normalize-bench-"));
-const out = join(dir, "normalize.mjs");
-const entry =
-  'export { normalizeEvent } from "./src/core/normalize/normalize-event"; export { browserEvent, nodeHttpEvent, pythonWsgiEvent, RECEIVED_AT } from "./src/core/normalize/sdk-events.fixture";';
-await build({
-  stdin: { contents: entry, resolveDir: process.cwd(), loader: "ts" },
-  bundle: true,
-  platform: "node",
-  format: "esm",
-  outfile: out,
-  logLevel: "silent",
-});
-const { normalizeEvent, browserEvent, nodeHttpEvent, pythonWsgiEvent, RECEIVED_AT } = await import(pathToFileURL(out).href);
-rmSync(dir, { recursive: true, force: true });
+const { normalizeEvent, browserEvent, nodeHttpEvent, pythonWsgiEvent, RECEIVED_AT } = await importTs(
+  'export { normalizeEvent } from "./src/core/normalize/normalize-event"; export { browserEvent, nodeHttpEvent, pythonWsgiEvent, RECEIVED_AT } from "./src/core/normalize/sdk-events.fixture";',
+  "normalize",
+);
 const OPTS = { receivedAt: RECEIVED_AT };
 
 function microsPerEvent(payloads, runs) {

@@ -3,27 +3,13 @@
 // 10,000 events drawn from 200 UAs (a site's real mix, mostly cache hits); beside them, the whole
 // normalization of @sentry/browser's error event with a new UA each time, for scale.
 // Run: node bench/user-agent.mjs
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import process from "node:process";
-import { pathToFileURL } from "node:url";
-import { build } from "esbuild";
+import { importTs } from "./util.mjs";
 
-const dir = mkdtempSync(join(tmpdir(), "telltale-ua-bench-"));
-const out = join(dir, "user-agent.mjs");
-const entry =
-  'export { parseUserAgent } from "./src/core/normalize/user-agent"; export { normalizeEvent } from "./src/core/normalize/normalize-event"; export { browserEvent } from "./src/core/normalize/sdk-events.fixture";';
-await build({
-  stdin: { contents: entry, resolveDir: process.cwd(), loader: "ts" },
-  bundle: true,
-  platform: "node",
-  format: "esm",
-  outfile: out,
-  logLevel: "silent",
-});
-const { parseUserAgent, normalizeEvent, browserEvent } = await import(pathToFileURL(out).href);
-rmSync(dir, { recursive: true, force: true });
+const { parseUserAgent, normalizeEvent, browserEvent } = await importTs(
+  'export { parseUserAgent } from "./src/core/normalize/user-agent"; export { normalizeEvent } from "./src/core/normalize/normalize-event"; export { browserEvent } from "./src/core/normalize/sdk-events.fixture";',
+  "ua",
+);
 
 const TEMPLATES = [
   (v, m) => `Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${v}.0.${m}.0 Safari/537.36`,

@@ -1,12 +1,14 @@
 // Small helpers shared by the benchmark scripts: logging, timing, percentiles, a seeded
 // random generator, process statistics from /proc, and child processes that always end.
 import { spawn } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { createServer } from "node:net";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import process from "node:process";
 import { setTimeout as sleep } from "node:timers/promises";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { build } from "esbuild";
 import { performance } from "node:perf_hooks";
 import { clearInterval, clearTimeout, setInterval, setTimeout } from "node:timers";
 
@@ -205,3 +207,26 @@ export async function until(check, { timeoutMs, everyMs = 50 }) {
 }
 
 export const fileSize = (path) => (existsSync(path) ? statSync(path).size : 0);
+
+/**
+ * Imports a module written as TypeScript source (`export … from "./src/…"` lines, resolved from the
+ * repository's root), bundled by esbuild into a temporary file: how the micro-benches reach the core
+ * without a build of their own.
+ */
+export async function importTs(contents, name) {
+  const dir = mkdtempSync(join(tmpdir(), `telltale-${name}-bench-`));
+  const out = join(dir, `${name}.mjs`);
+  try {
+    await build({
+      stdin: { contents, resolveDir: ROOT, loader: "ts" },
+      bundle: true,
+      platform: "node",
+      format: "esm",
+      outfile: out,
+      logLevel: "silent",
+    });
+    return await import(pathToFileURL(out).href);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
