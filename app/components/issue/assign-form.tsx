@@ -5,6 +5,7 @@ import { triageAction } from "../../actions/issues";
 import { FormMessages } from "../form-parts";
 import { useBanner } from "./one-banner";
 import type { FormState } from "../../lib/forms";
+import { AssigneeOptions } from "./assignee-options";
 
 interface Member {
   id: number;
@@ -73,23 +74,7 @@ export function AssignForm({
             style={{ width: "auto", marginTop: 0 }}
             data-testid="assignee"
           >
-            <option value="">nobody</option>
-            <optgroup label="People">
-              {members.map((m) => (
-                <option key={m.id} value={m.id}>
-                  {m.name || m.email}
-                </option>
-              ))}
-            </optgroup>
-            {teams.length > 0 && (
-              <optgroup label="Teams">
-                {teams.map((t) => (
-                  <option key={t.id} value={`team:${t.id}`}>
-                    #{t.slug}
-                  </option>
-                ))}
-              </optgroup>
-            )}
+            <AssigneeOptions people={members.map((m) => ({ id: m.id, label: m.name || m.email }))} teams={teams} />
           </select>
         </label>
         <button name="action" value="assign">

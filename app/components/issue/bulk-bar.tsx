@@ -1,6 +1,7 @@
 "use client";
 
 import type { MouseEvent } from "react";
+import { AssigneeOptions } from "./assignee-options";
 
 /** The checked issue boxes of the form a button or box sits in. */
 function issueBoxes(el: HTMLElement): HTMLInputElement[] {
@@ -48,23 +49,7 @@ export function BulkBar({ members, teams }: { members: { id: number; label: stri
       </button>
       <span className="row bulk-assign">
         <select name="assignee" aria-label="Assignee" data-testid="bulk-assignee" style={{ width: "auto", marginTop: 0 }} defaultValue="">
-          <option value="">nobody</option>
-          <optgroup label="People">
-            {members.map((m) => (
-              <option key={m.id} value={m.id}>
-                {m.label}
-              </option>
-            ))}
-          </optgroup>
-          {teams.length > 0 && (
-            <optgroup label="Teams">
-              {teams.map((t) => (
-                <option key={t.id} value={`team:${t.id}`}>
-                  #{t.slug}
-                </option>
-              ))}
-            </optgroup>
-          )}
+          <AssigneeOptions people={members} teams={teams} />
         </select>
         <button name="action" value="assign">
           Assign
