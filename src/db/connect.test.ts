@@ -117,7 +117,7 @@ describe("connect to SQLite", () => {
   });
 
   describe("a queue file made with SQLite's 4 KiB pages", () => {
-    /** A queue file as versions before 2026-11-29 made it: 4 KiB pages, WAL, no auto-vacuum; `rows` rows of 6 KiB bodies. */
+    /** A queue file as older versions made it: 4 KiB pages, WAL, no auto-vacuum; `rows` rows of 6 KiB bodies. */
     const olderQueue = (name: string, rows: number) => {
       const file = join(dir, `${name}.sqlite`);
       const made = new SQLite(queueFileOf(file));

@@ -12,7 +12,7 @@ export async function freePages<DB>(db: Kysely<DB>): Promise<number> {
   return Number(result.rows[0]?.freelist_count ?? 0);
 }
 
-/** The file's page size in bytes (the main file's and the queue file's differ in files made before 2026-12-01). */
+/** The file's page size in bytes (the main file's and the queue file's differ in files made before decision 0035). */
 export async function pageBytes<DB>(db: Kysely<DB>): Promise<number> {
   const result = await sql<{ page_size: number }>`pragma page_size`.execute(db);
   return Number(result.rows[0]?.page_size ?? 4096);

@@ -34,7 +34,7 @@ export class QueueBusyError extends Error {
 export const IDLE_BEFORE_VACUUM_MS = 1000;
 /**
  * Pages given back per step while idle, at most: 4 MiB of the queue file's 16 KiB pages
- * (QUEUE_PAGE_BYTES in src/db/queue.ts; 1 MiB in a file made before 2026-11-29, of 4 KiB pages,
+ * (QUEUE_PAGE_BYTES in src/db/queue.ts; 1 MiB in an older file of 4 KiB pages,
  * until a start rewrites it: `upgradeQueuePages`).
  * A few milliseconds each, so a request arriving meanwhile hardly waits. A step that takes
  * longer than VACUUM_STEP_TARGET_MS halves the next one (down to VACUUM_MIN_PAGES); a quick one

@@ -1,5 +1,5 @@
 /**
- * Event payloads as real SDKs sent them on this machine (2026-11-22): @sentry/node 11.1.0 in an
+ * Event payloads as real SDKs sent them: @sentry/node 11.1.0 in an
  * http handler, @sentry/browser 11.1.0 in Chromium, and sentry-python 1.9.10 (Debian) under WSGI
  * with the logging integration. Trimmed for length only. SDK 11 filters cookies, the
  * Authorization header and `token=` itself; here the raw values are put back, as an SDK with

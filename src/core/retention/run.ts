@@ -52,7 +52,7 @@ export async function runRetention(ctx: Ctx, options: RetentionOptions): Promise
   return { deleted };
 }
 
-/** Bytes given back per step: 1024 of SQLite's 4 KiB pages, 256 of the 16 KiB pages of files made since 2026-12-01. */
+/** Bytes given back per step: 1024 of SQLite's 4 KiB pages, 256 of the 16 KiB pages of files made since decision 0035. */
 const VACUUM_STEP_BYTES = 4 * 1024 * 1024;
 /** Between steps, so that other writers of the main file (the digest, the UI, outcomes) take their turn. */
 const VACUUM_PAUSE_MS = 10;
