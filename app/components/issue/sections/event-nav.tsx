@@ -31,7 +31,7 @@ export async function EventNav({
         </div>
         <div className="muted-small">
           Event <span data-testid="event-id">{stored.event_id}</span> · <When ms={timestamp * 1000} /> ·{" "}
-          {/* The raw JSON is an /api/ endpoint: a plain link, a full page load (PRODUCT.md fact 3). */}
+          {/* The raw JSON is an /api/ endpoint: a plain link, a full page load (README, "Endpoints"). */}
           <a href={jsonHref} data-testid="raw-json">
             JSON
           </a>

@@ -186,7 +186,7 @@ export default async function ProjectSettingsPage({ params }: { params: Params }
             </tbody>
           </table>
           <p className="muted">
-            {/* A plain link: /api/ paths are endpoints, not pages, so they load in full (PRODUCT.md fact 3). */}
+            {/* A plain link: /api/ paths are endpoints, not pages, so they load in full (README, "Endpoints"). */}
             The same list in the web API:{" "}
             <a href={`/api/0/projects/${org.slug}/${project.slug}/keys/`}>
               /api/0/projects/{org.slug}/{project.slug}/keys/
