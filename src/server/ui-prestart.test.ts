@@ -5,13 +5,19 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { isUiStartMessage, launchUi, prestartUi, takePrestartedUi, type UiStartMessage } from "./ui-prestart";
 
-/** A stand-in for next-worker.js: answers the start message with what it was given. */
+/**
+ * A stand-in for next-worker.js: answers the start message with what it was given, and exits
+ * when told to (not straight after answering, so the answer never races the thread's exit).
+ */
 function echoWorker(): string {
   const file = join(mkdtempSync(join(tmpdir(), "telltale-ui-")), "worker.mjs");
   writeFileSync(
     file,
     `import { parentPort, workerData } from "node:worker_threads";
-parentPort.on("message", (m) => { if (m.type === "start") { parentPort.postMessage({ workerData, start: m }); process.exit(0); } });`,
+parentPort.on("message", (m) => {
+  if (m.type === "start") parentPort.postMessage({ workerData, start: m });
+  if (m.type === "bye") process.exit(0);
+});`,
   );
   return file;
 }
@@ -22,9 +28,14 @@ describe("the UI worker started ahead of serve", () => {
     expect(launched.input.socketPath).toMatch(new RegExp(`telltale-${process.pid}-\\w+\\.sock$`));
     const start: UiStartMessage = { type: "start", loopbackUrl: "http://127.0.0.1:9000" };
     launched.worker.postMessage(start);
-    const [answer] = (await once(launched.worker, "message")) as [{ workerData: unknown; start: unknown }];
+    const answer = await Promise.race([
+      once(launched.worker, "message").then(([m]) => m as unknown),
+      once(launched.worker, "exit").then(([code]) => ({ exitedWithoutAnswer: code as unknown })),
+    ]);
     expect(answer).toEqual({ workerData: launched.input, start });
-    await once(launched.worker, "exit");
+    const exited = once(launched.worker, "exit");
+    launched.worker.postMessage({ type: "bye" });
+    await exited;
     expect(launched.exitCode).toBe(0);
   });
 
