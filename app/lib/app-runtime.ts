@@ -1,6 +1,6 @@
 import { settings } from "@/src/config/settings";
 import type { Ctx } from "@/src/core/context";
-import { createCtx } from "@/src/core/create-ctx";
+import { createCtx } from "@/src/db/create-ctx";
 import { connect } from "@/src/db/connect";
 import { getRuntime, setRuntime, type TelltaleRuntime } from "@/src/server/app-handoff";
 import { createMailer } from "@/src/server/mailer";

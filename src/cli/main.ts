@@ -9,7 +9,7 @@ import type { Ctx } from "../core/context";
 import { isTelltaleError } from "../core/errors";
 import { createOrganization } from "../core/orgs/create-org";
 import { createProject } from "../core/projects/create-project";
-import { createCtx } from "../core/create-ctx";
+import { createCtx } from "../db/create-ctx";
 import { isScope, SCOPES, type Scope } from "../core/tokens/scopes";
 import { createOrgToken, createToken, listTokens, revokeToken, userIdByEmail } from "../core/tokens/tokens";
 import { listKeys } from "../core/keys/manage";

@@ -4,7 +4,7 @@ import { settings } from "../config/settings";
 import { checkpointQueue, digestedUpTo } from "../db/queue";
 import { digestBatch, settleQueued } from "../core/digest/batch";
 import { runRetention } from "../core/retention/run";
-import { createCtx } from "../core/create-ctx";
+import { createCtx } from "../db/create-ctx";
 import { productionEnrichers } from "../core/digest/enrich/registry";
 import { connect } from "../db/connect";
 import { envelopeLimits } from "./ingest/ingest-runtime";

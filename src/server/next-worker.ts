@@ -4,7 +4,7 @@ import { createServer } from "node:http";
 import { parentPort, workerData } from "node:worker_threads";
 import next from "next";
 import { settings } from "../config/settings";
-import { createCtx } from "../core/create-ctx";
+import { createCtx } from "../db/create-ctx";
 import { resolveSelfMonitoring } from "../core/selfmon/resolve";
 import { connect } from "../db/connect";
 import { handleApi } from "./api/router";

@@ -8,7 +8,7 @@ import type { Settings } from "../config/settings";
 import { parseDsn } from "../core/auth/dsn";
 import { conflict } from "../core/errors";
 import { digestedUpTo, queuedCount, upgradeQueuePages } from "../db/queue";
-import { createCtx } from "../core/create-ctx";
+import { createCtx } from "../db/create-ctx";
 import { connect } from "../db/connect";
 import { migrate } from "../db/migrate";
 import { createFront } from "./front";

@@ -1,7 +1,7 @@
 import { type EventLoopUtilization, performance } from "node:perf_hooks";
 import { type MessagePort, parentPort, workerData } from "node:worker_threads";
 import { settings } from "../config/settings";
-import { createCtx } from "../core/create-ctx";
+import { createCtx } from "../db/create-ctx";
 import { settleQueued } from "../core/digest/batch";
 import { productionEnrichers } from "../core/digest/enrich/registry";
 import type { Settled } from "../core/digest/settled";

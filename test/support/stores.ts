@@ -5,23 +5,8 @@ import { join } from "node:path";
 import pg from "pg";
 import { connect, type ConnectOptions, type Dialect, type Store } from "../../src/db/connect";
 import { migrate } from "../../src/db/migrate";
-import { KyselyAccountStore } from "../../src/db/account-store";
-import { KyselyIssueSearch } from "../../src/db/issue-search";
-import { KyselyTelemetryReader } from "../../src/db/telemetry-read";
-import { KyselyDirectory } from "../../src/db/directory";
-import { KyselyArtifactStore } from "../../src/db/artifact-store";
-import { KyselyReleaseHealthStore } from "../../src/db/release-health-store";
-import { KyselyReleaseStore } from "../../src/db/release-store";
-import { KyselyDigestQueue } from "../../src/db/digest-queue";
-import { KyselyReleaseOrder } from "../../src/db/release-order";
-import { KyselyAlertStore } from "../../src/db/alerts-store";
-import { KyselyMetricAlertStore } from "../../src/db/metric-alerts-store";
-import { KyselyUserNotificationStore } from "../../src/db/user-notifications-store";
-import { KyselyAuditLog } from "../../src/db/audit-store";
-import { KyselySsoStore } from "../../src/db/sso-store";
 import type { Ctx } from "../../src/core/context";
-import { KyselyTwoFactorStore } from "../../src/db/two-factor-store";
-import { SecretBox } from "../../src/core/crypto/secret-box";
+import { createCtx, type CtxSettings } from "../../src/db/create-ctx";
 
 /** Every storage test runs on both databases. */
 export const DIALECTS: Dialect[] = ["sqlite", "postgres"];
@@ -76,35 +61,17 @@ export async function openTestStore(dialect: Dialect, options: Pick<ConnectOptio
   };
 }
 
+/** The settings tests run with: a test URL and key and the default sign-in limits. */
+export const TEST_CTX_SETTINGS: CtxSettings = {
+  publicUrl: "http://telltale.test:8000",
+  secretKey: "test secret key, 32 characters or more",
+  sessionDays: 14,
+  loginMaxFailures: 10,
+  loginAccountMaxFailures: 100,
+  loginWindowSeconds: 900,
+};
+
+/** The context the server would build on `store`, with the test settings and any overrides. */
 export function testCtx(store: Store, overrides: Partial<Ctx> = {}): Ctx {
-  const releaseOrder = overrides.releaseOrder ?? new KyselyReleaseOrder(store.db);
-  return {
-    db: store.db,
-    queue: store.queue,
-    ...(store.appendToQueue ? { appendToQueue: store.appendToQueue } : {}),
-    dialect: store.dialect,
-    telemetry: new KyselyTelemetryReader(store.db),
-    issueSearch: new KyselyIssueSearch(store.db, store.dialect),
-    directory: new KyselyDirectory(store.db, store.dialect, store.queue),
-    publicUrl: "http://telltale.test:8000",
-    accounts: new KyselyAccountStore(store.db, store.dialect),
-    releases: new KyselyReleaseStore(store.db),
-    releaseOrder,
-    digestQueue: new KyselyDigestQueue(store, releaseOrder),
-    releaseHealth: new KyselyReleaseHealthStore(store.db),
-    artifacts: new KyselyArtifactStore(store.db),
-    alerts: new KyselyAlertStore(store.db, store.dialect),
-    metricAlerts: new KyselyMetricAlertStore(store.db, store.dialect),
-    audit: new KyselyAuditLog(store.db),
-    mailer: null,
-    userNotifications: new KyselyUserNotificationStore(store.db),
-    twoFactor: new KyselyTwoFactorStore(store.db),
-    secrets: new SecretBox(null),
-    now: Date.now,
-    webhooks: null,
-    limits: { sessionDays: 14, loginMaxFailures: 10, loginAccountMaxFailures: 100, loginWindowSeconds: 900 },
-    sso: new KyselySsoStore(store.db),
-    secretKey: "test secret key, 32 characters or more",
-    ...overrides,
-  };
+  return { ...createCtx(TEST_CTX_SETTINGS, store), ...overrides };
 }

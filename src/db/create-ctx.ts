@@ -1,0 +1,68 @@
+import type { Settings } from "../config/settings";
+import type { Store } from "./connect";
+import { KyselyAccountStore } from "./account-store";
+import { KyselyIssueSearch } from "./issue-search";
+import { KyselyTelemetryReader } from "./telemetry-read";
+import { KyselyDirectory } from "./directory";
+import { KyselyArtifactStore } from "./artifact-store";
+import { KyselyReleaseHealthStore } from "./release-health-store";
+import { KyselyReleaseStore } from "./release-store";
+import { KyselyDigestQueue } from "./digest-queue";
+import { KyselyReleaseOrder } from "./release-order";
+import { KyselyAlertStore } from "./alerts-store";
+import { KyselyMetricAlertStore } from "./metric-alerts-store";
+import { KyselyUserNotificationStore } from "./user-notifications-store";
+import { KyselyAuditLog } from "./audit-store";
+import { KyselyTwoFactorStore } from "./two-factor-store";
+import { SecretBox } from "../core/crypto/secret-box";
+import { KyselySsoStore } from "./sso-store";
+import type { Ctx } from "../core/context";
+import type { Mailer } from "../core/email/mailer";
+
+/** The settings the context reads: the public URL, the secret key and the sign-in limits. */
+export type CtxSettings = Pick<
+  Settings,
+  "publicUrl" | "secretKey" | "sessionDays" | "loginMaxFailures" | "loginAccountMaxFailures" | "loginWindowSeconds"
+>;
+
+/**
+ * The composition root: the context core actions run in, from the settings and an open store.
+ * The server, the digest, the CLI, the benches and the tests all build it here, so a port added
+ * to `Ctx` is wired once. The mailer is made by the processes that send email (src/server/mailer.ts).
+ */
+export function createCtx(settings: CtxSettings, store: Store, mailer: Mailer | null = null): Ctx {
+  const releaseOrder = new KyselyReleaseOrder(store.db);
+  return {
+    db: store.db,
+    queue: store.queue,
+    ...(store.appendToQueue ? { appendToQueue: store.appendToQueue } : {}),
+    dialect: store.dialect,
+    telemetry: new KyselyTelemetryReader(store.db),
+    issueSearch: new KyselyIssueSearch(store.db, store.dialect),
+    directory: new KyselyDirectory(store.db, store.dialect, store.queue),
+    publicUrl: settings.publicUrl,
+    accounts: new KyselyAccountStore(store.db, store.dialect),
+    releases: new KyselyReleaseStore(store.db),
+    releaseOrder,
+    digestQueue: new KyselyDigestQueue(store, releaseOrder),
+    releaseHealth: new KyselyReleaseHealthStore(store.db),
+    artifacts: new KyselyArtifactStore(store.db),
+    alerts: new KyselyAlertStore(store.db, store.dialect),
+    metricAlerts: new KyselyMetricAlertStore(store.db, store.dialect),
+    audit: new KyselyAuditLog(store.db),
+    mailer,
+    userNotifications: new KyselyUserNotificationStore(store.db),
+    twoFactor: new KyselyTwoFactorStore(store.db),
+    secrets: new SecretBox(settings.secretKey),
+    now: Date.now,
+    webhooks: null,
+    limits: {
+      sessionDays: settings.sessionDays,
+      loginMaxFailures: settings.loginMaxFailures,
+      loginAccountMaxFailures: settings.loginAccountMaxFailures,
+      loginWindowSeconds: settings.loginWindowSeconds,
+    },
+    sso: new KyselySsoStore(store.db),
+    secretKey: settings.secretKey,
+  };
+}
