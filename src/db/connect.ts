@@ -8,7 +8,6 @@ import {
   SqliteDialect,
   SqliteDriver,
   type DatabaseConnection,
-  type Insertable,
   type Driver,
   type SqliteDatabase,
   type SqliteDialectConfig,
@@ -20,20 +19,9 @@ import { PreparingPool } from "./prepared-pool";
 import { copyIntoQueue } from "./queue-copy";
 import { applySqlitePragmas, openQueueDatabase, queueFileOf } from "./queue";
 import type { DB, QueueDB } from "./schema";
+import type { Store } from "./store";
 
-export type Dialect = "sqlite" | "postgres";
-
-export interface Store {
-  db: Kysely<DB>;
-  /** The ingest queue: a file of its own on SQLite (src/db/queue.ts), the main database on PostgreSQL. */
-  queue: Kysely<QueueDB>;
-  /** PostgreSQL: appends rows to the queue with COPY (src/db/queue-copy.ts). */
-  appendToQueue?: (rows: readonly Insertable<QueueDB["ingest_queue"]>[]) => Promise<void>;
-  dialect: Dialect;
-  /** PostgreSQL only: the schema every table lives in, when not the default. */
-  schema?: string;
-  close(): Promise<void>;
-}
+export type { Dialect, Store } from "./store";
 
 // int8 (count(*), bigint timestamps) as number: our values stay far below 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number.parseInt(v, 10));

@@ -1,6 +1,6 @@
 import SQLite from "better-sqlite3";
 import { sql, type Kysely } from "kysely";
-import type { Store } from "./connect";
+import type { Store } from "./store";
 import type { DB, QueueDB } from "./schema";
 import { pageBytes } from "./vacuum";
 

@@ -1,5 +1,4 @@
 import { tokenizer, type Options, type Token } from "acorn";
-import type { FunctionScope } from "./scopes";
 
 /**
  * Function scopes of a large minified file from its tokens alone, without a syntax tree: acorn's
@@ -35,6 +34,14 @@ interface Open {
 }
 
 const CLOSER: Record<string, Kind> = { "}": "{", ")": "(", "]": "[" };
+
+/** One function of a minified file: its source range and where its name token is (UTF-16 offsets). */
+export interface FunctionScope {
+  start: number;
+  end: number;
+  /** Offset of the name token in the minified file; null for an anonymous function. */
+  nameAt: number | null;
+}
 
 /** The label acorn gives a token type: `name`, `privateId`, `function`, `=>`, `{`, `${`… */
 const label = (t: Token | undefined): string => t?.type.label ?? "";

@@ -1,5 +1,7 @@
 import { parse, type Node } from "acorn";
-import { scanScopes } from "./scope-scan";
+import { scanScopes, type FunctionScope } from "./scope-scan";
+
+export type { FunctionScope } from "./scope-scan";
 
 /**
  * The functions of a minified file, for naming a frame by the function that encloses it rather
@@ -8,13 +10,6 @@ import { scanScopes } from "./scope-scan";
  * the variable, property, method or assignment target it is given to). Offsets are UTF-16
  * indices into the file, as acorn counts them.
  */
-export interface FunctionScope {
-  start: number;
-  end: number;
-  /** Offset of the name token in the minified file; null for an anonymous function. */
-  nameAt: number | null;
-}
-
 export interface ScopeIndex {
   scopes: FunctionScope[];
   lineStarts: number[];

@@ -1,5 +1,5 @@
 import { envelopeUrl, parseDsn } from "../../auth/dsn";
-import type { Snippet } from "../snippets";
+import type { Snippet } from "./snippet";
 
 const q = (s: string) => JSON.stringify(s);
 

@@ -1,4 +1,4 @@
-import type { Snippet } from "../snippets";
+import type { Snippet } from "./snippet";
 
 const q = (s: string) => JSON.stringify(s);
 
