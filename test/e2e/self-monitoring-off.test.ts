@@ -51,7 +51,7 @@ describe("TELLTALE_SELF_DSN=off", () => {
     const sentinel = newEventId();
     const sent = await fetch(`${server.url}/api/${key.id}/envelope/?sentry_key=${key.public_key}`, {
       method: "POST",
-      body: errorEnvelope(sentinel, "sentinel"),
+      body: new Uint8Array(errorEnvelope(sentinel, "sentinel")),
     });
     expect(sent.status).toBe(200);
     await expect

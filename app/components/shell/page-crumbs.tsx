@@ -25,3 +25,26 @@ export function PageCrumbs({ items }: { items: Crumb[] }) {
     </nav>
   );
 }
+
+/** The crumbs and heading of one of a project's own pages: organization › project › the page. */
+export function ProjectPageHeading({ org, project, page }: { org: NamedSlug; project: NamedSlug; page: string }) {
+  return (
+    <>
+      <PageCrumbs
+        items={[
+          { label: org.name, href: `/orgs/${org.slug}` },
+          { label: project.name, href: `/orgs/${org.slug}/issues?project=${project.slug}` },
+          { label: page },
+        ]}
+      />
+      <h1>
+        {project.name} · {page}
+      </h1>
+    </>
+  );
+}
+
+interface NamedSlug {
+  name: string;
+  slug: string;
+}

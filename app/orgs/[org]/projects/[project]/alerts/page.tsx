@@ -4,7 +4,7 @@ import { listRules } from "@/src/core/alerts/manage-rules";
 import { describeAction, describeCondition, describeFilter, EMAIL_ACTION, maskedUrl, type AlertRule } from "@/src/core/alerts/rule-schema";
 import { roleAllows } from "@/src/core/permissions/table";
 import { LocalhostLinksWarning } from "../../../../../components/email-warnings";
-import { PageCrumbs } from "../../../../../components/shell/page-crumbs";
+import { ProjectPageHeading } from "../../../../../components/shell/page-crumbs";
 import { When } from "../../../../../components/when";
 import { ctx } from "../../../../../lib/app-runtime";
 import { exactUtc } from "../../../../../lib/dates";
@@ -50,14 +50,7 @@ export default async function AlertsPage({ params }: { params: Promise<{ org: st
 
   return (
     <main>
-      <PageCrumbs
-        items={[
-          { label: org.name, href: `/orgs/${org.slug}` },
-          { label: project.name, href: `/orgs/${org.slug}/issues?project=${project.slug}` },
-          { label: "Alerts" },
-        ]}
-      />
-      <h1>{project.name} · Alerts</h1>
+      <ProjectPageHeading org={org} project={project} page="Alerts" />
       {!smtp && (
         <p className="notice" data-testid="no-smtp">
           No SMTP server is configured (<code>TELLTALE_SMTP_URL</code>): notifications are listed below but not sent.

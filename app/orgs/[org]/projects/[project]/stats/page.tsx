@@ -4,7 +4,7 @@ import { isoText } from "@/src/core/time-text";
 import { OutcomeChart, type ChartSeries } from "../../../../../components/outcome-chart";
 import { loadProject } from "../../../../../lib/loaders";
 import { ctx } from "../../../../../lib/app-runtime";
-import { PageCrumbs } from "../../../../../components/shell/page-crumbs";
+import { ProjectPageHeading } from "../../../../../components/shell/page-crumbs";
 import { StorageFullStatsNote } from "../../../../../components/storage-full-banner";
 
 const RANGES = { "24h": 24, "7d": 24 * 7, "30d": 24 * 30 } as const;
@@ -71,14 +71,7 @@ export default async function StatsPage({
 
   return (
     <main>
-      <PageCrumbs
-        items={[
-          { label: org.name, href: `/orgs/${org.slug}` },
-          { label: project.name, href: `/orgs/${org.slug}/issues?project=${project.slug}` },
-          { label: "Stats" },
-        ]}
-      />
-      <h1>{project.name} · Stats</h1>
+      <ProjectPageHeading org={org} project={project} page="Stats" />
       <div className="row" style={{ justifyContent: "space-between", marginBottom: "0.75rem" }}>
         <div className="row">
           {(Object.keys(RANGES) as Range[]).map((r) => (

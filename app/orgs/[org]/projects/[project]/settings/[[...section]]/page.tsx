@@ -18,7 +18,7 @@ import { DEFAULT_TRANSITION_DAYS, groupingState } from "@/src/core/projects/grou
 import { exactUtc } from "../../../../../../lib/dates";
 import { projectOptions } from "@/src/core/projects/options";
 import { listQuotas, QUOTA_CATEGORIES } from "@/src/core/projects/quotas";
-import { PageCrumbs } from "../../../../../../components/shell/page-crumbs";
+import { ProjectPageHeading } from "../../../../../../components/shell/page-crumbs";
 import { DeleteProjectPanel, ProjectTeamsPanel } from "./teams-panels";
 
 type Params = Promise<{ org: string; project: string; section?: string[] }>;
@@ -64,14 +64,7 @@ export default async function ProjectSettingsPage({ params }: { params: Params }
 
   return (
     <main>
-      <PageCrumbs
-        items={[
-          { label: org.name, href: `/orgs/${org.slug}` },
-          { label: project.name, href: `/orgs/${org.slug}/issues?project=${project.slug}` },
-          { label: "Settings" },
-        ]}
-      />
-      <h1>{project.name} · Settings</h1>
+      <ProjectPageHeading org={org} project={project} page="Settings" />
       <nav className="tabs">
         {SECTIONS.map((s) => (
           <Link key={s.id} href={s.id ? `${base}/${s.id}` : base} aria-current={s.id === current ? "page" : undefined}>
