@@ -248,7 +248,7 @@ export interface Settings {
   retention: { days: number; internalDays: number; maxEventsPerIssue: number; auditDays: number };
   /** Where alert webhooks may go (decision 0018). */
   alerts: { allowPrivateUrls: boolean };
-  /** Seals stored secrets (src/core/crypto/secret-box.ts: TOTP; src/core/sso: client secrets); null: TOTP secrets are stored plain and single sign-on is off. Never log it. */
+  /** Seals stored secrets (src/core/crypto/secret-box.ts: TOTP, OpenID client secrets, the sign-in cookie); null: TOTP secrets are stored plain and single sign-on is off. Never log it. */
   secretKey: string | null;
 }
 

@@ -79,6 +79,4 @@ export interface Ctx {
   };
   /** OpenID providers and identities of single sign-on (src/core/ports/sso.ts). */
   sso: SsoStore;
-  /** TELLTALE_SECRET_KEY, which seals stored secrets (src/core/sso/secret-box.ts); null when unset. */
-  secretKey: string | null;
 }

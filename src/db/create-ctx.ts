@@ -63,6 +63,5 @@ export function createCtx(settings: CtxSettings, store: Store, mailer: Mailer | 
       loginWindowSeconds: settings.loginWindowSeconds,
     },
     sso: new KyselySsoStore(store.db),
-    secretKey: settings.secretKey,
   };
 }

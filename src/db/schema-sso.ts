@@ -11,7 +11,7 @@ export interface SsoProvidersTable {
   organization_id: number;
   issuer: string;
   client_id: string;
-  /** `v1.<iv>.<tag>.<ciphertext>` (base64url), AES-256-GCM (src/core/sso/secret-box.ts). */
+  /** Sealed for `sso-client-secret` (src/core/crypto/secret-box.ts): `v1:…`, or `v1.…` from before that box. */
   client_secret: string;
   /** The provider's discovered metadata (its `.well-known/openid-configuration`), JSON. */
   metadata: string;

@@ -11,7 +11,7 @@ export interface SsoProviderRecord {
   organizationId: number;
   issuer: string;
   clientId: string;
-  /** Encrypted (./../sso/secret-box.ts); never shown. */
+  /** Sealed (src/core/crypto/secret-box.ts); never shown. */
   clientSecret: string;
   /** The discovered provider metadata, JSON. */
   metadata: string;

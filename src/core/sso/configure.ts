@@ -5,7 +5,6 @@ import type { Role } from "../orgs/roles";
 import { validate } from "../validate";
 import { discoverProvider, ProviderError } from "./oidc";
 import { SsoProviderInput } from "./schemas";
-import { open, seal } from "./secret-box";
 
 /**
  * The organization's OpenID provider: each mutation is one function here, so that an audit
@@ -39,7 +38,7 @@ export async function ssoSettings(ctx: Ctx, access: OrgAccess): Promise<SsoSetti
   return {
     issuer: provider.issuer,
     clientId: provider.clientId,
-    secretReadable: ctx.secretKey !== null && open(ctx.secretKey, "sso-client-secret", provider.clientSecret) !== null,
+    secretReadable: ctx.secrets.sealing && ctx.secrets.tryOpen(provider.clientSecret, "sso-client-secret") !== null,
     defaultRole: provider.defaultRole,
     defaultTeamSlug: teams.find((t) => t.team.id === provider.defaultTeamId)?.team.slug ?? null,
     requireSso: provider.requireSso,
@@ -64,11 +63,11 @@ export async function saveSsoProvider({
   ctx: Ctx;
   input: { access: OrgAccess; provider: Record<keyof SsoProviderInput, string> };
 }): Promise<void> {
-  if (ctx.secretKey === null) throw invalidInput(NO_SECRET_KEY);
+  if (!ctx.secrets.sealing) throw invalidInput(NO_SECRET_KEY);
   const form = validate(SsoProviderInput, input.provider);
   const orgId = input.access.org.id;
   const existing = await ctx.sso.provider(orgId);
-  const kept = existing && existing.clientId === form.clientId ? open(ctx.secretKey, "sso-client-secret", existing.clientSecret) : null;
+  const kept = existing && existing.clientId === form.clientId ? ctx.secrets.tryOpen(existing.clientSecret, "sso-client-secret") : null;
   const clientSecret = form.clientSecret || kept;
   if (!clientSecret) throw invalidInput("enter the client secret", { clientSecret: "enter the client secret the provider gave" });
 
@@ -89,7 +88,7 @@ export async function saveSsoProvider({
       organizationId: orgId,
       issuer: discovered.issuer,
       clientId: form.clientId,
-      clientSecret: seal(ctx.secretKey, "sso-client-secret", clientSecret),
+      clientSecret: ctx.secrets.seal(clientSecret, "sso-client-secret"),
       metadata: discovered.metadata,
       defaultRole: form.defaultRole,
       defaultTeamId: teamId,

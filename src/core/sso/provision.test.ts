@@ -6,7 +6,6 @@ import type { Ctx } from "../context";
 import { createOrganization } from "../orgs/create-org";
 import type { SsoProviderRecord } from "../ports/sso";
 import { provisionSsoUser } from "./provision";
-import { seal } from "./secret-box";
 
 const ISSUER = "https://idp.example.com";
 const PASSWORD = "password-123";
@@ -35,7 +34,7 @@ describe.each(DIALECTS)("single sign-on accounts and memberships on %s", (dialec
         organizationId: org.id,
         issuer: ISSUER,
         clientId: "telltale",
-        clientSecret: seal(ctx.secretKey!, "sso-client-secret", "s3cret"),
+        clientSecret: ctx.secrets.seal("s3cret", "sso-client-secret"),
         metadata: JSON.stringify({ issuer: ISSUER }),
         defaultRole: "admin",
         defaultTeamId: teamId,

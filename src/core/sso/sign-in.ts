@@ -6,7 +6,6 @@ import { invalidInput, notFound, unauthenticated } from "../errors";
 import { redirectUri, NO_SECRET_KEY } from "./configure";
 import { authorizationRequest, exchangeCode, providerConfig } from "./oidc";
 import { provisionSsoUser } from "./provision";
-import { open, seal } from "./secret-box";
 
 /** The browser has this long between leaving for the provider and coming back. */
 export const SSO_SIGN_IN_MS = 10 * 60_000;
@@ -28,8 +27,8 @@ const Pending = z.object({
 async function orgProvider(ctx: Ctx, slug: string) {
   const found = await ctx.sso.providerBySlug(slug.trim().toLowerCase().slice(0, 64));
   if (!found) throw notFound("No organization with that slug signs in with single sign-on.");
-  if (ctx.secretKey === null) throw invalidInput(NO_SECRET_KEY);
-  const clientSecret = open(ctx.secretKey, "sso-client-secret", found.provider.clientSecret);
+  if (!ctx.secrets.sealing) throw invalidInput(NO_SECRET_KEY);
+  const clientSecret = ctx.secrets.tryOpen(found.provider.clientSecret, "sso-client-secret");
   if (clientSecret === null)
     throw invalidInput(`${found.org.name}'s single sign-on must be set up again: its client secret cannot be read.`);
   const config = providerConfig(
@@ -58,7 +57,7 @@ export async function beginSsoSignIn({ ctx, input }: { ctx: Ctx; input: { org: s
     next: input.next,
     expiresAt,
   };
-  return { location: request.url, cookie: seal(ctx.secretKey!, "sso-sign-in", JSON.stringify(pending)), expiresAt };
+  return { location: request.url, cookie: ctx.secrets.seal(JSON.stringify(pending), "sso-sign-in"), expiresAt };
 }
 
 export const SSO_REFUSED = "Single sign-on did not complete. Try again.";
@@ -75,7 +74,7 @@ export async function completeSsoSignIn({
   ctx: Ctx;
   input: { org: string; callbackUrl: URL; cookie: string | undefined; ip: string; userAgent: string };
 }): Promise<LoginResult & { next: string }> {
-  const sealed = input.cookie && ctx.secretKey ? open(ctx.secretKey, "sso-sign-in", input.cookie) : null;
+  const sealed = input.cookie ? ctx.secrets.tryOpen(input.cookie, "sso-sign-in") : null;
   const pending = sealed ? Pending.safeParse(safeJson(sealed)) : null;
   if (!pending?.success || pending.data.org !== input.org || pending.data.expiresAt < ctx.now()) throw unauthenticated(SSO_REFUSED);
   const { org, provider, config } = await orgProvider(ctx, input.org);

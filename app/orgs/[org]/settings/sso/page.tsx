@@ -32,7 +32,7 @@ export default async function SsoSettingsPage({ params }: { params: Promise<{ or
         ]}
       />
       <h1>Single sign-on</h1>
-      {ctx().secretKey === null && (
+      {!ctx().secrets.sealing && (
         <p className="error" role="alert">
           {NO_SECRET_KEY}
         </p>
