@@ -14,7 +14,7 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: "unit",
-          include: ["src/**/*.test.ts", "app/**/*.test.ts", "test/integration/**/*.test.ts"],
+          include: ["src/**/*.test.ts", "app/**/*.test.ts", "test/integration/**/*.test.ts", "test/contracts/**/*.test.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

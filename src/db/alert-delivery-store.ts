@@ -1,19 +1,26 @@
-import type { Kysely, Selectable } from "kysely";
-import type {
-  AlertEmailFacts,
-  AttemptRecord,
-  NewNotification,
-  NotificationEntry,
-  NotificationRecord,
-  NotificationStatus,
-} from "../core/ports/alerts";
+import type { Kysely } from "kysely";
+import type { AlertEmailFacts, NewNotification, NotificationEntry, NotificationRecord } from "../core/ports/alerts";
+import type { AttemptRecord } from "../core/ports/delivery";
 import type { Channel } from "../core/alerts/rule-schema";
 import type { Dialect } from "./connect";
+import { KyselyDelivery, type DeliveryKind } from "./delivery-store";
 import type { DB } from "./schema";
-import type { AlertNotificationsTable } from "./schema-alerts";
 
-function notificationRecord(n: Selectable<AlertNotificationsTable>): NotificationRecord {
-  return {
+/** Issue alert notifications: one per rule, issue change and recipient or web channel (decision 0017). */
+export const ISSUE_ALERT_NOTIFICATIONS: DeliveryKind<"alert_notifications", NewNotification> = {
+  table: "alert_notifications",
+  columns: (n) => ({
+    project_id: n.projectId,
+    rule_id: n.ruleId,
+    issue_id: n.issueId,
+    change_seq: n.changeSeq,
+    change_kind: n.changeKind,
+    user_id: n.userId ?? 0,
+    email: n.channel === "email" ? n.target : "",
+    channel: n.channel,
+    target: n.target,
+  }),
+  fields: (n) => ({
     id: n.id,
     projectId: n.project_id,
     ruleId: n.rule_id,
@@ -25,123 +32,17 @@ function notificationRecord(n: Selectable<AlertNotificationsTable>): Notificatio
     // Web channels belong to no person: their rows hold user 0 (migration 0025).
     userId: n.channel === "email" ? n.user_id : null,
     createdAt: Number(n.created_at),
-    status: n.status as NotificationStatus,
-    attempts: n.attempts,
-    nextAttemptAt: Number(n.next_attempt_at),
-    lastError: n.last_error,
-    messageId: n.message_id,
-    sentAt: n.sent_at === null ? null : Number(n.sent_at),
-  };
-}
-
-/** Notification rows per INSERT (an outbox run may make many: a change per issue, a row per recipient). */
-const NOTIFICATION_CHUNK = 1000;
+  }),
+  attemptColumns: (a) => ({ status_code: a.statusCode ?? null, response: a.response ?? null, duration_ms: a.durationMs ?? null }),
+};
 
 /**
- * Alert notifications and their delivery (decision 0017): inserted by the outbox consumer,
- * claimed by senders with a lease (`FOR UPDATE SKIP LOCKED` on PostgreSQL), every attempt recorded.
+ * Issue alert notifications (decision 0017): inserted by the outbox consumer, delivered as
+ * ./delivery-store.ts does, listed with their attempts on the Alerts page.
  */
-export class KyselyAlertDelivery {
-  constructor(
-    protected readonly db: Kysely<DB>,
-    protected readonly dialect: Dialect,
-  ) {}
-
-  async insertNotifications(rows: readonly NewNotification[]): Promise<void> {
-    // 14 columns a row: chunks stay under SQLite's 32,766 bound parameters.
-    for (let i = 0; i < rows.length; i += NOTIFICATION_CHUNK) await this.insertChunk(rows.slice(i, i + NOTIFICATION_CHUNK));
-  }
-
-  private async insertChunk(rows: readonly NewNotification[]): Promise<void> {
-    if (rows.length === 0) return;
-    await this.db
-      .insertInto("alert_notifications")
-      .values(
-        rows.map((n) => ({
-          id: n.id,
-          project_id: n.projectId,
-          rule_id: n.ruleId,
-          issue_id: n.issueId,
-          change_seq: n.changeSeq,
-          change_kind: n.changeKind,
-          user_id: n.userId ?? 0,
-          email: n.channel === "email" ? n.target : "",
-          channel: n.channel,
-          target: n.target,
-          status: "pending",
-          attempts: 0,
-          next_attempt_at: n.createdAt,
-          created_at: n.createdAt,
-        })),
-      )
-      .onConflict((oc) => oc.column("id").doNothing())
-      .execute();
-  }
-
-  async anyDue(now: number): Promise<boolean> {
-    const row = await this.dueQuery(this.db, now).select("id").limit(1).executeTakeFirst();
-    return row !== undefined;
-  }
-
-  private dueQuery(db: Kysely<DB>, now: number) {
-    return db
-      .selectFrom("alert_notifications")
-      .where("status", "=", "pending")
-      .where("next_attempt_at", "<=", now)
-      .where((eb) => eb.or([eb("claimed_until", "is", null), eb("claimed_until", "<", now)]));
-  }
-
-  async claimDue(now: number, limit: number, leaseMs: number): Promise<NotificationRecord[]> {
-    return this.db.transaction().execute(async (trx) => {
-      let query = this.dueQuery(trx, now).selectAll().orderBy("next_attempt_at").orderBy("id").limit(limit);
-      if (this.dialect === "postgres") query = query.forUpdate().skipLocked();
-      const rows = await query.execute();
-      if (rows.length === 0) return [];
-      await trx
-        .updateTable("alert_notifications")
-        .set({ claimed_until: now + leaseMs })
-        .where(
-          "id",
-          "in",
-          rows.map((r) => r.id),
-        )
-        .execute();
-      return rows.map(notificationRecord);
-    });
-  }
-
-  async recordAttempt(
-    attempt: AttemptRecord,
-    next: { status: NotificationStatus; nextAttemptAt: number; messageId: string | null; sentAt: number | null },
-  ): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      await trx
-        .insertInto("alert_attempts")
-        .values({
-          notification_id: attempt.notificationId,
-          attempt: attempt.attempt,
-          status: attempt.status,
-          error: attempt.error,
-          at: attempt.at,
-          status_code: attempt.statusCode ?? null,
-          response: attempt.response ?? null,
-          duration_ms: attempt.durationMs ?? null,
-        })
-        .execute();
-      await trx
-        .updateTable("alert_notifications")
-        .set({
-          status: next.status,
-          attempts: attempt.attempt,
-          next_attempt_at: next.nextAttemptAt,
-          claimed_until: null,
-          last_error: attempt.error,
-          message_id: next.messageId,
-          sent_at: next.sentAt,
-        })
-        .where("id", "=", attempt.notificationId)
-        .execute();
-    });
+export class KyselyAlertDelivery extends KyselyDelivery<"alert_notifications", NewNotification> {
+  constructor(db: Kysely<DB>, dialect: Dialect) {
+    super(db, dialect, ISSUE_ALERT_NOTIFICATIONS);
   }
 
   async emailFacts(n: NotificationRecord): Promise<AlertEmailFacts | null> {
@@ -196,7 +97,7 @@ export class KyselyAlertDelivery {
     if (filter.projectId !== undefined) query = query.where("alert_notifications.project_id", "=", filter.projectId);
     if (filter.issueId !== undefined) query = query.where("alert_notifications.issue_id", "=", filter.issueId);
     const rows = await query.orderBy("alert_notifications.created_at", "desc").orderBy("alert_notifications.id").limit(500).execute();
-    return rows.map(({ issue_title, ...n }) => ({ ...notificationRecord(n), issueTitle: issue_title }));
+    return rows.map(({ issue_title, ...n }) => ({ ...this.record(n), issueTitle: issue_title }));
   }
 
   async attempts(notificationId: string): Promise<AttemptRecord[]> {

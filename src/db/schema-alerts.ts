@@ -1,4 +1,5 @@
 import type { Generated } from "kysely";
+import type { AttemptColumns, DeliveryColumns } from "./schema-delivery";
 
 /** Tables of issue alerts (migrations 0023 and 0024), part of `DB` in ./schema.ts. */
 export interface AlertsSchema {
@@ -40,8 +41,7 @@ export interface AlertRuleFiresTable {
 }
 
 /** One email to one person for one rule and one issue change; `id` is stable (decision 0017). */
-export interface AlertNotificationsTable {
-  id: string;
+export interface AlertNotificationsTable extends DeliveryColumns {
   project_id: number;
   rule_id: number;
   issue_id: number;
@@ -49,30 +49,13 @@ export interface AlertNotificationsTable {
   change_kind: string;
   user_id: number;
   email: string;
-  /** `pending`, `sent`, `failed` (out of tries) or `not_sent` (no SMTP server configured). */
-  status: string;
-  attempts: number;
-  next_attempt_at: number;
-  /** A sender holds it until then (its lease); after that another may take it again. */
-  claimed_until: number | null;
-  last_error: string | null;
-  message_id: string | null;
-  sent_at: number | null;
-  created_at: number;
   /** `email`, `webhook`, `slack` or `discord` (migration 0025); web channels have `user_id` 0 and no `email`. */
   channel: Generated<string>;
   /** The email address or the URL the notification goes to. */
   target: string | null;
 }
 
-export interface AlertAttemptsTable {
-  id: Generated<number>;
-  notification_id: string;
-  attempt: number;
-  /** `sent`, `failed` or `not_sent`. */
-  status: string;
-  error: string | null;
-  at: number;
+export interface AlertAttemptsTable extends AttemptColumns {
   /** The HTTP status a webhook answered with, an excerpt of its body, and how long it took (migration 0025). */
   status_code: number | null;
   response: string | null;

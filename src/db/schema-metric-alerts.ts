@@ -1,4 +1,5 @@
 import type { Generated } from "kysely";
+import type { AttemptColumns, DeliveryColumns } from "./schema-delivery";
 
 /** Tables of metric alerts (migration 0027, decision 0020), part of `DB` in ./schema.ts. */
 export interface MetricAlertsSchema {
@@ -55,8 +56,7 @@ export interface MetricAlertEvaluationsTable {
 }
 
 /** One email to one person for one change of a rule's state; `id` is stable. */
-export interface MetricAlertNotificationsTable {
-  id: string;
+export interface MetricAlertNotificationsTable extends DeliveryColumns {
   organization_id: number;
   rule_id: number;
   kind: string;
@@ -64,24 +64,9 @@ export interface MetricAlertNotificationsTable {
   details: string;
   user_id: number;
   email: string;
-  status: string;
-  attempts: number;
-  next_attempt_at: number;
-  claimed_until: number | null;
-  last_error: string | null;
-  message_id: string | null;
-  sent_at: number | null;
-  created_at: number;
 }
 
-export interface MetricAlertAttemptsTable {
-  id: Generated<number>;
-  notification_id: string;
-  attempt: number;
-  status: string;
-  error: string | null;
-  at: number;
-}
+export type MetricAlertAttemptsTable = AttemptColumns;
 
 /** Error events per project, minute, environment ('' for none) and level. */
 export interface MetricMinutesTable {

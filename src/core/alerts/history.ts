@@ -1,6 +1,7 @@
 /** What the rules page shows of a project's alert notifications: the newest first, at most 50. */
 import type { Ctx } from "../context";
-import type { AttemptRecord, NotificationEntry } from "../ports/alerts";
+import type { NotificationEntry } from "../ports/alerts";
+import type { AttemptRecord } from "../ports/delivery";
 
 export const HISTORY_SIZE = 50;
 

@@ -7,7 +7,8 @@
  * is tried again as email is, with the same `Telltale-Hook-Id`.
  */
 import type { Ctx } from "../context";
-import type { NotificationRecord, NotificationStatus } from "../ports/alerts";
+import type { NotificationRecord } from "../ports/alerts";
+import type { NotificationStatus } from "../ports/delivery";
 import { discordMessage, slackMessage } from "./chat-payloads";
 import { hookHeaders, legacyWebhookBody, type AlertFacts } from "./web-payloads";
 

@@ -11,6 +11,7 @@ import type { Ctx } from "../context";
 import { issueAlertEmail } from "../email/templates";
 import { shortId } from "../issues/queries";
 import type { NotificationRecord } from "../ports/alerts";
+import type { DeliveryQueue, DeliveryState } from "../ports/delivery";
 import { decodePayload } from "../storage/payload";
 import { sendWeb, type Recorder } from "./send-web";
 import { stackExcerpt, storedEvent } from "./stack-excerpt";
@@ -98,14 +99,25 @@ async function sendOne(ctx: Ctx, n: NotificationRecord, result: SendResult): Pro
   return record("sent", null, { messageId });
 }
 
+/** Claims what is due on `queue` and sends each, batch after batch until nothing is (issue and metric alerts alike). */
+export async function sendDue<N extends { id: string; createdAt: number }>(
+  ctx: Ctx,
+  queue: DeliveryQueue<N>,
+  batch: number,
+  send: (n: N & DeliveryState) => Promise<void>,
+): Promise<void> {
+  for (;;) {
+    const now = ctx.now();
+    if (!(await queue.anyDue(now))) return;
+    const due = await queue.claimDue(now, batch, CLAIM_LEASE_MS);
+    for (const n of due) await send(n);
+    if (due.length < batch) return;
+  }
+}
+
 /** Sends what is due now, batch after batch until nothing is; answers what happened. */
 export async function sendDueNotifications(ctx: Ctx, batch = SEND_BATCH): Promise<SendResult> {
   const result: SendResult = { sent: 0, failed: 0, notSent: 0 };
-  for (;;) {
-    const now = ctx.now();
-    if (!(await ctx.alerts.anyDue(now))) return result;
-    const due = await ctx.alerts.claimDue(now, batch, CLAIM_LEASE_MS);
-    for (const n of due) await sendOne(ctx, n, result);
-    if (due.length < batch) return result;
-  }
+  await sendDue(ctx, ctx.alerts, batch, (n) => sendOne(ctx, n, result));
+  return result;
 }

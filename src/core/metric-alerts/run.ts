@@ -8,8 +8,9 @@
  */
 import type { Ctx } from "../context";
 import type { MetricAlertDetails, MetricEvaluationScope, NewMetricNotification, MetricNotificationRecord } from "../ports/metric-alerts";
-import type { NotificationStatus, Recipient } from "../ports/alerts";
-import { alertMessageId, CLAIM_LEASE_MS, MAX_TRIES, NO_SMTP, retryAt, SEND_BATCH } from "../alerts/send";
+import type { Recipient } from "../ports/alerts";
+import type { NotificationStatus } from "../ports/delivery";
+import { alertMessageId, MAX_TRIES, NO_SMTP, retryAt, SEND_BATCH, sendDue, type SendResult } from "../alerts/send";
 import { metricAlertEmail } from "./email";
 import { nextState, type Transition } from "./evaluate";
 import { parseMetricQuery } from "./query";
@@ -112,11 +113,8 @@ export async function evaluateDueRules(ctx: Ctx): Promise<number> {
   return done;
 }
 
-export interface MetricSendResult {
-  sent: number;
-  failed: number;
-  notSent: number;
-}
+/** What a send run did, counted as the issue alerts' sender counts. */
+export type MetricSendResult = SendResult;
 
 async function sendOne(ctx: Ctx, n: MetricNotificationRecord, result: MetricSendResult): Promise<void> {
   const now = ctx.now();
@@ -147,13 +145,8 @@ async function sendOne(ctx: Ctx, n: MetricNotificationRecord, result: MetricSend
 /** Sends the metric alert emails that are due, batch after batch until none is. */
 export async function sendDueMetricNotifications(ctx: Ctx, batch = SEND_BATCH): Promise<MetricSendResult> {
   const result: MetricSendResult = { sent: 0, failed: 0, notSent: 0 };
-  for (;;) {
-    const now = ctx.now();
-    if (!(await ctx.metricAlerts.anyDue(now))) return result;
-    const due = await ctx.metricAlerts.claimDue(now, batch, CLAIM_LEASE_MS);
-    for (const n of due) await sendOne(ctx, n, result);
-    if (due.length < batch) return result;
-  }
+  await sendDue(ctx, ctx.metricAlerts, batch, (n) => sendOne(ctx, n, result));
+  return result;
 }
 
 export interface MetricRunResult extends MetricSendResult {

@@ -1,10 +1,11 @@
 /**
- * Issue alerts' storage: rules, the notifications the outbox consumer makes of them,
- * and what the sender claims and records. Implemented over the main database by
- * src/db/alerts-store.ts; `Ctx.alerts.within(trx)` binds it to the outbox consumer's transaction.
+ * Issue alerts' storage: rules, the notifications the outbox consumer makes of them, and
+ * their delivery (./delivery.ts). Implemented over the main database by src/db/alerts-store.ts;
+ * `Ctx.alerts.within(trx)` binds it to the outbox consumer's transaction.
  */
 import type { WindowCount } from "../alerts/frequency-conditions";
 import type { AlertRule, Channel, ValidRule } from "../alerts/rule-schema";
+import type { AttemptRecord, DeliveryQueue, DeliveryState } from "./delivery";
 
 export interface Recipient {
   userId: number;
@@ -41,32 +42,11 @@ export interface NewNotification {
   createdAt: number;
 }
 
-export type NotificationStatus = "pending" | "sent" | "failed" | "not_sent";
-
-export interface NotificationRecord extends NewNotification {
-  status: NotificationStatus;
-  attempts: number;
-  nextAttemptAt: number;
-  lastError: string | null;
-  messageId: string | null;
-  sentAt: number | null;
-}
+export interface NotificationRecord extends NewNotification, DeliveryState {}
 
 /** A notification as the Alerts page lists it, with its issue's title (null once the issue is gone). */
 export interface NotificationEntry extends NotificationRecord {
   issueTitle: string | null;
-}
-
-export interface AttemptRecord {
-  notificationId: string;
-  attempt: number;
-  status: "sent" | "failed" | "not_sent";
-  error: string | null;
-  at: number;
-  /** A web channel's answer: its HTTP status, the start of its body, how long the exchange took. */
-  statusCode?: number | null;
-  response?: string | null;
-  durationMs?: number | null;
 }
 
 /** What an alert email says about its issue. */
@@ -88,7 +68,7 @@ export interface AlertEmailFacts {
   ruleSecret: string | null;
 }
 
-export interface AlertStore {
+export interface AlertStore extends DeliveryQueue<NewNotification> {
   rules(projectId: number): Promise<AlertRule[]>;
   rule(projectId: number, id: number): Promise<AlertRule | null>;
   insertRule(projectId: number, rule: ValidRule, meta: { isDefault: boolean; createdBy: number | null; now: number }): Promise<AlertRule>;
@@ -113,18 +93,7 @@ export interface AlertStore {
    * read again gets the same answer.
    */
   claimFire(ruleId: number, issueId: number, seq: number, at: number, frequencyMs: number): Promise<boolean>;
-  /** Inserts notifications; one whose id exists already is left as it is. */
-  insertNotifications(rows: readonly NewNotification[]): Promise<void>;
 
-  /** Whether any notification is due (a read, so an idle sender takes no write lock). */
-  anyDue(now: number): Promise<boolean>;
-  /** Takes up to `limit` due notifications for `leaseMs` (PostgreSQL: `FOR UPDATE SKIP LOCKED`). */
-  claimDue(now: number, limit: number, leaseMs: number): Promise<NotificationRecord[]>;
-  /** Records an attempt and the notification's state after it (the lease ends). */
-  recordAttempt(
-    attempt: AttemptRecord,
-    next: { status: NotificationStatus; nextAttemptAt: number; messageId: string | null; sentAt: number | null },
-  ): Promise<void>;
   emailFacts(notification: NotificationRecord): Promise<AlertEmailFacts | null>;
   /** Newest first, at most 500. */
   notifications(filter: { projectId?: number; issueId?: number }): Promise<NotificationEntry[]>;

@@ -1,11 +1,12 @@
 /**
  * Metric alerts' storage (decision 0020): rules per organization, their evaluations,
- * the counts they read, and the notifications a change of state makes with their attempts.
- * Implemented over the main database by src/db/metric-alerts-store.ts.
+ * the counts they read, and the notifications a change of state makes with their delivery
+ * (./delivery.ts). Implemented over the main database by src/db/metric-alerts-store.ts.
  */
 import type { MetricFilter } from "../metric-alerts/query";
 import type { Aggregate, MetricRule, MetricState, ValidMetricRule } from "../metric-alerts/schema";
-import type { AttemptRecord, NotificationStatus, Recipient } from "./alerts";
+import type { Recipient } from "./alerts";
+import type { DeliveryQueue, DeliveryState } from "./delivery";
 
 export interface MetricEvaluation {
   ruleId: number;
@@ -43,14 +44,7 @@ export interface NewMetricNotification {
   createdAt: number;
 }
 
-export interface MetricNotificationRecord extends NewMetricNotification {
-  status: NotificationStatus;
-  attempts: number;
-  nextAttemptAt: number;
-  lastError: string | null;
-  messageId: string | null;
-  sentAt: number | null;
-}
+export interface MetricNotificationRecord extends NewMetricNotification, DeliveryState {}
 
 /** What one evaluation reads and writes, inside the transaction that holds its rule. */
 export interface MetricEvaluationScope {
@@ -75,7 +69,7 @@ export interface MetricEvaluationScope {
   ): Promise<void>;
 }
 
-export interface MetricAlertStore {
+export interface MetricAlertStore extends DeliveryQueue<NewMetricNotification> {
   rules(organizationId: number): Promise<MetricRule[]>;
   rule(organizationId: number, id: number): Promise<MetricRule | null>;
   insertRule(
@@ -99,12 +93,6 @@ export interface MetricAlertStore {
   /** Drops count buckets older than `before`. */
   pruneCounts(before: number): Promise<void>;
 
-  anyDue(now: number): Promise<boolean>;
-  claimDue(now: number, limit: number, leaseMs: number): Promise<MetricNotificationRecord[]>;
-  recordAttempt(
-    attempt: AttemptRecord,
-    next: { status: NotificationStatus; nextAttemptAt: number; messageId: string | null; sentAt: number | null },
-  ): Promise<void>;
   /** Newest first, at most `limit`. */
   notifications(filter: { organizationId: number; ruleId?: number }, limit: number): Promise<MetricNotificationRecord[]>;
 }
