@@ -7,7 +7,7 @@ import process from "node:process";
 import { importTs } from "./util.mjs";
 
 const { normalizeEvent, browserEvent, nodeHttpEvent, pythonWsgiEvent, RECEIVED_AT } = await importTs(
-  'export { normalizeEvent } from "./src/core/normalize/normalize-event"; export { browserEvent, nodeHttpEvent, pythonWsgiEvent, RECEIVED_AT } from "./src/core/normalize/sdk-events.fixture";',
+  'export { normalizeEvent } from "./src/core/normalize/normalize-event"; export { browserEvent, nodeHttpEvent, pythonWsgiEvent, RECEIVED_AT } from "./test/support/sdk-events";',
   "normalize",
 );
 const OPTS = { receivedAt: RECEIVED_AT };

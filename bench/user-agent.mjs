@@ -7,7 +7,7 @@ import process from "node:process";
 import { importTs } from "./util.mjs";
 
 const { parseUserAgent, normalizeEvent, browserEvent } = await importTs(
-  'export { parseUserAgent } from "./src/core/normalize/user-agent"; export { normalizeEvent } from "./src/core/normalize/normalize-event"; export { browserEvent } from "./src/core/normalize/sdk-events.fixture";',
+  'export { parseUserAgent } from "./src/core/normalize/user-agent"; export { normalizeEvent } from "./src/core/normalize/normalize-event"; export { browserEvent } from "./test/support/sdk-events";',
   "ua",
 );
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { emptyRecords, type DigestRecords } from "../core/digest/records";
-import { nodeHttpEvent } from "../core/normalize/sdk-events.fixture";
+import { nodeHttpEvent } from "../../test/support/sdk-events";
 import { normalizeEvent } from "../core/normalize/index";
-import { MemoryTelemetryStore } from "../core/ports/memory-telemetry";
+import { MemoryTelemetryStore } from "../../test/support/memory-telemetry";
 import { encodePayload } from "../core/storage/payload";
 import { openDigestBench, type DigestBench } from "../../test/support/digest";
 import { DIALECTS } from "../../test/support/stores";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { browserEvent, RECEIVED_SECONDS, transactionEvent } from "../normalize/sdk-events.fixture";
+import { browserEvent, RECEIVED_SECONDS, transactionEvent } from "../../../test/support/sdk-events";
 import { eventKey, withoutDuplicates } from "./duplicates";
 import { mergeRecords } from "./records";
-import { digest, envelope, tally } from "./stages/test-support";
+import { digest, envelope, tally } from "../../../test/support/digest-stages";
 
 const ID = "0123456789abcdef0123456789abcdef";
 const NONE = { events: new Set<string>(), transactions: new Set<string>() };

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { EnvelopeError, statusOf } from "./errors";
 import { DEFAULT_ENVELOPE_LIMITS, type EnvelopeLimits } from "./limits";
 import { EnvelopeParser } from "./parser";
-import { envelope, item, limitsWith, parseWhole } from "./test-support";
+import { envelope, item, limitsWith, parseWhole } from "../../../test/support/envelope-parser";
 
 const KiB = 1024;
 const MiB = 1024 * KiB;

@@ -4,7 +4,17 @@ import { EnvelopeError, statusOf } from "./errors";
 import { parseEnvelope } from "./parse-envelope";
 import { EnvelopeParser } from "./parser";
 import { type EnvelopeLimits } from "./limits";
-import { envelope, fixture, item, limitsWith, parseChunks, parseWhole, prng, split, type SeenItem } from "./test-support";
+import {
+  envelope,
+  fixture,
+  item,
+  limitsWith,
+  parseChunks,
+  parseWhole,
+  prng,
+  split,
+  type SeenItem,
+} from "../../../test/support/envelope-parser";
 
 const FIXTURES = [
   "node-event.envelope",

@@ -3,11 +3,9 @@ import { createGunzip, gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { EnvelopeError } from "./errors";
 import { parseEnvelope } from "./parse-envelope";
-import { readdirSync } from "node:fs";
-import { join } from "node:path";
 import type { EnvelopeLimits } from "./limits";
 import { envelopeEvents, readEnvelope, type EnvelopeEvent } from "./read-envelope";
-import { fixture, limitsWith, split } from "./test-support";
+import { fixture, fixtureNames, limitsWith, split } from "../../../test/support/envelope-parser";
 
 async function collect(source: AsyncIterable<Uint8Array>, limits?: EnvelopeLimits): Promise<EnvelopeEvent[]> {
   const events: EnvelopeEvent[] = [];
@@ -76,7 +74,7 @@ describe("envelopeEvents", () => {
       if (body.length > 0) yield body;
     },
   });
-  const fixtures = readdirSync(join(__dirname, "fixtures")).filter((f) => f.endsWith(".envelope"));
+  const fixtures = fixtureNames();
   // Every fixture whole, cut off at a few points (errors at the end), and under limits it
   // breaks (errors in the middle): the same events in the same order, then the same error.
   const bodies = fixtures.flatMap((name) => {

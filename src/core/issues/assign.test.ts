@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { IssueFields } from "../grouping/index";
 import { normalizeEvent } from "../normalize/normalize-event";
 import type { NormalizedEvent } from "../normalize/types";
-import { MemoryIssueStore } from "../ports/memory-issues";
-import { MemoryReleaseOrder } from "../ports/memory-release-order";
+import { MemoryIssueStore } from "../../../test/support/memory-issues";
+import { MemoryReleaseOrder } from "../../../test/support/memory-release-order";
 import { assignIssues, type GroupedEvent } from "./assign";
 import { eventFacts } from "./event-tags";
 

@@ -9,7 +9,7 @@ import {
   RECEIVED_AT,
   RECEIVED_SECONDS,
   transactionEvent,
-} from "./sdk-events.fixture";
+} from "../../../test/support/sdk-events";
 import type { NormalizedEvent } from "./types";
 
 const OPTS: NormalizeOptions = { receivedAt: RECEIVED_AT };

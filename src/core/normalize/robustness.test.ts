@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { normalizeEvent } from "./normalize-event";
-import { browserEvent, nodeHttpEvent, pythonWsgiEvent, RECEIVED_AT, transactionEvent } from "./sdk-events.fixture";
+import { browserEvent, nodeHttpEvent, pythonWsgiEvent, RECEIVED_AT, transactionEvent } from "../../../test/support/sdk-events";
 
 const OPTS = { receivedAt: RECEIVED_AT };
 

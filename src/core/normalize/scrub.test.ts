@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { normalizeEvent, type NormalizeOptions } from "./normalize-event";
-import { RECEIVED_AT } from "./sdk-events.fixture";
+import { RECEIVED_AT } from "../../../test/support/sdk-events";
 import { scrubEvent } from "./scrub";
 import type { NormalizedEvent } from "./types";
 

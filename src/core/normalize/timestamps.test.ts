@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { normalizeEvent, type NormalizeOptions } from "./normalize-event";
-import { RECEIVED_AT, RECEIVED_SECONDS, transactionEvent } from "./sdk-events.fixture";
+import { RECEIVED_AT, RECEIVED_SECONDS, transactionEvent } from "../../../test/support/sdk-events";
 import { boundedSeconds, clockDrift, LATEST_TIMESTAMP, parseTimestamp } from "./timestamps";
 import type { NormalizedEvent } from "./types";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { browserEvent, nodeHttpEvent } from "../../normalize/sdk-events.fixture";
+import { browserEvent, nodeHttpEvent } from "../../../../test/support/sdk-events";
 import type { NormalizedEvent } from "../../normalize/types";
-import { defaultProjectOptions, digest, envelope, storedEvent, tally } from "../stages/test-support";
+import { defaultProjectOptions, digest, envelope, storedEvent, tally } from "../../../../test/support/digest-stages";
 import { DEFAULT_ENVELOPE_LIMITS } from "../../envelope/index";
 import { MAX_DEFERRALS, runStages } from "../run";
 import { BoundedCache } from "./cache";

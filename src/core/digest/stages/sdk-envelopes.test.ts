@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { digest, storedEvent, tally } from "./test-support";
+import { digest, storedEvent, tally } from "../../../../test/support/digest-stages";
 
 /** Envelopes @sentry/node 11.1.0 sent (test/fixtures/sdk-envelopes/capture.mjs), digested when they were received. */
 const FIXTURES = join(import.meta.dirname, "..", "..", "..", "..", "test", "fixtures", "sdk-envelopes");

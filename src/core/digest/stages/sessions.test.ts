@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { MemoryTelemetryStore } from "../../ports/memory-telemetry";
+import { MemoryTelemetryStore } from "../../../../test/support/memory-telemetry";
 import { HEALTH_RANK, mergeRecords } from "../records";
 import { MAX_BUCKET_COUNT, memberHash } from "./sessions";
-import { digest, envelope, RECEIVED_MS, tally } from "./test-support";
+import { digest, envelope, RECEIVED_MS, tally } from "../../../../test/support/digest-stages";
 
 const attrs = { release: "shop@1.0.0", environment: "production" };
 const started = "2026-11-22T07:12:00Z";

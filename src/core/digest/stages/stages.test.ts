@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { ITEM_TYPES } from "../../envelope/index";
-import { browserEvent, nodeHttpEvent, pythonLogEvent, RECEIVED_SECONDS, transactionEvent } from "../../normalize/sdk-events.fixture";
+import { browserEvent, nodeHttpEvent, pythonLogEvent, RECEIVED_SECONDS, transactionEvent } from "../../../../test/support/sdk-events";
 import { stageFor } from "./index";
 import { MAX_LOGS_PER_ITEM } from "./logs";
 import { MAX_SESSION_BUCKETS } from "./sessions";
-import { digest, envelope, tally } from "./test-support";
+import { digest, envelope, tally } from "../../../../test/support/digest-stages";
 
 const TRACE = "0af7651916cd43dd8448eb211c80319c";
 

@@ -1,11 +1,19 @@
 /** Helpers shared by the envelope tests (not used by production code). */
-import { readFileSync } from "node:fs";
-import { isEnvelopeError } from "./errors";
-import { DEFAULT_ENVELOPE_LIMITS, type EnvelopeLimits } from "./limits";
-import { EnvelopeParser } from "./parser";
+import { readdirSync, readFileSync } from "node:fs";
+import { isEnvelopeError } from "../../src/core/envelope/errors";
+import { DEFAULT_ENVELOPE_LIMITS, type EnvelopeLimits } from "../../src/core/envelope/limits";
+import { EnvelopeParser } from "../../src/core/envelope/parser";
+
+/** Real SDK envelopes, byte for byte (test/fixtures/parser-envelopes/README.md). */
+const FIXTURES = new URL("../fixtures/parser-envelopes/", import.meta.url);
 
 export function fixture(name: string): Buffer {
-  return readFileSync(new URL(`./fixtures/${name}`, import.meta.url));
+  return readFileSync(new URL(name, FIXTURES));
+}
+
+/** The names of all the fixture envelopes. */
+export function fixtureNames(): string[] {
+  return readdirSync(FIXTURES).filter((f) => f.endsWith(".envelope"));
 }
 
 export function limitsWith(overrides: Partial<EnvelopeLimits>): EnvelopeLimits {

@@ -1,16 +1,16 @@
-import { DEFAULT_ENVELOPE_LIMITS } from "../../envelope/index";
-import { inboundFilterConfig } from "../../filter/index";
-import { RECEIVED_AT } from "../../normalize/sdk-events.fixture";
-import { MemoryTelemetryStore } from "../../ports/memory-telemetry";
-import { Scrubbing, type ProjectOptions } from "../../projects/options";
-import { BoundedCache } from "../enrich/cache";
-import { DEFAULT_ENRICHMENT_BUDGET } from "../enrich/run";
-import { mergeRecords, type EventRecord, type OutcomeRecord } from "../records";
-import type { NormalizedEvent } from "../../normalize/types";
-import { decodePayload } from "../../storage/payload";
-import { runStages, type StageRun } from "../run";
-import type { Settled } from "../settled";
-import { GROUPING_CONFIG } from "../../grouping/index";
+import { DEFAULT_ENVELOPE_LIMITS } from "../../src/core/envelope/index";
+import { inboundFilterConfig } from "../../src/core/filter/index";
+import { RECEIVED_AT } from "./sdk-events";
+import { MemoryTelemetryStore } from "./memory-telemetry";
+import { Scrubbing, type ProjectOptions } from "../../src/core/projects/options";
+import { BoundedCache } from "../../src/core/digest/enrich/cache";
+import { DEFAULT_ENRICHMENT_BUDGET } from "../../src/core/digest/enrich/run";
+import { mergeRecords, type EventRecord, type OutcomeRecord } from "../../src/core/digest/records";
+import type { NormalizedEvent } from "../../src/core/normalize/types";
+import { decodePayload } from "../../src/core/storage/payload";
+import { runStages, type StageRun } from "../../src/core/digest/run";
+import type { Settled } from "../../src/core/digest/settled";
+import { GROUPING_CONFIG } from "../../src/core/grouping/index";
 
 /** Test helpers for the stages: envelopes built as SDKs write them, digested into a MemoryTelemetryStore. */
 

@@ -1,5 +1,5 @@
-import type { FirstSeen } from "../issues/releases";
-import { releaseKey, type ReleaseOrder, type ReleaseRef } from "./release-order";
+import type { FirstSeen } from "../../src/core/issues/releases";
+import { releaseKey, type ReleaseOrder, type ReleaseRef } from "../../src/core/ports/release-order";
 
 /** A ReleaseOrder in memory, for core's own tests: releases are first seen in the order they are added. */
 export class MemoryReleaseOrder implements ReleaseOrder {

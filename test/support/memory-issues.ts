@@ -1,7 +1,16 @@
-import { UNTRIAGED } from "../issues/state";
-import type { WindowSample } from "../issues/window-counts";
-import type { NewIssueChange } from "../outbox/changes";
-import type { IssueHash, IssueHourDelta, IssueStore, IssueRowUpdate, IssueTagDelta, IssueUser, NewIssue, StoredIssueState } from "./issues";
+import { UNTRIAGED } from "../../src/core/issues/state";
+import type { WindowSample } from "../../src/core/issues/window-counts";
+import type { NewIssueChange } from "../../src/core/outbox/changes";
+import type {
+  IssueHash,
+  IssueHourDelta,
+  IssueStore,
+  IssueRowUpdate,
+  IssueTagDelta,
+  IssueUser,
+  NewIssue,
+  StoredIssueState,
+} from "../../src/core/ports/issues";
 
 /** An issue as the in-memory store keeps it. */
 export interface MemoryIssue extends StoredIssueState {

@@ -1,6 +1,6 @@
-import { MAX_BUCKET_MEMBERS, type DigestRecords, type SessionCountRecord } from "../digest/records";
-import { admitMembers, bucketKey, mergeMembers, overflowCounts } from "../releases/health-members";
-import type { TelemetryStore } from "./telemetry";
+import { MAX_BUCKET_MEMBERS, type DigestRecords, type SessionCountRecord } from "../../src/core/digest/records";
+import { admitMembers, bucketKey, mergeMembers, overflowCounts } from "../../src/core/releases/health-members";
+import type { TelemetryStore } from "../../src/core/ports/telemetry";
 
 /**
  * A TelemetryStore in memory, for core's own tests: the same rules as the database's (an
