@@ -19,6 +19,10 @@ import type { AuditLog } from "./ports/audit";
 import type { TwoFactorStore } from "./ports/two-factor";
 import type { SecretBox } from "./crypto/secret-box";
 import type { SsoStore } from "./ports/sso";
+import type { IssueTriage } from "./ports/issue-triage";
+import type { IssueReader } from "./ports/issue-reader";
+import type { IssueWindowCounts } from "./ports/window-counts";
+import type { GroupingRuleStore } from "./ports/grouping-rules";
 
 /** What every core action receives besides its input: storage, the public URL and named limits. */
 export interface Ctx {
@@ -79,4 +83,12 @@ export interface Ctx {
   };
   /** OpenID providers and identities of single sign-on (src/core/ports/sso.ts). */
   sso: SsoStore;
+  /** A person's changes, merges and unmerges of issues, each one transaction (src/core/ports/issue-triage.ts). */
+  issueTriage: IssueTriage;
+  /** What issue pages and lists read about issues (src/core/ports/issue-reader.ts). */
+  issueReader: IssueReader;
+  /** The buckets frequency conditions count from, outside the digest (src/core/ports/window-counts.ts). */
+  windowCounts: IssueWindowCounts;
+  /** Projects' fingerprint rules (src/core/ports/grouping-rules.ts). */
+  groupingRules: GroupingRuleStore;
 }

@@ -2,7 +2,8 @@ import { randomBytes } from "node:crypto";
 import type { Kysely, Selectable } from "kysely";
 import type { AlertRule, ValidRule } from "../core/alerts/rule-schema";
 import type { WindowCount } from "../core/alerts/frequency-conditions";
-import { countsInWindowOn } from "../core/issues/window-counts";
+import { windowSpan } from "../core/issues/window-counts";
+import { countsInSpan } from "./window-counts";
 import type { AlertIssue, AlertStore, Recipient } from "../core/ports/alerts";
 import type { DB } from "./schema";
 import type { AlertRulesTable } from "./schema-alerts";
@@ -145,7 +146,7 @@ export class KyselyAlertStore extends KyselyAlertDelivery implements AlertStore 
   }
 
   windowCounts(issueId: number, minutes: number, at: number): Promise<WindowCount> {
-    return countsInWindowOn(this.db, issueId, minutes, at);
+    return countsInSpan(this.db, issueId, windowSpan(minutes, at));
   }
 
   async latestRelease(projectId: number): Promise<string | null> {

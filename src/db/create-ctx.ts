@@ -16,6 +16,10 @@ import { KyselyAuditLog } from "./audit-store";
 import { KyselyTwoFactorStore } from "./two-factor-store";
 import { SecretBox } from "../core/crypto/secret-box";
 import { KyselySsoStore } from "./sso-store";
+import { KyselyIssueTriage } from "./issue-triage-store";
+import { KyselyIssueReader } from "./issue-reader";
+import { KyselyWindowCounts } from "./window-counts";
+import { KyselyGroupingRuleStore } from "./grouping-rules-store";
 import type { Ctx } from "../core/context";
 import type { Mailer } from "../core/email/mailer";
 
@@ -63,5 +67,9 @@ export function createCtx(settings: CtxSettings, store: Store, mailer: Mailer | 
       loginWindowSeconds: settings.loginWindowSeconds,
     },
     sso: new KyselySsoStore(store.db),
+    issueTriage: new KyselyIssueTriage(store.db, releaseOrder),
+    issueReader: new KyselyIssueReader(store.db),
+    windowCounts: new KyselyWindowCounts(store.db),
+    groupingRules: new KyselyGroupingRuleStore(store.db),
   };
 }

@@ -21,7 +21,7 @@ import {
   type SqlBool,
 } from "kysely";
 import type { IssuePageRequest, IssueSearch } from "../core/ports/issue-search";
-import type { Issue } from "../core/issues/triage";
+import type { Issue } from "../core/issues/issue";
 import { RELATIVE_UNIT_MS, type Actor, type DateTerm, type IsValue, type IssueQuery, type Term } from "../core/search/ast";
 import { globLiteral, globToLike, hasWildcard } from "../core/search/glob";
 import { keysetPage, type KeysetPage } from "../core/pagination";

@@ -1,7 +1,9 @@
 import { sql, type Kysely } from "kysely";
-import { addWindowCounts, type WindowSample } from "../core/issues/window-counts";
+import type { WindowSample } from "../core/issues/window-counts";
+import { addWindowCounts } from "./window-counts";
 import { addMetricCounts } from "./metric-counts";
-import { writeIssueChanges, type NewIssueChange } from "../core/outbox/changes";
+import type { NewIssueChange } from "../core/outbox/changes";
+import { writeIssueChanges } from "./issue-changes";
 import type {
   IssueHash,
   IssueHourDelta,

@@ -1,7 +1,6 @@
-import type { Kysely, Selectable } from "kysely";
+import type { Kysely } from "kysely";
+import type { Issue } from "../core/issues/issue";
 import type { DB } from "./schema";
-
-type Issue = Selectable<DB["issues"]>;
 
 /**
  * The storage half of unmerging `merged` out of `target` (src/core/issues/triage.ts): the hashes

@@ -7,6 +7,7 @@ import type { AuditSchema } from "./schema-audit";
 import type { TwoFactorSchema } from "./schema-two-factor";
 import type { SsoSchema } from "./schema-sso";
 import type { Role, TeamRole } from "../core/orgs/roles";
+import type { Issue } from "../core/issues/issue";
 
 /**
  * Tables as the typed query layer sees them, identical on SQLite and PostgreSQL.
@@ -358,43 +359,13 @@ export interface DeadLettersTable {
   body: Buffer;
 }
 
-export type IssueStatus = "unresolved" | "resolved" | "ignored";
-
-export interface IssuesTable {
+/**
+ * An issue's row: the columns of the domain issue (src/core/issues/issue.ts), with the id and
+ * the team assignee the database fills in when an insert leaves them out.
+ */
+export interface IssuesTable extends Omit<Issue, "id" | "assignee_team_id"> {
   id: Generated<number>;
-  project_id: number;
-  /** Per-project number behind the short id (`PROJECT-1A`). */
-  short_number: number;
-  type: string;
-  title: string;
-  culprit: string;
-  level: string;
-  /** JSON: `{type, value, filename, function}` as Sentry's `metadata`. */
-  metadata: string;
-  status: IssueStatus;
-  /** `new`, `ongoing`, `regressed`, `escalating`, … (Sentry's substatus). */
-  substatus: string;
-  first_seen: number;
-  last_seen: number;
-  times_seen: number;
-  user_count: number;
-  first_release: string | null;
-  last_release: string | null;
-  first_environment: string | null;
-  last_environment: string | null;
-  resolved_at: number | null;
-  resolved_in_release: string | null;
-  resolved_next_release: number;
-  ignore_until: number | null;
-  ignore_count: number | null;
-  ignore_users: number | null;
-  ignore_baseline_count: number | null;
-  ignore_baseline_users: number | null;
-  assignee_id: number | null;
-  /** Assigned to a team instead of a person (at most one of the two is set). */
   assignee_team_id: Generated<number | null>;
-  merged_into_id: number | null;
-  grouping_config: string;
 }
 
 export interface IssueHashesTable {

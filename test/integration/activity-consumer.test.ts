@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { digestBatch } from "../../src/core/digest/batch";
 import { issueActivity } from "../../src/core/issues/queries";
 import { changeIssues, mergeIssues, type IssueChange } from "../../src/core/issues/triage";
-import { writeIssueChanges } from "../../src/core/outbox/changes";
+import { writeIssueChanges } from "../../src/db/issue-changes";
 import { driveInProcessConsumers } from "../../src/core/outbox/in-process";
 import { startAlertLoop } from "../../src/server/alert-loop";
 import type { User } from "../../src/db/schema";

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { changeIssues } from "../../src/core/issues/triage";
-import { writeIssueChanges, type IssueChangeRecord, type NewIssueChange } from "../../src/core/outbox/changes";
+import type { IssueChangeRecord, NewIssueChange } from "../../src/core/outbox/changes";
+import { writeIssueChanges } from "../../src/db/issue-changes";
 import { consumeAll, consumeOnce, type InDatabaseConsumer, type OutsideConsumer } from "../../src/core/outbox/consume";
 import { buildEnvelope, eventItem, newEventId } from "../support/envelopes";
 import { openDigestBench, type DigestBench } from "../support/digest";

@@ -39,14 +39,7 @@ export async function issueFrequency(ctx: Ctx, issueId: number, now: number, ran
   const last = Math.floor(now / bucketMs) * bucketMs;
   const start = last - (count - 1) * bucketMs;
   const buckets = Array.from({ length: count }, (_, i) => ({ start: start + i * bucketMs, count: 0 }));
-  const rows = await ctx.db
-    .selectFrom("issue_hourly")
-    .select(["hour", "count"])
-    .where("issue_id", "=", issueId)
-    .where("hour", ">=", start)
-    .where("hour", "<", last + bucketMs)
-    .execute();
-  for (const r of rows) {
+  for (const r of await ctx.issueReader.hourly([issueId], start, last + bucketMs)) {
     const bucket = buckets[Math.floor((r.hour - start) / bucketMs)];
     if (bucket) bucket.count += r.count;
   }

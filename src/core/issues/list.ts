@@ -4,7 +4,7 @@ import type { IssueQuery, QueryError } from "../search/ast";
 import { BUILTIN_TAG_KEYS } from "../search/keys";
 import { parseIssueQuery } from "../search/parse";
 import { decodeIssueCursor, ISSUE_SORTS, type IssueSort } from "../search/sort";
-import type { Issue } from "./triage";
+import type { Issue } from "./issue";
 
 export const SORTS = ISSUE_SORTS;
 export type Sort = IssueSort;

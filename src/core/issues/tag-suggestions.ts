@@ -1,4 +1,7 @@
 import type { Ctx } from "../context";
+import type { TagValueCount } from "../ports/issue-reader";
+
+export type { TagValueCount } from "../ports/issue-reader";
 
 /**
  * Bounds on what the search box is sent: enough to be useful, small enough for every page view.
@@ -22,22 +25,7 @@ export async function topTagValues(
   limits: SuggestionLimits = TAG_SUGGESTION_LIMITS,
 ): Promise<Record<string, string[]>> {
   if (projectIds.length === 0) return {};
-  const recent = ctx.db
-    .selectFrom("issues")
-    .select("issues.id")
-    .where("issues.project_id", "in", projectIds)
-    .orderBy("issues.last_seen", "desc")
-    .limit(limits.issues);
-  const rows = await ctx.db
-    .selectFrom("issue_tags")
-    .select(["issue_tags.key", "issue_tags.value", (eb) => eb.fn.sum<number>("issue_tags.times_seen").as("n")])
-    .where("issue_tags.issue_id", "in", recent)
-    .groupBy(["issue_tags.key", "issue_tags.value"])
-    .orderBy("n", "desc")
-    .orderBy("issue_tags.key")
-    .orderBy("issue_tags.value")
-    .limit(limits.rows)
-    .execute();
+  const rows = await ctx.issueReader.recentTagValues(projectIds, limits);
   const out: Record<string, string[]> = {};
   let keys = 0;
   for (const r of rows) {
@@ -52,35 +40,12 @@ export async function topTagValues(
   return out;
 }
 
-export interface TagValueCount {
-  value: string;
-  count: number;
-  firstSeen: number;
-  lastSeen: number;
-}
-
 /** One key's values in these projects' issues, most seen first, optionally by prefix (Sentry's `query`). */
-export async function tagKeyValues(
+export function tagKeyValues(
   ctx: Ctx,
   projectIds: readonly number[],
   key: string,
   options: { prefix?: string; limit: number },
 ): Promise<TagValueCount[]> {
-  if (projectIds.length === 0) return [];
-  let q = ctx.db
-    .selectFrom("issue_tags")
-    .innerJoin("issues", "issues.id", "issue_tags.issue_id")
-    .select([
-      "issue_tags.value",
-      (eb) => eb.fn.sum<number>("issue_tags.times_seen").as("n"),
-      (eb) => eb.fn.min<number>("issue_tags.first_seen").as("first"),
-      (eb) => eb.fn.max<number>("issue_tags.last_seen").as("last"),
-    ])
-    .where("issues.project_id", "in", projectIds)
-    .where("issue_tags.key", "=", key);
-  // A prefix compare rather than LIKE: no wildcard escaping, and the same on both dialects.
-  if (options.prefix) q = q.where("issue_tags.value", ">=", options.prefix).where("issue_tags.value", "<", `${options.prefix}\u{10FFFF}`);
-  const rows = await q.groupBy("issue_tags.value").orderBy("n", "desc").orderBy("issue_tags.value").limit(options.limit).execute();
-  // PostgreSQL's sum() of bigint is numeric, which pg returns as a string.
-  return rows.map((r) => ({ value: r.value, count: Number(r.n), firstSeen: Number(r.first), lastSeen: Number(r.last) }));
+  return ctx.issueReader.tagValues(projectIds, key, options);
 }

@@ -1,19 +1,13 @@
 import { z } from "zod";
-import type { Kysely, Selectable } from "kysely";
-import type { DB, User } from "../../db/schema";
 import type { Ctx } from "../context";
 import { invalidInput, notFound } from "../errors";
-import { shortId } from "./queries";
 import { validate } from "../validate";
-import { mergeWindowCounts } from "./window-counts";
-import { moveMergedBack } from "../../db/issue-unmerge";
-import { writeIssueChanges } from "../outbox/changes";
+import type { NewIssueChange } from "../outbox/changes";
+import type { TriageReads, TriageStep } from "../ports/issue-triage";
+import { shortId, type Issue } from "./issue";
 import { onTriage, type StateChange, type TriageAction } from "./state";
 import { isVersion, releaseToHoldBack } from "./releases";
-import type { ReleaseOrder } from "../ports/release-order";
 import { driveInProcessConsumers } from "../outbox/in-process";
-
-export type Issue = Selectable<DB["issues"]>;
 
 /**
  * What a person can do to an issue (Sentry's triage): one validated input type, one action.
@@ -34,10 +28,8 @@ export const IssueChange = z.union([
 ]);
 export type IssueChange = z.input<typeof IssueChange>;
 
-/** Writes a change to the outbox in `db`'s transaction; the activity log is written from there (activity.ts). */
-async function record(db: Kysely<DB>, projectId: number, issueId: number, user: User, change: StateChange, now: number) {
-  await writeIssueChanges(db, [{ projectId, issueId, ...change, userId: user.id, at: now }]);
-}
+/** Who acts: only their id is recorded. */
+type Actor = { id: number };
 
 /** Applies one change to issues of one project; returns the updated issues. */
 export async function changeIssues({
@@ -45,23 +37,13 @@ export async function changeIssues({
   input,
 }: {
   ctx: Ctx;
-  input: { projectIds: number[]; issueIds: number[]; user: User; change: IssueChange };
+  input: { projectIds: number[]; issueIds: number[]; user: Actor; change: IssueChange };
 }): Promise<Issue[]> {
   const change = validate(IssueChange, input.change);
   if (input.issueIds.length === 0) throw invalidInput("select at least one issue");
-  const updated = await ctx.db.transaction().execute(async (trx) => {
-    const issues = await trx
-      .selectFrom("issues")
-      .selectAll()
-      .where("id", "in", input.issueIds)
-      .where("project_id", "in", input.projectIds.length ? input.projectIds : [-1])
-      .execute();
-    if (issues.length !== new Set(input.issueIds).size) throw notFound("some of these issues do not exist");
-    const now = ctx.now();
-    const order = ctx.releaseOrder.within(trx);
-    for (const issue of issues) await applyChange(trx, order, issue, input.user, change, now);
-    return trx.selectFrom("issues").selectAll().where("id", "in", input.issueIds).execute();
-  });
+  const now = ctx.now();
+  const updated = await ctx.issueTriage.change(input, (issue, reads) => triageStep(reads, issue, input.user, change, now));
+  if (!updated) throw notFound("some of these issues do not exist");
   await afterCommit(ctx);
   return updated;
 }
@@ -69,58 +51,41 @@ export async function changeIssues({
 /** How many of a project's newest releases "resolve in the next release" looks through for a greater version. */
 const RELEASES_CONSULTED = 1000;
 
-async function applyChange(
-  db: Kysely<DB>,
-  order: ReleaseOrder,
+async function triageStep(
+  reads: TriageReads,
   issue: Issue,
-  user: User,
+  user: Actor,
   change: z.output<typeof IssueChange>,
   now: number,
-): Promise<void> {
-  if (change.action === "bookmark") {
-    // Personal, not a change of the issue: no outbox entry, no activity.
-    if (change.on)
-      await db
-        .insertInto("issue_bookmarks")
-        .values({ issue_id: issue.id, user_id: user.id })
-        .onConflict((oc) => oc.columns(["issue_id", "user_id"]).doNothing())
-        .execute();
-    else await db.deleteFrom("issue_bookmarks").where("issue_id", "=", issue.id).where("user_id", "=", user.id).execute();
-    return;
-  }
-  if (change.action === "assign" && change.assigneeId !== null) {
-    const member = await db
-      .selectFrom("memberships")
-      .innerJoin("projects", "projects.organization_id", "memberships.organization_id")
-      .select("memberships.user_id")
-      .where("projects.id", "=", issue.project_id)
-      .where("memberships.user_id", "=", change.assigneeId)
-      .executeTakeFirst();
-    if (!member) throw invalidInput("assign the issue to a member of its organization");
-  }
+): Promise<TriageStep> {
+  // Personal, not a change of the issue: no outbox entry, no activity.
+  if (change.action === "bookmark") return { kind: "bookmark", userId: user.id, on: change.on };
+  if (change.action === "assign" && change.assigneeId !== null && !(await reads.isMember(issue.project_id, change.assigneeId)))
+    throw invalidInput("assign the issue to a member of its organization");
   let teamSlug: string | null = null;
   if (change.action === "assign" && change.teamId != null) {
-    const team = await db
-      .selectFrom("teams")
-      .innerJoin("projects", "projects.organization_id", "teams.organization_id")
-      .select(["teams.id", "teams.slug"])
-      .where("projects.id", "=", issue.project_id)
-      .where("teams.id", "=", change.teamId)
-      .executeTakeFirst();
-    if (!team) throw invalidInput("assign the issue to a team of its organization");
-    teamSlug = team.slug;
+    teamSlug = await reads.teamSlug(issue.project_id, change.teamId);
+    if (teamSlug === null) throw invalidInput("assign the issue to a team of its organization");
   }
   let action: TriageAction = change;
   if (change.action === "resolveInNextRelease" && issue.last_release !== null && isVersion(issue.last_release)) {
-    const versions = await order.versions(issue.project_id, RELEASES_CONSULTED);
+    const versions = await reads.releaseOrder.versions(issue.project_id, RELEASES_CONSULTED);
     action = { ...change, current: releaseToHoldBack(issue.last_release, versions) };
   }
   const { set, change: made } = onTriage(issue, action, now);
   // The activity log names the team as it was called then (a renamed or deleted team stays readable).
   if (made && teamSlug !== null) made.data.team_slug = teamSlug;
-  if (Object.keys(set).length > 0) await db.updateTable("issues").set(set).where("id", "=", issue.id).execute();
-  if (made) await record(db, issue.project_id, issue.id, user, made, now);
+  return { kind: "update", set, change: made && recorded(issue, user, made, now) };
 }
+
+/** A change as the outbox takes it, with who made it; the activity log is written from there (activity.ts). */
+const recorded = (issue: Issue, user: Actor, change: StateChange, at: number): NewIssueChange => ({
+  projectId: issue.project_id,
+  issueId: issue.id,
+  ...change,
+  userId: user.id,
+  at,
+});
 
 /**
  * Merges issues into the one seen first: their events, hashes, tag and user counts move
@@ -131,114 +96,27 @@ export async function mergeIssues({
   input,
 }: {
   ctx: Ctx;
-  input: { projectIds: number[]; issueIds: number[]; user: User };
+  input: { projectIds: number[]; issueIds: number[]; user: Actor };
 }): Promise<Issue> {
   if (new Set(input.issueIds).size < 2) throw invalidInput("select at least two issues to merge");
-  const merged = await ctx.db.transaction().execute(async (trx) => {
-    const issues = await trx
-      .selectFrom("issues")
-      .selectAll()
-      .where("id", "in", input.issueIds)
-      .where("project_id", "in", input.projectIds)
-      .orderBy("first_seen")
-      .orderBy("id")
-      .execute();
-    if (issues.length !== new Set(input.issueIds).size) throw notFound("some of these issues do not exist");
+  const now = ctx.now();
+  const merged = await ctx.issueTriage.merge(input, (issues, slug) => {
     if (new Set(issues.map((i) => i.project_id)).size > 1) throw invalidInput("only issues of one project can be merged");
-    const [target, ...others] = issues as [Issue, ...Issue[]];
+    const [into, ...others] = issues;
+    const project = { slug };
     const ids = others.map((o) => o.id);
-    const project = await trx.selectFrom("projects").select("slug").where("id", "=", target.project_id).executeTakeFirstOrThrow();
-    const now = ctx.now();
-    await trx.updateTable("events").set({ issue_id: target.id }).where("issue_id", "in", ids).execute();
-    // Each hash remembers the issue it came from, so the merge can be undone (unmergeIssue).
-    await trx
-      .updateTable("issue_hashes")
-      .set((eb) => ({ merged_from: eb.ref("issue_id") }))
-      .where("issue_id", "in", ids)
-      .where("merged_from", "is", null)
-      .execute();
-    await trx.updateTable("issue_hashes").set({ issue_id: target.id }).where("issue_id", "in", ids).execute();
-    for (const o of others) {
-      const tags = await trx.selectFrom("issue_tags").selectAll().where("issue_id", "=", o.id).execute();
-      for (const t of tags) {
-        const existing = await trx
-          .selectFrom("issue_tags")
-          .selectAll()
-          .where("issue_id", "=", target.id)
-          .where("key", "=", t.key)
-          .where("value", "=", t.value)
-          .executeTakeFirst();
-        if (existing) {
-          await trx
-            .updateTable("issue_tags")
-            .set({
-              times_seen: existing.times_seen + t.times_seen,
-              first_seen: Math.min(existing.first_seen, t.first_seen),
-              last_seen: Math.max(existing.last_seen, t.last_seen),
-            })
-            .where("issue_id", "=", target.id)
-            .where("key", "=", t.key)
-            .where("value", "=", t.value)
-            .execute();
-        } else
-          await trx
-            .insertInto("issue_tags")
-            .values({ ...t, issue_id: target.id })
-            .execute();
-      }
-      const users = await trx.selectFrom("issue_users").selectAll().where("issue_id", "=", o.id).execute();
-      if (users.length) {
-        await trx
-          .insertInto("issue_users")
-          .values(users.map((u) => ({ ...u, issue_id: target.id })))
-          .onConflict((oc) => oc.columns(["issue_id", "user_key"]).doNothing())
-          .execute();
-      }
-      const hours = await trx.selectFrom("issue_hourly").selectAll().where("issue_id", "=", o.id).execute();
-      for (const h of hours) {
-        await trx
-          .insertInto("issue_hourly")
-          .values({ ...h, issue_id: target.id })
-          .onConflict((oc) =>
-            oc.columns(["issue_id", "hour"]).doUpdateSet((eb) => ({ count: eb("issue_hourly.count", "+", eb.ref("excluded.count")) })),
-          )
-          .execute();
-      }
-      await mergeWindowCounts(trx, o.id, target.id);
-      // The short id too: the merged issue's activity names its new home as users know it (SHOP-1).
-      await record(
-        trx,
-        o.project_id,
-        o.id,
-        input.user,
-        { kind: "merged", data: { into: target.id, intoShortId: shortId(project, target) } },
-        now,
-      );
-    }
-    const userCount = await trx
-      .selectFrom("issue_users")
-      .select((eb) => eb.fn.countAll<number>().as("n"))
-      .where("issue_id", "=", target.id)
-      .executeTakeFirstOrThrow();
-    await trx
-      .updateTable("issues")
-      .set({
-        times_seen: issues.reduce((s, i) => s + i.times_seen, 0),
-        user_count: Number(userCount.n),
-        first_seen: Math.min(...issues.map((i) => i.first_seen)),
-        last_seen: Math.max(...issues.map((i) => i.last_seen)),
-      })
-      .where("id", "=", target.id)
-      .execute();
-    await trx
-      .updateTable("issues")
-      .set({ merged_into_id: target.id, status: "resolved", substatus: "merged" })
-      .where("id", "in", ids)
-      .execute();
-    const mergedShortIds = others.map((o) => shortId(project, o));
-    await record(trx, target.project_id, target.id, input.user, { kind: "merged", data: { merged: ids, mergedShortIds } }, now);
-    return trx.selectFrom("issues").selectAll().where("id", "=", target.id).executeTakeFirstOrThrow();
+    return {
+      into,
+      changes: [
+        // The short id too: the merged issue's activity names its new home as users know it (SHOP-1).
+        ...others.map((o) =>
+          recorded(o, input.user, { kind: "merged", data: { into: into.id, intoShortId: shortId(project, into) } }, now),
+        ),
+        recorded(into, input.user, { kind: "merged", data: { merged: ids, mergedShortIds: others.map((o) => shortId(project, o)) } }, now),
+      ],
+    };
   });
+  if (!merged) throw notFound("some of these issues do not exist");
   await afterCommit(ctx);
   return merged;
 }
@@ -253,41 +131,22 @@ export async function unmergeIssue({
   input,
 }: {
   ctx: Ctx;
-  input: { projectIds: number[]; issueId: number; user: User };
+  input: { projectIds: number[]; issueId: number; user: Actor };
 }): Promise<{ issue: Issue; target: Issue; events: number }> {
-  const result = await ctx.db.transaction().execute(async (trx) => {
-    const issue = await trx
-      .selectFrom("issues")
-      .selectAll()
-      .where("id", "=", input.issueId)
-      .where("project_id", "in", input.projectIds.length ? input.projectIds : [-1])
-      .executeTakeFirst();
-    if (!issue) throw notFound("this issue does not exist");
-    if (issue.merged_into_id === null) throw invalidInput("this issue is not merged into another");
-    const target = await trx.selectFrom("issues").selectAll().where("id", "=", issue.merged_into_id).executeTakeFirstOrThrow();
-    const moved = await moveMergedBack(trx, issue, target);
-    if (moved.hashes === 0)
-      throw invalidInput("this merge cannot be undone: it was made before Telltale recorded which fingerprints a merge moves");
-    const project = await trx.selectFrom("projects").select("slug").where("id", "=", issue.project_id).executeTakeFirstOrThrow();
-    const now = ctx.now();
-    const data = { from: target.id, fromShortId: shortId(project, target), events: moved.events };
-    await record(trx, issue.project_id, issue.id, input.user, { kind: "unmerged", data }, now);
-    await record(
-      trx,
-      target.project_id,
-      target.id,
-      input.user,
-      { kind: "unmerged", data: { issue: issue.id, issueShortId: shortId(project, issue) } },
-      now,
-    );
-    const [after, targetAfter] = await Promise.all([
-      trx.selectFrom("issues").selectAll().where("id", "=", issue.id).executeTakeFirstOrThrow(),
-      trx.selectFrom("issues").selectAll().where("id", "=", target.id).executeTakeFirstOrThrow(),
-    ]);
-    return { issue: after, target: targetAfter, events: moved.events };
+  const now = ctx.now();
+  const outcome = await ctx.issueTriage.unmerge(input, ({ issue, target, projectSlug, events }) => {
+    const project = { slug: projectSlug };
+    return [
+      recorded(issue, input.user, { kind: "unmerged", data: { from: target.id, fromShortId: shortId(project, target), events } }, now),
+      recorded(target, input.user, { kind: "unmerged", data: { issue: issue.id, issueShortId: shortId(project, issue) } }, now),
+    ];
   });
+  if (outcome.kind === "not found") throw notFound("this issue does not exist");
+  if (outcome.kind === "not merged") throw invalidInput("this issue is not merged into another");
+  if (outcome.kind === "not recorded")
+    throw invalidInput("this merge cannot be undone: it was made before Telltale recorded which fingerprints a merge moves");
   await afterCommit(ctx);
-  return result;
+  return { issue: outcome.issue, target: outcome.target, events: outcome.events };
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { KeysetPage } from "../pagination";
-import type { Issue } from "../issues/triage";
+import type { Issue } from "../issues/issue";
 import type { IssueQuery } from "../search/ast";
 import type { IssueCursor, IssueSort } from "../search/sort";
 

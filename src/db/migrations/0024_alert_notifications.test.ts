@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DIALECTS, openTestStore, testCtx, type TestStore } from "../../../test/support/stores";
 import { ALERTS_CONSUMER } from "../../core/alerts/consumer";
 import { createOrganization } from "../../core/orgs/create-org";
-import { writeIssueChanges } from "../../core/outbox/changes";
+import { writeIssueChanges } from "../issue-changes";
 import { m0023 } from "./0023_alert_rules";
 import { m0024 } from "./0024_alert_notifications";
 

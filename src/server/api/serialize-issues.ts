@@ -1,4 +1,4 @@
-import type { Issue } from "../../core/issues/triage";
+import type { Issue } from "../../core/issues/issue";
 import { shortId, type StoredEvent } from "../../core/issues/queries";
 import type { Project } from "../../db/schema";
 import type { IssueExtraInfo } from "../../core/issues/extras";

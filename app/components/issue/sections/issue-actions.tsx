@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { issueExtras } from "@/src/core/issues/extras";
-import type { Issue } from "@/src/core/issues/triage";
+import type { Issue } from "@/src/core/issues/issue";
 import type { User } from "@/src/db/schema";
 import { AssignForm } from "@/app/components/issue/assign-form";
 import { TriageForm } from "@/app/components/issue/triage-form";

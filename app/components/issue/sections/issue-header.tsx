@@ -1,5 +1,5 @@
 import { issueFrequency, type FrequencyRange } from "@/src/core/issues/frequency";
-import type { Issue } from "@/src/core/issues/triage";
+import type { Issue } from "@/src/core/issues/issue";
 import { FrequencyPanel } from "@/app/components/issue/frequency-chart";
 import { ctx } from "@/app/lib/app-runtime";
 import { ago, exactUtc } from "@/app/lib/dates";
