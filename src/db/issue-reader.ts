@@ -154,7 +154,7 @@ export class KyselyIssueReader implements IssueReader {
       .where("issues.project_id", "in", projectIds)
       .orderBy("issues.last_seen", "desc")
       .limit(limits.issues);
-    return this.db
+    const rows = await this.db
       .selectFrom("issue_tags")
       .select(["issue_tags.key", "issue_tags.value", (eb) => eb.fn.sum<number>("issue_tags.times_seen").as("n")])
       .where("issue_tags.issue_id", "in", recent)
@@ -164,6 +164,7 @@ export class KyselyIssueReader implements IssueReader {
       .orderBy("issue_tags.value")
       .limit(limits.rows)
       .execute();
+    return rows.map((r) => ({ key: r.key, value: r.value }));
   }
 
   async tagValues(
