@@ -29,7 +29,6 @@ for (const dialect of DIALECTS)
             first_seen: s.firstSeen,
             last_seen: s.firstSeen,
             times_seen: s.timesSeen ?? 1,
-            last_release: s.lastRelease ?? null,
             ...(s.mergedInto !== undefined ? { merged_into_id: s.mergedInto, status: "resolved", substatus: "merged" } : {}),
             tags: s.tags ?? [],
           },

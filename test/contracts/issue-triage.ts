@@ -2,30 +2,22 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Issue } from "../../src/core/issues/issue";
 import type { IssueChangeKind, NewIssueChange } from "../../src/core/outbox/changes";
 import type { IssueTriage } from "../../src/core/ports/issue-triage";
+import type { OrgWorld } from "../support/org-world";
 
 /** An issue to start from: counts and times, tag values and the fingerprints that lead to it. */
 export interface TriageSeed {
   projectId: number;
   firstSeen: number;
   timesSeen?: number;
-  lastRelease?: string;
   tags?: Array<[string, string]>;
   hashes?: string[];
   /** Already merged into this issue, before merges recorded the hashes they moved. */
   mergedInto?: number;
 }
 
-/** An organization with two projects, a member, a team and released versions; and another organization with its own team. */
-export interface TriageWorld {
+/** The organizations of OrgWorld, and released versions in its first project. */
+export interface TriageWorld extends OrgWorld {
   triage: IssueTriage;
-  projectId: number;
-  projectSlug: string;
-  otherProjectId: number;
-  memberId: number;
-  outsiderId: number;
-  teamId: number;
-  teamSlug: string;
-  otherOrgTeamId: number;
   /** Versions of releases linked to `projectId`, oldest first. */
   versions: string[];
   seed(issue: TriageSeed): Promise<number>;
