@@ -23,6 +23,9 @@ import type { IssueTriage } from "./ports/issue-triage";
 import type { IssueReader } from "./ports/issue-reader";
 import type { IssueWindowCounts } from "./ports/window-counts";
 import type { GroupingRuleStore } from "./ports/grouping-rules";
+import type { ProjectStore } from "./ports/projects";
+import type { ProjectKeyStore } from "./ports/project-keys";
+import type { OutcomeStore } from "./ports/outcomes";
 
 /** What every core action receives besides its input: storage, the public URL and named limits. */
 export interface Ctx {
@@ -91,4 +94,10 @@ export interface Ctx {
   windowCounts: IssueWindowCounts;
   /** Projects' fingerprint rules (src/core/ports/grouping-rules.ts). */
   groupingRules: GroupingRuleStore;
+  /** Projects, their grouping version, ingest options, quotas and first issue (src/core/ports/projects.ts). */
+  projects: ProjectStore;
+  /** Projects' DSN keys and their rate limits (src/core/ports/project-keys.ts). */
+  projectKeys: ProjectKeyStore;
+  /** Outcome counts per hour, written and read back (src/core/ports/outcomes.ts). */
+  outcomes: OutcomeStore;
 }

@@ -20,6 +20,9 @@ import { KyselyIssueTriage } from "./issue-triage-store";
 import { KyselyIssueReader } from "./issue-reader";
 import { KyselyWindowCounts } from "./window-counts";
 import { KyselyGroupingRuleStore } from "./grouping-rules-store";
+import { KyselyProjectStore } from "./project-store";
+import { KyselyProjectKeyStore } from "./project-key-store";
+import { KyselyOutcomeStore } from "./outcome-store";
 import type { Ctx } from "../core/context";
 import type { Mailer } from "../core/email/mailer";
 
@@ -71,5 +74,8 @@ export function createCtx(settings: CtxSettings, store: Store, mailer: Mailer | 
     issueReader: new KyselyIssueReader(store.db),
     windowCounts: new KyselyWindowCounts(store.db),
     groupingRules: new KyselyGroupingRuleStore(store.db),
+    projects: new KyselyProjectStore(store.db),
+    projectKeys: new KyselyProjectKeyStore(store.db),
+    outcomes: new KyselyOutcomeStore(store.db),
   };
 }

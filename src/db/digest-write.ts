@@ -4,7 +4,7 @@ import { withoutDuplicates } from "../core/digest/duplicates";
 import { emptyRecords, mergeRecords, type DigestRecords, type OutcomeRecord } from "../core/digest/records";
 import type { Settled } from "../core/digest/settled";
 import { assignIssues } from "../core/issues/assign";
-import { writeOutcomes } from "../core/outcomes/record";
+import { writeOutcomes } from "./outcome-store";
 import type { ReleaseOrder } from "../core/ports/release-order";
 import type { Dialect } from "./connect";
 import type { DB } from "./schema";

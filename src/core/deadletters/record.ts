@@ -4,7 +4,7 @@ import { ITEM_CATEGORIES } from "../envelope/index";
 import { knownItemType } from "../envelope/item-types";
 import type { ScrubOptions } from "../normalize/scrub";
 import { storableText } from "../normalize/values";
-import { writeOutcomes } from "../outcomes/record";
+import { writeOutcomes } from "../../db/outcome-store";
 import { deadLetterExcerpt } from "./excerpt";
 
 /** An envelope the digest sets aside, with what is known of it. */

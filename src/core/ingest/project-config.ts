@@ -17,13 +17,9 @@ export interface KeyConfig {
 export const KEY_LIMIT_CATEGORIES = ["error", "default", "security", "transaction", "feedback", "monitor"] as const;
 
 export async function loadKeyConfig(ctx: Ctx, publicKey: string): Promise<KeyConfig | null> {
-  const key = await ctx.db
-    .selectFrom("project_keys")
-    .select(["id", "project_id", "is_active", "rate_limit_count", "rate_limit_window_seconds"])
-    .where("public_key", "=", publicKey)
-    .executeTakeFirst();
+  const key = await ctx.projectKeys.byPublicKey(publicKey);
   if (!key) return null;
-  const projectQuotas = await ctx.db.selectFrom("project_quotas").selectAll().where("project_id", "=", key.project_id).execute();
+  const projectQuotas = await ctx.projects.quotas(key.project_id);
   const quotas: Quota[] = [];
   if (key.rate_limit_count !== null && key.rate_limit_window_seconds !== null) {
     quotas.push({

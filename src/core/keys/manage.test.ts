@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DIALECTS, openTestStore, testCtx, type TestStore } from "../../../test/support/stores";
-import type { Project } from "../../db/schema";
+import type { Project } from "../projects/project";
 import type { Ctx } from "../context";
 import { createOrganization } from "../orgs/create-org";
 import { createProject } from "../projects/create-project";
@@ -19,7 +19,7 @@ describe.each(DIALECTS)("project keys on %s", (dialect) => {
   afterAll(() => store.cleanup());
 
   const newProject = async (): Promise<Project> => (await createProject({ ctx, input: { org: "acme", slug: `p${++n}` } })).project;
-  const keyRow = (id: number) => ctx.db.selectFrom("project_keys").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+  const keyRow = (id: number) => store.db.selectFrom("project_keys").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
 
   it("creates an active key with a trimmed label and a fresh key pair", async () => {
     const project = await newProject();
@@ -69,7 +69,7 @@ describe.each(DIALECTS)("project keys on %s", (dialect) => {
   it("rotates a key: the old one is disabled and a new active one takes its label and limits", async () => {
     const project = await newProject();
     const old = await createKey({ ctx, input: { project, label: "Backend" } });
-    await ctx.db
+    await store.db
       .updateTable("project_keys")
       .set({ rate_limit_count: 100, rate_limit_window_seconds: 60 })
       .where("id", "=", old.id)

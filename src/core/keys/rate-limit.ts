@@ -20,11 +20,6 @@ export async function setKeyRateLimit({
   input: { projectId: number; keyId: number; limit: z.input<typeof KeyRateLimit> };
 }): Promise<void> {
   const limit = validate(KeyRateLimit, input.limit);
-  const result = await ctx.db
-    .updateTable("project_keys")
-    .set({ rate_limit_count: limit?.count ?? null, rate_limit_window_seconds: limit?.windowSeconds ?? null })
-    .where("id", "=", input.keyId)
-    .where("project_id", "=", input.projectId)
-    .executeTakeFirst();
-  if (Number(result.numUpdatedRows) === 0) throw notFound(`key ${input.keyId} does not exist in this project`);
+  if (!(await ctx.projectKeys.setRateLimit(input.projectId, input.keyId, limit)))
+    throw notFound(`key ${input.keyId} does not exist in this project`);
 }

@@ -4,7 +4,7 @@ import type { Ctx } from "../context";
 import { createOrganization } from "../orgs/create-org";
 import { createProject } from "../projects/create-project";
 import { filteredErrors } from "./query";
-import { writeOutcomes, type OutcomeCount } from "./record";
+import type { OutcomeCount } from "./record";
 
 const HOUR = 3_600_000;
 const NOW = 1_700_000_000_000;
@@ -36,7 +36,7 @@ describe.each(DIALECTS)("filteredErrors on %s", (dialect) => {
       quantity,
       at,
     });
-    await writeOutcomes(store.db, [
+    await ctx.outcomes.record([
       count(web, "error", "filtered", "localhost", 2),
       count(web, "error", "filtered", "localhost", 1, NOW - 2 * HOUR),
       count(web, "error", "filtered", "web-crawlers", 5),

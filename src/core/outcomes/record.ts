@@ -1,29 +1,28 @@
-import { sql, type Kysely } from "kysely";
-import type { DB } from "../../db/schema";
 import { storableText } from "../normalize/values";
+import type { OutcomeCount, OutcomeStore } from "../ports/outcomes";
 
 /**
  * Sentry's outcomes: what became of every item. Nothing is dropped silently (CONTRIBUTING.md):
  * each accepted, filtered, rate-limited, too large or invalid item is counted by project,
  * category, reason and hour; the SDKs' own client reports are merged in as `client_discard`.
  */
-export type Outcome = "accepted" | "filtered" | "rate_limited" | "invalid" | "too_large" | "client_discard";
+export type { Outcome, OutcomeCount } from "../ports/outcomes";
 
-export interface OutcomeCount {
+/** Counts summed into the hour that contains them, one per project, hour, category, outcome and reason. */
+export interface HourlyOutcome {
   projectId: number;
+  hour: number;
   category: string;
-  outcome: Outcome;
+  outcome: OutcomeCount["outcome"];
   reason: string;
   quantity: number;
-  /** When it happened (ms); counted in the hour that contains it. */
-  at: number;
 }
 
 const HOUR = 3_600_000;
 
-/** Adds counts in one statement per call; rows sharing a key are summed first (PostgreSQL refuses duplicates in one upsert). */
-export async function writeOutcomes(db: Kysely<DB>, counts: readonly OutcomeCount[]): Promise<void> {
-  const rows = new Map<string, DB["outcomes"]>();
+/** Sums counts that share a key (PostgreSQL refuses duplicates in one upsert); drops empty ones. */
+export function hourlyOutcomes(counts: readonly OutcomeCount[]): HourlyOutcome[] {
+  const rows = new Map<string, HourlyOutcome>();
   for (const c of counts) {
     if (c.quantity <= 0) continue;
     const hour = Math.floor(c.at / HOUR) * HOUR;
@@ -34,18 +33,9 @@ export async function writeOutcomes(db: Kysely<DB>, counts: readonly OutcomeCoun
     const key = JSON.stringify([c.projectId, hour, category, c.outcome, reason]);
     const row = rows.get(key);
     if (row) row.quantity += c.quantity;
-    else rows.set(key, { project_id: c.projectId, hour, category, outcome: c.outcome, reason, quantity: c.quantity });
+    else rows.set(key, { projectId: c.projectId, hour, category, outcome: c.outcome, reason, quantity: c.quantity });
   }
-  if (rows.size === 0) return;
-  await db
-    .insertInto("outcomes")
-    .values([...rows.values()])
-    .onConflict((oc) =>
-      oc
-        .columns(["project_id", "hour", "category", "outcome", "reason"])
-        .doUpdateSet({ quantity: sql`outcomes.quantity + excluded.quantity` }),
-    )
-    .execute();
+  return [...rows.values()];
 }
 
 /**
@@ -59,7 +49,7 @@ export class OutcomeBuffer {
   private flushing: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly db: Kysely<DB>,
+    private readonly store: OutcomeStore,
     private readonly onError: (error: unknown) => void,
     private readonly intervalMs = 1000,
     private readonly maxPending = 10_000,
@@ -79,7 +69,7 @@ export class OutcomeBuffer {
     this.timer = null;
     const batch = this.pending;
     this.pending = [];
-    this.flushing = this.flushing.then(() => (batch.length ? writeOutcomes(this.db, batch).catch(this.onError) : undefined));
+    this.flushing = this.flushing.then(() => (batch.length ? this.store.record(batch).catch(this.onError) : undefined));
     return this.flushing;
   }
 }

@@ -58,7 +58,7 @@ describe.each(DIALECTS)("projects on %s", (dialect) => {
 
   describe("listProjects and projectInOrg", () => {
     it("lists an organization's projects by slug and only those", async () => {
-      const acme = await ctx.db.selectFrom("organizations").selectAll().where("slug", "=", "acme").executeTakeFirstOrThrow();
+      const acme = await store.db.selectFrom("organizations").selectAll().where("slug", "=", "acme").executeTakeFirstOrThrow();
       await createProject({ ctx, input: { org: "acme", slug: "aaa-first" } });
       await createProject({ ctx, input: { org: "other", slug: "elsewhere" } });
       const slugs = (await listProjects(ctx, { org: acme, projectIds: null })).map((p) => p.slug);
@@ -69,7 +69,9 @@ describe.each(DIALECTS)("projects on %s", (dialect) => {
 
     it("finds a project in its organization and not through another", async () => {
       const [acme, other] = await Promise.all(
-        ["acme", "other"].map((slug) => ctx.db.selectFrom("organizations").selectAll().where("slug", "=", slug).executeTakeFirstOrThrow()),
+        ["acme", "other"].map((slug) =>
+          store.db.selectFrom("organizations").selectAll().where("slug", "=", slug).executeTakeFirstOrThrow(),
+        ),
       );
       await createProject({ ctx, input: { org: "acme", slug: "only-acme" } });
       expect((await projectInOrg(ctx, { org: acme!, projectIds: null }, "only-acme")).slug).toBe("only-acme");

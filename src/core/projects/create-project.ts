@@ -1,14 +1,12 @@
 import { z } from "zod";
-import type { Project, ProjectKey } from "../../db/schema";
 import { Slug } from "../accounts/schemas";
 import type { Ctx } from "../context";
 import { conflict, notFound } from "../errors";
 import { generateKeyPair } from "../keys/generate";
-import { defaultTeamId } from "../../db/directory";
-import { insertRuleRow } from "../../db/alerts-store";
 import { DEFAULT_RULE } from "../alerts/rule-schema";
 import { validate } from "../validate";
 import { PLATFORM_IDS } from "./platforms";
+import type { Project, ProjectKey } from "./project";
 
 export const NewProject = z.object({
   org: Slug,
@@ -28,35 +26,23 @@ export type NewProject = z.input<typeof NewProject>;
  */
 export async function createProject({ ctx, input }: { ctx: Ctx; input: NewProject }): Promise<{ project: Project; key: ProjectKey }> {
   const data = validate(NewProject, input);
-  return ctx.db.transaction().execute(async (trx) => {
-    const org = await trx.selectFrom("organizations").select("id").where("slug", "=", data.org).executeTakeFirst();
-    if (!org) throw notFound(`organization '${data.org}' does not exist`);
-    const taken = await trx
-      .selectFrom("projects")
-      .select("id")
-      .where("organization_id", "=", org.id)
-      .where("slug", "=", data.slug)
-      .executeTakeFirst();
-    if (taken) throw conflict(`project '${data.slug}' already exists in organization '${data.org}'`);
-    const now = ctx.now();
-    const project = await trx
-      .insertInto("projects")
-      .values({ organization_id: org.id, slug: data.slug, name: data.name ?? data.slug, platform: data.platform, created_at: now })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    const teamId = data.team
-      ? (await trx.selectFrom("teams").select("id").where("organization_id", "=", org.id).where("slug", "=", data.team).executeTakeFirst())
-          ?.id
-      : await defaultTeamId(trx, org.id);
-    if (data.team && teamId === undefined) throw notFound(`team '${data.team}' does not exist in organization '${data.org}'`);
-    if (teamId != null) await trx.insertInto("project_teams").values({ project_id: project.id, team_id: teamId }).execute();
-    const { publicKey, secretKey } = generateKeyPair();
-    const key = await trx
-      .insertInto("project_keys")
-      .values({ project_id: project.id, label: "Default", public_key: publicKey, secret_key: secretKey, is_active: 1, created_at: now })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await insertRuleRow(trx, project.id, DEFAULT_RULE, { isDefault: true, createdBy: null, now });
-    return { project, key };
+  const created = await ctx.projects.create({
+    orgSlug: data.org,
+    slug: data.slug,
+    name: data.name ?? data.slug,
+    platform: data.platform,
+    ...(data.team !== undefined ? { teamSlug: data.team } : {}),
+    key: generateKeyPair(),
+    rule: DEFAULT_RULE,
+    now: ctx.now(),
   });
+  if (!("refused" in created)) return created;
+  switch (created.refused) {
+    case "no_organization":
+      throw notFound(`organization '${data.org}' does not exist`);
+    case "slug_taken":
+      throw conflict(`project '${data.slug}' already exists in organization '${data.org}'`);
+    case "no_team":
+      throw notFound(`team '${data.team ?? ""}' does not exist in organization '${data.org}'`);
+  }
 }

@@ -9,14 +9,6 @@ export interface FirstIssue {
  * The project's oldest issue, or null while no error has been digested: what the setup
  * guide's "waiting for the first event" panel turns into a link to.
  */
-export async function firstIssue(ctx: Ctx, projectId: number): Promise<FirstIssue | null> {
-  const row = await ctx.db
-    .selectFrom("issues")
-    .select(["id", "title"])
-    .where("project_id", "=", projectId)
-    .orderBy("first_seen")
-    .orderBy("id")
-    .limit(1)
-    .executeTakeFirst();
-  return row ?? null;
+export function firstIssue(ctx: Ctx, projectId: number): Promise<FirstIssue | null> {
+  return ctx.projects.firstIssue(projectId);
 }

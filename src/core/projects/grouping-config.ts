@@ -14,16 +14,8 @@ export interface GroupingState extends ProjectGrouping {
 }
 
 export async function groupingState(ctx: Ctx, projectId: number): Promise<GroupingState> {
-  const row = await ctx.db
-    .selectFrom("projects")
-    .select(["grouping_config", "grouping_previous_config", "grouping_transition_until"])
-    .where("id", "=", projectId)
-    .executeTakeFirstOrThrow();
-  const grouping: ProjectGrouping = {
-    config: row.grouping_config,
-    previous: row.grouping_previous_config,
-    transitionUntil: row.grouping_transition_until,
-  };
+  const grouping = await ctx.projects.grouping(projectId);
+  if (!grouping) throw new Error(`project ${projectId} does not exist`);
   const current = groupingStrategy(grouping.config);
   const upgrades = groupingStrategies()
     .filter((s) => s.released > current.released)
@@ -50,10 +42,6 @@ export async function upgradeGrouping({
   if (!state.upgrades.includes(to)) throw invalidInput(`"${to}" is not a newer grouping version than ${state.config}`);
   const days = input.transitionDays ?? DEFAULT_TRANSITION_DAYS;
   if (!Number.isInteger(days) || days < 0 || days > 365) throw invalidInput("the transition lasts 0 to 365 days");
-  await ctx.db
-    .updateTable("projects")
-    .set({ grouping_config: to, grouping_previous_config: state.config, grouping_transition_until: ctx.now() + days * DAY_MS })
-    .where("id", "=", input.projectId)
-    .execute();
+  await ctx.projects.setGrouping(input.projectId, { config: to, previous: state.config, transitionUntil: ctx.now() + days * DAY_MS });
   return groupingState(ctx, input.projectId);
 }

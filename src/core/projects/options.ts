@@ -45,32 +45,18 @@ function parseJson<T>(schema: z.ZodType<T>, text: string | undefined, fallback: 
 }
 
 export async function projectOptions(ctx: Ctx, projectId: number): Promise<ProjectOptions> {
-  const row = await ctx.db.selectFrom("project_options").selectAll().where("project_id", "=", projectId).executeTakeFirst();
-  const project = await ctx.db
-    .selectFrom("projects")
-    .select(["grouping_config", "grouping_previous_config", "grouping_transition_until"])
-    .where("id", "=", projectId)
-    .executeTakeFirst();
-  const storedFilters = parseJson(StoredFilters, row?.filters, {});
+  const stored = await ctx.projects.options(projectId);
+  const storedFilters = parseJson(StoredFilters, stored.filters, {});
   return {
     filters: inboundFilterConfig(storedFilters),
     storedFilters,
-    scrubbing: parseJson(Scrubbing, row?.scrubbing, Scrubbing.parse({})),
-    grouping: {
-      config: project?.grouping_config ?? GROUPING_CONFIG,
-      previous: project?.grouping_previous_config ?? null,
-      transitionUntil: project?.grouping_transition_until ?? null,
-    },
+    scrubbing: parseJson(Scrubbing, stored.scrubbing, Scrubbing.parse({})),
+    grouping: stored.grouping ?? { config: GROUPING_CONFIG, previous: null, transitionUntil: null },
   };
 }
 
-async function save(ctx: Ctx, projectId: number, column: "filters" | "scrubbing", value: unknown): Promise<void> {
-  const text = JSON.stringify(value);
-  await ctx.db
-    .insertInto("project_options")
-    .values({ project_id: projectId, filters: column === "filters" ? text : "{}", scrubbing: column === "scrubbing" ? text : "{}" })
-    .onConflict((oc) => oc.column("project_id").doUpdateSet({ [column]: text }))
-    .execute();
+function save(ctx: Ctx, projectId: number, option: "filters" | "scrubbing", value: unknown): Promise<void> {
+  return ctx.projects.saveOption(projectId, option, JSON.stringify(value));
 }
 
 /** Switches filters or replaces glob lists; unspecified filters keep their current state. */

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Ctx } from "../context";
 import { validate } from "../validate";
+import type { StoredQuota } from "./project";
 
 /** Categories a project quota can name (docs/protocol.md#data-categories), `*` for all of them together. */
 export const QUOTA_CATEGORIES = [
@@ -25,8 +26,8 @@ export const ProjectQuota = z.object({
   windowSeconds: z.coerce.number().int().min(1).max(86_400),
 });
 
-export function listQuotas(ctx: Ctx, projectId: number) {
-  return ctx.db.selectFrom("project_quotas").selectAll().where("project_id", "=", projectId).orderBy("category").execute();
+export function listQuotas(ctx: Ctx, projectId: number): Promise<StoredQuota[]> {
+  return ctx.projects.quotas(projectId);
 }
 
 /** Sets the project's quota for a category (events per window); replaces an earlier one. */
@@ -38,13 +39,9 @@ export async function setProjectQuota({
   input: { projectId: number; quota: { category: string; count: string | number; windowSeconds: string | number } };
 }): Promise<void> {
   const q = validate(ProjectQuota, input.quota);
-  await ctx.db
-    .insertInto("project_quotas")
-    .values({ project_id: input.projectId, category: q.category, limit_count: q.count, window_seconds: q.windowSeconds })
-    .onConflict((oc) => oc.columns(["project_id", "category"]).doUpdateSet({ limit_count: q.count, window_seconds: q.windowSeconds }))
-    .execute();
+  await ctx.projects.setQuota({ project_id: input.projectId, category: q.category, limit_count: q.count, window_seconds: q.windowSeconds });
 }
 
 export async function removeProjectQuota({ ctx, input }: { ctx: Ctx; input: { projectId: number; category: string } }): Promise<void> {
-  await ctx.db.deleteFrom("project_quotas").where("project_id", "=", input.projectId).where("category", "=", input.category).execute();
+  await ctx.projects.removeQuota(input.projectId, input.category);
 }

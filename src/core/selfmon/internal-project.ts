@@ -1,5 +1,9 @@
-import { INTERNAL_ORG_SLUG, INTERNAL_PROJECT_SLUG } from "../../db/migrations/0002_internal_project";
 import type { Ctx } from "../context";
+import type { Project } from "../projects/project";
+
+/** The organization and project migration 0002 makes for Telltale's own errors and traces. */
+export const INTERNAL_ORG_SLUG = "telltale-internal";
+export const INTERNAL_PROJECT_SLUG = "telltale";
 
 /**
  * The id of the project Telltale reports its own errors and traces to, found as migration 0002
@@ -11,11 +15,12 @@ export async function findInternalProjectId(ctx: Ctx): Promise<number | undefine
 
 /** The internal project with its organization's id; undefined if it was removed. */
 export async function findInternalProject(ctx: Ctx): Promise<{ id: number; organizationId: number } | undefined> {
-  return ctx.db
-    .selectFrom("projects")
-    .innerJoin("organizations", "organizations.id", "projects.organization_id")
-    .select(["projects.id", "projects.organization_id as organizationId"])
-    .where("organizations.slug", "=", INTERNAL_ORG_SLUG)
-    .where("projects.slug", "=", INTERNAL_PROJECT_SLUG)
-    .executeTakeFirst();
+  const project = await internalProject(ctx);
+  return project ? { id: project.id, organizationId: project.organization_id } : undefined;
+}
+
+/** The internal project; null if it (or its organization) was removed. */
+export async function internalProject(ctx: Ctx): Promise<Project | null> {
+  const orgId = await ctx.projects.organizationId(INTERNAL_ORG_SLUG);
+  return orgId === null ? null : ctx.projects.bySlug(orgId, INTERNAL_PROJECT_SLUG);
 }

@@ -1,7 +1,7 @@
 import type { SelfMonitoring } from "../../config/settings";
-import { INTERNAL_ORG_SLUG, INTERNAL_PROJECT_SLUG } from "../../db/migrations/0002_internal_project";
 import { buildDsn, parseDsn } from "../auth/dsn";
 import type { Ctx } from "../context";
+import { internalProject } from "./internal-project";
 
 /** Where Telltale's own SDKs send their envelopes (PRODUCT.md fact 2). */
 export interface SelfMonitoringTarget {
@@ -26,16 +26,9 @@ export async function resolveSelfMonitoring(
     if (!parseDsn(setting.dsn)) return null;
     return { serverDsn: setting.dsn, browserDsn: setting.dsn, tunnel: tunnelPath, internal: false };
   }
-  const key = await ctx.db
-    .selectFrom("project_keys")
-    .innerJoin("projects", "projects.id", "project_keys.project_id")
-    .innerJoin("organizations", "organizations.id", "projects.organization_id")
-    .select(["project_keys.public_key", "projects.id as project_id"])
-    .where("organizations.slug", "=", INTERNAL_ORG_SLUG)
-    .where("projects.slug", "=", INTERNAL_PROJECT_SLUG)
-    .where("project_keys.is_active", "=", 1)
-    .orderBy("project_keys.id")
-    .executeTakeFirst();
+  const project = await internalProject(ctx);
+  const keys = project ? await ctx.projectKeys.list(project.id) : [];
+  const key = keys.find((k) => k.is_active === 1);
   if (!key) return null; // the internal project's keys were all disabled: self-monitoring is off
   return {
     // The server reports over loopback: TELLTALE_URL may be a proxy's address this process cannot reach.

@@ -1,8 +1,8 @@
 import { generateKeyPair } from "../../core/keys/generate";
 import type { Migration } from "./helpers";
+import { INTERNAL_ORG_SLUG, INTERNAL_PROJECT_SLUG } from "../../core/selfmon/internal-project";
 
-export const INTERNAL_ORG_SLUG = "telltale-internal";
-export const INTERNAL_PROJECT_SLUG = "telltale";
+export { INTERNAL_ORG_SLUG, INTERNAL_PROJECT_SLUG };
 
 /**
  * The organization and project Telltale reports its own errors and traces to when

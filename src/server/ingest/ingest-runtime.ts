@@ -53,7 +53,7 @@ export function createIngestRuntime(
     keys: new KeyCache(ctx, options.keyCacheMs ?? 10_000),
     limiter: new RateLimiter(ctx.now),
     globalQuotas: parseQuotaList(settings.ingest.rateLimits, "organization", "global"),
-    outcomes: new OutcomeBuffer(ctx.db, (error) => log("error", "writing outcomes failed", { error: String(error) })),
+    outcomes: new OutcomeBuffer(ctx.outcomes, (error) => log("error", "writing outcomes failed", { error: String(error) })),
     limits: envelopeLimits(settings.ingest),
     maxItemsBytes: settings.ingest.maxItemsBytes,
     maxRequestBytes: settings.ingest.maxRequestBytes,
