@@ -8,6 +8,7 @@ import type { TwoFactorSchema } from "./schema-two-factor";
 import type { SsoSchema } from "./schema-sso";
 import type { Role, TeamRole } from "../core/orgs/roles";
 import type { Issue } from "../core/issues/issue";
+import type { Project, ProjectKey, StoredQuota } from "../core/projects/project";
 
 /**
  * Tables as the typed query layer sees them, identical on SQLite and PostgreSQL.
@@ -99,32 +100,15 @@ export interface MembershipsTable {
   created_at: number;
 }
 
-export interface ProjectsTable {
+/** The columns of core's `Project` (src/core/projects/project.ts); the database fills in the id and grouping version. */
+export interface ProjectsTable extends Omit<Project, "id" | "grouping_config"> {
   id: Generated<number>;
-  organization_id: number;
-  slug: string;
-  name: string;
-  platform: string;
-  created_at: number;
-  /** The grouping strategy version new events are grouped with (src/core/grouping/config.ts). */
   grouping_config: Generated<string>;
-  /** During an upgrade's transition: the version before, whose hashes still find old issues. */
-  grouping_previous_config: string | null;
-  /** When the transition ends (ms); after it only `grouping_config` is computed. */
-  grouping_transition_until: number | null;
 }
 
-export interface ProjectKeysTable {
+/** The columns of core's `ProjectKey` (src/core/projects/project.ts). */
+export interface ProjectKeysTable extends Omit<ProjectKey, "id"> {
   id: Generated<number>;
-  project_id: number;
-  label: string;
-  public_key: string;
-  secret_key: string;
-  is_active: number;
-  /** Events accepted per window through this key; null means no per-key limit. */
-  rate_limit_count: number | null;
-  rate_limit_window_seconds: number | null;
-  created_at: number;
 }
 
 export interface ApiTokensTable {
@@ -178,12 +162,7 @@ export interface DigestProgressTable {
 }
 
 /** Per-project, per-category quotas (events per window), set in project settings or the CLI. */
-export interface ProjectQuotasTable {
-  project_id: number;
-  category: string;
-  limit_count: number;
-  window_seconds: number;
-}
+export type ProjectQuotasTable = StoredQuota;
 
 /** Project-level ingest options: inbound filters and scrubbing, as JSON documents. */
 export interface ProjectOptionsTable {
@@ -521,10 +500,9 @@ export interface PasswordResetsTable {
 export type User = Selectable<UsersTable>;
 export type Organization = Selectable<OrganizationsTable>;
 export type Membership = Selectable<MembershipsTable>;
-export type Project = Selectable<ProjectsTable>;
+export type { Project, ProjectKey };
 export type Team = Selectable<TeamsTable>;
 export type Invitation = Selectable<InvitationsTable>;
-export type ProjectKey = Selectable<ProjectKeysTable>;
 export type ApiToken = Selectable<ApiTokensTable>;
 export type NewProjectKey = Insertable<ProjectKeysTable>;
 
