@@ -26,6 +26,9 @@ import type { GroupingRuleStore } from "./ports/grouping-rules";
 import type { ProjectStore } from "./ports/projects";
 import type { ProjectKeyStore } from "./ports/project-keys";
 import type { OutcomeStore } from "./ports/outcomes";
+import type { TokenStore } from "./ports/tokens";
+import type { OrganizationStore } from "./ports/organizations";
+import type { PaletteLookup } from "./ports/palette-lookup";
 
 /** What every core action receives besides its input: storage, the public URL and named limits. */
 export interface Ctx {
@@ -100,4 +103,10 @@ export interface Ctx {
   projectKeys: ProjectKeyStore;
   /** Outcome counts per hour, written and read back (src/core/ports/outcomes.ts). */
   outcomes: OutcomeStore;
+  /** Personal and organization API tokens (src/core/ports/tokens.ts). */
+  tokens: TokenStore;
+  /** Organizations: finding, creating and renaming them (src/core/ports/organizations.ts). */
+  organizations: OrganizationStore;
+  /** The command palette's reads by id, prefix and title words (src/core/ports/palette-lookup.ts). */
+  paletteLookup: PaletteLookup;
 }

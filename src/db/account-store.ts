@@ -1,8 +1,24 @@
 import type { Kysely } from "kysely";
-import type { Account, AccountStore, AttemptCount, SessionRow, UserActivity } from "../core/ports/accounts";
+import type { User } from "../core/accounts/user";
+import type { Account, AccountStore, AttemptCount, NewAccountRow, NewSessionRow, SessionRow, UserActivity } from "../core/ports/accounts";
 import { countAttempt, forgetExpiredAttempts, refundAttempt } from "./login-attempts";
 import type { Dialect } from "./connect";
+import { insertOrganizationRows } from "./organization-store";
 import type { DB } from "./schema";
+
+/** A user's columns but the password hash: what pages and the API get. */
+const USER_COLUMNS = ["users.id", "users.email", "users.name", "users.is_superuser", "users.created_at"] as const;
+
+/** Adds a user unless the email is taken (in the caller's transaction, for the first run's setup). */
+async function insertUserRow(db: Kysely<DB>, user: NewAccountRow, now: number): Promise<User | null> {
+  const existing = await db.selectFrom("users").select("id").where("email", "=", user.email).executeTakeFirst();
+  if (existing) return null;
+  return db
+    .insertInto("users")
+    .values({ email: user.email, name: user.name, password_hash: user.passwordHash, is_superuser: user.superuser ? 1 : 0, created_at: now })
+    .returning(["id", "email", "name", "is_superuser", "created_at"])
+    .executeTakeFirstOrThrow();
+}
 
 /** The account features' storage (src/core/ports/accounts.ts) over the main database. */
 export class KyselyAccountStore implements AccountStore {
@@ -37,6 +53,38 @@ export class KyselyAccountStore implements AccountStore {
       .select((eb) => eb.fn.countAll<number>().as("n"))
       .executeTakeFirstOrThrow();
     return Number(row.n);
+  }
+
+  async credentials(email: string): Promise<{ user: User; passwordHash: string } | null> {
+    const row = await this.db
+      .selectFrom("users")
+      .select(USER_COLUMNS)
+      .select("password_hash")
+      .where("email", "=", email)
+      .executeTakeFirst();
+    if (!row) return null;
+    const { password_hash, ...user } = row;
+    return { user, passwordHash: password_hash };
+  }
+
+  addUser(user: NewAccountRow, now: number): Promise<User | null> {
+    return insertUserRow(this.db, user, now);
+  }
+
+  addFirstAdmin(
+    admin: NewAccountRow,
+    org: { slug: string; name: string },
+    now: number,
+  ): Promise<{ user: User } | { refused: "set-up" | "slug-taken" }> {
+    return this.db.transaction().execute(async (trx) => {
+      if ((await trx.selectFrom("users").select("id").limit(1).execute()).length > 0) return { refused: "set-up" as const };
+      const taken = await trx.selectFrom("organizations").select("id").where("slug", "=", org.slug).executeTakeFirst();
+      if (taken) return { refused: "slug-taken" as const };
+      const user = await insertUserRow(trx, admin, now);
+      // Neither can be taken now but by a concurrent writer: the error rolls the user back.
+      if (!user || !(await insertOrganizationRows(trx, org, user.id, now))) throw new Error("first run: written concurrently");
+      return { user };
+    });
   }
 
   async addResetToken(row: { id: string; userId: number; createdAt: number; expiresAt: number }): Promise<void> {
@@ -75,6 +123,48 @@ export class KyselyAccountStore implements AccountStore {
       if (keepSessionId !== null) sessions = sessions.where("id", "!=", keepSessionId);
       await sessions.execute();
     });
+  }
+
+  async addSession(session: NewSessionRow): Promise<void> {
+    await this.db
+      .insertInto("sessions")
+      .values({
+        id: session.id,
+        user_id: session.userId,
+        created_at: session.createdAt,
+        expires_at: session.expiresAt,
+        ip: session.ip,
+        user_agent: session.userAgent,
+      })
+      .execute();
+  }
+
+  async sessionUser(sessionId: string, now: number): Promise<{ user: User; lastSeenAt: number } | null> {
+    const row = await this.db
+      .selectFrom("sessions")
+      .innerJoin("users", "users.id", "sessions.user_id")
+      .select(USER_COLUMNS)
+      .select(["sessions.created_at as session_created_at", "sessions.last_seen_at"])
+      .where("sessions.id", "=", sessionId)
+      .where("sessions.expires_at", ">", now)
+      .executeTakeFirst();
+    if (!row) return null;
+    const { session_created_at, last_seen_at, ...user } = row;
+    return { user, lastSeenAt: last_seen_at ?? session_created_at };
+  }
+
+  async touchSession(sessionId: string, now: number, since: number): Promise<void> {
+    // The WHERE makes concurrent requests of one session write it once.
+    await this.db
+      .updateTable("sessions")
+      .set({ last_seen_at: now })
+      .where("id", "=", sessionId)
+      .where((eb) => eb.or([eb("last_seen_at", "is", null), eb("last_seen_at", "<=", since)]))
+      .execute();
+  }
+
+  async endSession(sessionId: string): Promise<void> {
+    await this.db.deleteFrom("sessions").where("id", "=", sessionId).execute();
   }
 
   liveSessions(userId: number, now: number): Promise<SessionRow[]> {

@@ -23,6 +23,9 @@ import { KyselyGroupingRuleStore } from "./grouping-rules-store";
 import { KyselyProjectStore } from "./project-store";
 import { KyselyProjectKeyStore } from "./project-key-store";
 import { KyselyOutcomeStore } from "./outcome-store";
+import { KyselyTokenStore } from "./token-store";
+import { KyselyOrganizationStore } from "./organization-store";
+import { KyselyPaletteLookup } from "./palette-lookup";
 import type { Ctx } from "../core/context";
 import type { Mailer } from "../core/email/mailer";
 
@@ -77,5 +80,8 @@ export function createCtx(settings: CtxSettings, store: Store, mailer: Mailer | 
     projects: new KyselyProjectStore(store.db),
     projectKeys: new KyselyProjectKeyStore(store.db),
     outcomes: new KyselyOutcomeStore(store.db),
+    tokens: new KyselyTokenStore(store.db),
+    organizations: new KyselyOrganizationStore(store.db),
+    paletteLookup: new KyselyPaletteLookup(store.db, store.dialect),
   };
 }

@@ -2,17 +2,10 @@ import type { Kysely } from "kysely";
 import type { Directory, MembershipCheck, MemberRecord, PendingInvitation, TeamDetail, TeamRecord } from "../core/ports/directory";
 import type { Role, TeamRole } from "../core/orgs/roles";
 import type { Dialect } from "./connect";
+import type { Organization } from "../core/orgs/organization";
 import { deleteProjectRows, renameProjectRow } from "./project-rows";
-import type { DB, Invitation, QueueDB, Team } from "./schema";
-
-const teamRecord = (t: Team): TeamRecord => ({
-  id: t.id,
-  organizationId: t.organization_id,
-  slug: t.slug,
-  name: t.name,
-  isDefault: t.is_default === 1,
-  createdAt: t.created_at,
-});
+import type { DB, Invitation, QueueDB } from "./schema";
+import { defaultTeamId, insertTeamRow, teamRecord } from "./team-rows";
 
 const invitationRecord = (i: Invitation): PendingInvitation => ({
   id: i.id,
@@ -25,36 +18,8 @@ const invitationRecord = (i: Invitation): PendingInvitation => ({
   expiresAt: i.expires_at,
 });
 
-/** Inserts a team row and its admin (used by organization creation in its own transaction too). */
-export async function insertTeamRow(
-  db: Kysely<DB>,
-  orgId: number,
-  team: { slug: string; name: string; isDefault?: boolean },
-  adminUserId: number | null,
-  now: number,
-): Promise<TeamRecord | null> {
-  const taken = await db
-    .selectFrom("teams")
-    .select("id")
-    .where("organization_id", "=", orgId)
-    .where("slug", "=", team.slug)
-    .executeTakeFirst();
-  if (taken) return null;
-  const row = await db
-    .insertInto("teams")
-    .values({ organization_id: orgId, slug: team.slug, name: team.name || team.slug, is_default: team.isDefault ? 1 : 0, created_at: now })
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  if (adminUserId !== null)
-    await db.insertInto("team_members").values({ team_id: row.id, user_id: adminUserId, role: "admin", created_at: now }).execute();
-  return teamRecord(row);
-}
-
-/** The organization's default team (its id), for a project created without naming one. */
-export async function defaultTeamId(db: Kysely<DB>, orgId: number): Promise<number | null> {
-  const row = await db.selectFrom("teams").select("id").where("organization_id", "=", orgId).where("is_default", "=", 1).executeTakeFirst();
-  return row?.id ?? null;
-}
+// Project creation reads the default team from here.
+export { defaultTeamId } from "./team-rows";
 
 /** Directory (src/core/ports/directory.ts) on the main database, SQLite and PostgreSQL alike. */
 export class KyselyDirectory implements Directory {
@@ -100,6 +65,31 @@ export class KyselyDirectory implements Directory {
       .where("user_id", "=", userId)
       .executeTakeFirst();
     return row?.role ?? null;
+  }
+
+  async membershipsOf(userId: number): Promise<{ org: Organization; role: Role }[]> {
+    const rows = await this.db
+      .selectFrom("memberships")
+      .innerJoin("organizations", "organizations.id", "memberships.organization_id")
+      .selectAll("organizations")
+      .select("memberships.role")
+      .where("memberships.user_id", "=", userId)
+      .orderBy("organizations.slug")
+      .execute();
+    return rows.map(({ role, ...org }) => ({ org, role }));
+  }
+
+  async teamProjectIds(orgId: number, userId: number): Promise<number[]> {
+    const rows = await this.db
+      .selectFrom("project_teams")
+      .innerJoin("team_members", "team_members.team_id", "project_teams.team_id")
+      .innerJoin("teams", "teams.id", "project_teams.team_id")
+      .select("project_teams.project_id")
+      .distinct()
+      .where("team_members.user_id", "=", userId)
+      .where("teams.organization_id", "=", orgId)
+      .execute();
+    return rows.map((r) => r.project_id);
   }
 
   /** Reads the member's role and the owner count in `trx`, after taking the write lock on PostgreSQL. */

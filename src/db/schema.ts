@@ -497,8 +497,10 @@ export interface PasswordResetsTable {
   expires_at: number;
 }
 
-export type User = Selectable<UsersTable>;
-export type Organization = Selectable<OrganizationsTable>;
+// Core's domain types, kept importable from here until every page and test imports them from core.
+// A user read through core carries no password hash.
+export type { User } from "../core/accounts/user";
+export type { Organization } from "../core/orgs/organization";
 export type Membership = Selectable<MembershipsTable>;
 export type { Project, ProjectKey };
 export type Team = Selectable<TeamsTable>;

@@ -7,7 +7,8 @@ import { digestBatch } from "../../src/core/digest/batch";
 import { DEFAULT_ENVELOPE_LIMITS } from "../../src/core/envelope/index";
 import { createOrganization } from "../../src/core/orgs/create-org";
 import { createProject } from "../../src/core/projects/create-project";
-import { lookup } from "../../src/core/search/lookup";
+import { lookup, LOOKUP_LIMIT } from "../../src/core/search/lookup";
+import { KyselyPaletteLookup } from "../../src/db/palette-lookup";
 import type { Organization, User } from "../../src/db/schema";
 import { LOOKUP_ROUTES } from "../../src/server/api/lookup-routes";
 import { buildEnvelope, newEventId } from "../support/envelopes";
@@ -91,7 +92,7 @@ describe.each(DIALECTS)("the command palette's lookup on %s", (dialect) => {
     expect(await titles("oom")).toEqual([]);
     if (dialect === "sqlite") {
       const plans = await planStatements(store, (db) =>
-        lookup({ ctx: { ...ctx, db }, input: { org: mine, projectIds: null, query: "boom" } }).then(() => {}),
+        new KyselyPaletteLookup(db, dialect).issuesByTitleWords(mine.id, ["boom"], LOOKUP_LIMIT).then(() => {}),
       );
       const issues = plans.find((p) => p.sql.includes("issue_title_words"));
       expect(issues?.steps).toContainEqual(expect.stringMatching(/VIRTUAL TABLE INDEX/));

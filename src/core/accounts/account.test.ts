@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DIALECTS, openTestStore, testCtx, type TestStore } from "../../../test/support/stores";
-import type { Account } from "../ports/accounts";
+import type { User } from "./user";
 import type { Ctx } from "../context";
 import { changePassword } from "./change-password";
 import { createUser } from "./create-user";
@@ -17,7 +17,7 @@ describe.each(DIALECTS)("the account page's core on %s", (dialect) => {
   let ctx: Ctx;
   let clock: number;
   let n = 0;
-  let user: Account;
+  let user: User;
 
   const signIn = (userAgent = CHROME_MAC, password = PASSWORD, ip = `10.30.${n}.1`) =>
     login({ ctx, input: { email: user.email, password, ip, userAgent } });

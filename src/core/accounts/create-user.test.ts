@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DIALECTS, openTestStore, testCtx, type TestStore } from "../../../test/support/stores";
 import type { Ctx } from "../context";
-import { countUsers, createUser } from "./create-user";
+import { createUser } from "./create-user";
 import { verifyPassword } from "./password";
 
 describe.each(DIALECTS)("createUser on %s", (dialect) => {
@@ -18,8 +18,11 @@ describe.each(DIALECTS)("createUser on %s", (dialect) => {
     const user = await createUser({ ctx, input: { email: "  Ada@Example.COM ", password: "analytical engine", name: " Ada " } });
     expect(user).toMatchObject({ email: "ada@example.com", name: "Ada", is_superuser: 0, created_at: 1_700_000_000_000 });
     expect(typeof user.id).toBe("number");
-    expect(user.password_hash).not.toContain("analytical engine");
-    expect(await verifyPassword("analytical engine", user.password_hash)).toBe(true);
+    expect(user).not.toHaveProperty("password_hash");
+    const stored = await ctx.accounts.credentials("ada@example.com");
+    expect(stored?.user).toEqual(user);
+    expect(stored?.passwordHash).not.toContain("analytical engine");
+    expect(await verifyPassword("analytical engine", stored?.passwordHash ?? "")).toBe(true);
   });
 
   it("marks a superuser", async () => {
@@ -29,12 +32,12 @@ describe.each(DIALECTS)("createUser on %s", (dialect) => {
 
   it("refuses a second user with the same email, whatever its case, as a conflict", async () => {
     await createUser({ ctx, input: { email: "grace@example.com", password: "first password" } });
-    const before = await countUsers(ctx.db);
+    const before = await ctx.accounts.countUsers();
     await expect(createUser({ ctx, input: { email: "GRACE@example.com", password: "second password" } })).rejects.toMatchObject({
       code: "conflict",
       message: "a user with email 'grace@example.com' already exists",
     });
-    expect(await countUsers(ctx.db)).toBe(before);
+    expect(await ctx.accounts.countUsers()).toBe(before);
   });
 
   it.each([

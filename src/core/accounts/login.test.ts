@@ -59,7 +59,7 @@ describe.each(DIALECTS)("login on %s", (dialect) => {
     expect(result.user.email).toBe(email);
     expect(result.token).toMatch(/^[\w-]{43}$/);
     expect(result.expiresAt).toBe(clock + 14 * 86_400_000);
-    const sessions = await ctx.db.selectFrom("sessions").selectAll().where("user_id", "=", result.user.id).execute();
+    const sessions = await store.db.selectFrom("sessions").selectAll().where("user_id", "=", result.user.id).execute();
     expect(sessions).toEqual([
       {
         id: hashSessionToken(result.token),

@@ -1,14 +1,14 @@
 import { createHash, randomBytes } from "node:crypto";
-import { countAttempt, forgetExpiredAttempts, refundAttempt, type AttemptCount } from "../../db/login-attempts";
-import type { User } from "../../db/schema";
 import { auditForUser } from "../audit/record";
 import type { Ctx } from "../context";
+import type { AttemptCount } from "../ports/accounts";
 import { throttled, unauthenticated } from "../errors";
 import { throttleKey } from "../net/ip";
 import { openChallenge } from "../twofactor/challenge";
 import { hasTwoFactor } from "../twofactor/check-code";
 import { refusePasswordSignIn } from "../sso/require";
 import { dummyHash, verifyPassword } from "./password";
+import type { User } from "./user";
 
 export interface LoginInput {
   email: string;
@@ -46,10 +46,10 @@ export async function passwordSignIn({ ctx, input }: { ctx: Ctx; input: LoginInp
   const email = input.email.trim().toLowerCase();
   const now = ctx.now();
   const windowMs = ctx.limits.loginWindowSeconds * 1000;
-  await forgetExpiredAttempts(ctx.db, now, windowMs);
+  await ctx.accounts.forgetExpiredAttempts(now, windowMs);
 
   const ipKey = `ip:${throttleKey(input.ip)}`;
-  const byIp = await countAttempt(ctx.db, ipKey, now, windowMs);
+  const byIp = await ctx.accounts.countAttempt(ipKey, now, windowMs);
   if (byIp.attempts > ctx.limits.loginMaxFailures) {
     await auditThrottled(ctx, input, byIp, ctx.limits.loginMaxFailures);
     throw tooMany(byIp, now, windowMs);
@@ -57,21 +57,22 @@ export async function passwordSignIn({ ctx, input }: { ctx: Ctx; input: LoginInp
   // An address is at most 254 characters (RFC 5321); a longer "email" is no account's, and
   // must not grow the counter table by what a request can carry.
   const accountKey = `account:${email.slice(0, 320)}`;
-  const byAccount = await countAttempt(ctx.db, accountKey, now, windowMs);
+  const byAccount = await ctx.accounts.countAttempt(accountKey, now, windowMs);
   if (byAccount.attempts > ctx.limits.loginAccountMaxFailures) {
     await auditThrottled(ctx, input, byAccount, ctx.limits.loginAccountMaxFailures);
     throw tooMany(byAccount, now, windowMs);
   }
 
-  const user = await ctx.db.selectFrom("users").selectAll().where("email", "=", email).executeTakeFirst();
-  const ok = await verifyPassword(input.password, user?.password_hash ?? (await dummyHash()));
+  const stored = await ctx.accounts.credentials(email);
+  const ok = await verifyPassword(input.password, stored?.passwordHash ?? (await dummyHash()));
+  const user = stored?.user;
   if (!user || !ok) {
     if (user) await auditPasswordSignIn(ctx, user, input.ip, "wrong password");
     throw unauthenticated("Wrong email or password.");
   }
 
-  await refundAttempt(ctx.db, ipKey, byIp.windowStart);
-  await refundAttempt(ctx.db, accountKey, byAccount.windowStart);
+  await ctx.accounts.refundAttempt(ipKey, byIp.windowStart);
+  await ctx.accounts.refundAttempt(accountKey, byAccount.windowStart);
   try {
     await refusePasswordSignIn(ctx, user);
   } catch (error) {
@@ -106,17 +107,14 @@ export async function openSession(ctx: Ctx, user: User, ip: string, userAgent: s
   const now = ctx.now();
   const token = randomBytes(32).toString("base64url");
   const expiresAt = now + ctx.limits.sessionDays * 86_400_000;
-  await ctx.db
-    .insertInto("sessions")
-    .values({
-      id: hashSessionToken(token),
-      user_id: user.id,
-      created_at: now,
-      expires_at: expiresAt,
-      ip,
-      user_agent: userAgent.slice(0, 512),
-    })
-    .execute();
+  await ctx.accounts.addSession({
+    id: hashSessionToken(token),
+    userId: user.id,
+    createdAt: now,
+    expiresAt,
+    ip,
+    userAgent: userAgent.slice(0, 512),
+  });
   return { user, token, expiresAt };
 }
 
@@ -147,7 +145,7 @@ async function auditPasswordSignIn(ctx: Ctx, user: User, ip: string, reason: str
 async function auditThrottled(ctx: Ctx, input: LoginInput, count: AttemptCount, limit: number): Promise<void> {
   if (count.attempts !== limit + 1) return;
   const email = input.email.trim().toLowerCase();
-  const user = await ctx.db.selectFrom("users").selectAll().where("email", "=", email).executeTakeFirst();
+  const user = await ctx.accounts.userByEmail(email);
   if (user) await auditPasswordSignIn(ctx, user, input.ip, "throttled");
 }
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { Mailbox } from "../../../test/support/mailbox";
 import { DIALECTS, openTestStore, testCtx, type TestStore } from "../../../test/support/stores";
-import type { Account } from "../ports/accounts";
+import type { User } from "./user";
 import type { Ctx } from "../context";
 import { createOrganization } from "../orgs/create-org";
 import { createUser } from "./create-user";
@@ -15,8 +15,8 @@ describe.each(DIALECTS)("user management for superusers on %s", (dialect) => {
   let store: TestStore;
   let ctx: Ctx;
   let n = 0;
-  let root: Account;
-  let plain: Account;
+  let root: User;
+  let plain: User;
 
   const make = (name: string, superuser = false) =>
     createUser({ ctx, input: { email: `${name}${n}@example.com`, password: PASSWORD, superuser } });

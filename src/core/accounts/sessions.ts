@@ -1,8 +1,8 @@
 import UAParser from "ua-parser-js";
-import type { User } from "../../db/schema";
 import type { Ctx } from "../context";
 import { notFound } from "../errors";
 import { hashSessionToken } from "./login";
+import type { User } from "./user";
 
 /** A session's last-seen time is written at most this often, not on every request. */
 export const LAST_SEEN_EVERY_MS = 60_000;
@@ -11,31 +11,17 @@ export const LAST_SEEN_EVERY_MS = 60_000;
 export async function userForSession(ctx: Ctx, token: string | undefined): Promise<User | null> {
   if (!token || token.length > 128) return null;
   const now = ctx.now();
-  const row = await ctx.db
-    .selectFrom("sessions")
-    .innerJoin("users", "users.id", "sessions.user_id")
-    .selectAll("users")
-    .select(["sessions.id as session_id", "sessions.created_at as session_created_at", "sessions.last_seen_at"])
-    .where("sessions.id", "=", hashSessionToken(token))
-    .where("sessions.expires_at", ">", now)
-    .executeTakeFirst();
-  if (!row) return null;
-  const { session_id, session_created_at, last_seen_at, ...user } = row;
-  if (now - (last_seen_at ?? session_created_at) >= LAST_SEEN_EVERY_MS) {
-    // The WHERE makes concurrent requests of one session write it once a minute at most.
-    await ctx.db
-      .updateTable("sessions")
-      .set({ last_seen_at: now })
-      .where("id", "=", session_id)
-      .where((eb) => eb.or([eb("last_seen_at", "is", null), eb("last_seen_at", "<=", now - LAST_SEEN_EVERY_MS)]))
-      .execute();
-  }
-  return user;
+  const id = hashSessionToken(token);
+  const session = await ctx.accounts.sessionUser(id, now);
+  if (!session) return null;
+  // Concurrent requests of one session write it once a minute at most.
+  if (now - session.lastSeenAt >= LAST_SEEN_EVERY_MS) await ctx.accounts.touchSession(id, now, now - LAST_SEEN_EVERY_MS);
+  return session.user;
 }
 
 export async function logout(ctx: Ctx, token: string | undefined): Promise<void> {
   if (!token) return;
-  await ctx.db.deleteFrom("sessions").where("id", "=", hashSessionToken(token)).execute();
+  await ctx.accounts.endSession(hashSessionToken(token));
 }
 
 /** One row of the account page's session list. */

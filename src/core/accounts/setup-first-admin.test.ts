@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { INTERNAL_ORG_SLUG } from "../../../test/support/internal-org";
 import { DIALECTS, openTestStore, testCtx, type TestStore } from "../../../test/support/stores";
-import { INTERNAL_ORG_SLUG } from "../../db/migrations/0002_internal_project";
 import type { Ctx } from "../context";
-import { countUsers, createUser } from "./create-user";
+import { createUser } from "./create-user";
 import { setupFirstAdmin } from "./setup-first-admin";
 
 describe.each(DIALECTS)("setupFirstAdmin on %s", (dialect) => {
@@ -22,15 +22,15 @@ describe.each(DIALECTS)("setupFirstAdmin on %s", (dialect) => {
       input: { email: "Admin@Example.com", password: "first admin pw", orgSlug: "Acme", orgName: "Acme Inc." },
     });
     expect(user).toMatchObject({ email: "admin@example.com", is_superuser: 1 });
-    const org = await ctx.db.selectFrom("organizations").selectAll().where("slug", "=", "acme").executeTakeFirstOrThrow();
+    const org = await store.db.selectFrom("organizations").selectAll().where("slug", "=", "acme").executeTakeFirstOrThrow();
     expect(org).toMatchObject({ name: "Acme Inc.", is_internal: 0 });
-    const memberships = await ctx.db.selectFrom("memberships").select(["organization_id", "user_id", "role"]).execute();
+    const memberships = await store.db.selectFrom("memberships").select(["organization_id", "user_id", "role"]).execute();
     expect(memberships).toEqual([{ organization_id: org.id, user_id: user.id, role: "owner" }]);
   });
 
   it("names the organization after its slug when no name is given", async () => {
     await setupFirstAdmin({ ctx, input: { email: "admin@example.com", password: "first admin pw", orgSlug: "acme" } });
-    expect(await ctx.db.selectFrom("organizations").select("name").where("slug", "=", "acme").executeTakeFirstOrThrow()).toEqual({
+    expect(await store.db.selectFrom("organizations").select("name").where("slug", "=", "acme").executeTakeFirstOrThrow()).toEqual({
       name: "acme",
     });
   });
@@ -42,8 +42,8 @@ describe.each(DIALECTS)("setupFirstAdmin on %s", (dialect) => {
     ).rejects.toMatchObject({
       code: "conflict",
     });
-    expect(await countUsers(ctx.db)).toBe(1);
-    expect(await ctx.db.selectFrom("organizations").select("id").where("slug", "=", "acme").executeTakeFirst()).toBeUndefined();
+    expect(await ctx.accounts.countUsers()).toBe(1);
+    expect(await store.db.selectFrom("organizations").select("id").where("slug", "=", "acme").executeTakeFirst()).toBeUndefined();
   });
 
   it("can run only once", async () => {
@@ -53,7 +53,7 @@ describe.each(DIALECTS)("setupFirstAdmin on %s", (dialect) => {
     ).rejects.toMatchObject({
       code: "conflict",
     });
-    expect(await countUsers(ctx.db)).toBe(1);
+    expect(await ctx.accounts.countUsers()).toBe(1);
   });
 
   it("creates no user when the organization cannot be created", async () => {
@@ -62,7 +62,7 @@ describe.each(DIALECTS)("setupFirstAdmin on %s", (dialect) => {
     ).rejects.toMatchObject({
       code: "conflict",
     });
-    expect(await countUsers(ctx.db)).toBe(0);
+    expect(await ctx.accounts.countUsers()).toBe(0);
   });
 
   it("refuses an invalid organization slug before creating anything", async () => {
@@ -72,6 +72,6 @@ describe.each(DIALECTS)("setupFirstAdmin on %s", (dialect) => {
       code: "invalid_input",
       message: expect.stringMatching(/^orgSlug: /),
     });
-    expect(await countUsers(ctx.db)).toBe(0);
+    expect(await ctx.accounts.countUsers()).toBe(0);
   });
 });

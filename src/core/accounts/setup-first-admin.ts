@@ -1,11 +1,10 @@
 import { z } from "zod";
-import type { User } from "../../db/schema";
 import type { Ctx } from "../context";
 import { conflict } from "../errors";
-import { insertOrganization } from "../orgs/create-org";
 import { validate } from "../validate";
-import { countUsers, insertUser } from "./create-user";
+import { hashPassword } from "./password";
 import { Email, Password, Slug } from "./schemas";
+import type { User } from "./user";
 
 export const FirstAdmin = z.object({
   email: Email,
@@ -23,11 +22,11 @@ export type FirstAdmin = z.input<typeof FirstAdmin>;
  */
 export async function setupFirstAdmin({ ctx, input }: { ctx: Ctx; input: FirstAdmin }): Promise<User> {
   const data = validate(FirstAdmin, input);
-  return ctx.db.transaction().execute(async (trx) => {
-    if ((await countUsers(trx)) > 0) throw conflict("Telltale is already set up: sign in instead");
-    const now = ctx.now();
-    const user = await insertUser(trx, now, { email: data.email, password: data.password, name: data.name, superuser: true });
-    await insertOrganization(trx, now, { slug: data.orgSlug, name: data.orgName ?? data.orgSlug, ownerId: user.id });
-    return user;
-  });
+  const admin = { email: data.email, name: data.name, passwordHash: await hashPassword(data.password), superuser: true };
+  const slug = data.orgSlug;
+  const result = await ctx.accounts.addFirstAdmin(admin, { slug, name: data.orgName ?? slug }, ctx.now());
+  if ("user" in result) return result.user;
+  throw result.refused === "set-up"
+    ? conflict("Telltale is already set up: sign in instead")
+    : conflict(`an organization with slug '${slug}' already exists`);
 }

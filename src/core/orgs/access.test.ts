@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { INTERNAL_ORG_SLUG } from "../../../test/support/internal-org";
 import { DIALECTS, openTestStore, testCtx, type TestStore } from "../../../test/support/stores";
-import { INTERNAL_ORG_SLUG } from "../../db/migrations/0002_internal_project";
-import type { Organization, User } from "../../db/schema";
 import { createUser } from "../accounts/create-user";
+import type { User } from "../accounts/user";
 import type { Ctx } from "../context";
 import { listOrganizations, organizationFor } from "./access";
 import { createOrganization } from "./create-org";
+import type { Organization } from "./organization";
 
 describe.each(DIALECTS)("organization access on %s", (dialect) => {
   let store: TestStore;
@@ -27,8 +28,14 @@ describe.each(DIALECTS)("organization access on %s", (dialect) => {
     alpha = await createOrganization({ ctx, input: { slug: "alpha", owner: "alice@example.com" } });
     beta = await createOrganization({ ctx, input: { slug: "beta", owner: "bob@example.com" } });
     await createOrganization({ ctx, input: { slug: "zulu" } });
-    await ctx.db.insertInto("memberships").values({ organization_id: beta.id, user_id: alice.id, role: "member", created_at: 0 }).execute();
-    await ctx.db.insertInto("memberships").values({ organization_id: alpha.id, user_id: root.id, role: "admin", created_at: 0 }).execute();
+    await store.db
+      .insertInto("memberships")
+      .values({ organization_id: beta.id, user_id: alice.id, role: "member", created_at: 0 })
+      .execute();
+    await store.db
+      .insertInto("memberships")
+      .values({ organization_id: alpha.id, user_id: root.id, role: "admin", created_at: 0 })
+      .execute();
   });
   afterAll(() => store.cleanup());
 

@@ -14,19 +14,19 @@ describe.each(DIALECTS)("createOrganization on %s", (dialect) => {
   });
   afterAll(() => store.cleanup());
 
-  const organization = (slug: string) => ctx.db.selectFrom("organizations").selectAll().where("slug", "=", slug).executeTakeFirst();
+  const organization = (slug: string) => store.db.selectFrom("organizations").selectAll().where("slug", "=", slug).executeTakeFirst();
 
   it("creates an organization named after its lowercased slug, with no members", async () => {
     const org = await createOrganization({ ctx, input: { slug: "Acme" } });
     expect(org).toMatchObject({ slug: "acme", name: "acme", is_internal: 0, created_at: 1_700_000_000_000 });
-    expect(await ctx.db.selectFrom("memberships").select("user_id").where("organization_id", "=", org.id).execute()).toEqual([]);
+    expect(await store.db.selectFrom("memberships").select("user_id").where("organization_id", "=", org.id).execute()).toEqual([]);
   });
 
   it("makes the named user its owner", async () => {
     const owner = await createUser({ ctx, input: { email: "owner@example.com", password: "owner password" } });
     const org = await createOrganization({ ctx, input: { slug: "owned", name: "Owned Ltd", owner: "Owner@Example.com" } });
     expect(org.name).toBe("Owned Ltd");
-    expect(await ctx.db.selectFrom("memberships").select(["user_id", "role"]).where("organization_id", "=", org.id).execute()).toEqual([
+    expect(await store.db.selectFrom("memberships").select(["user_id", "role"]).where("organization_id", "=", org.id).execute()).toEqual([
       { user_id: owner.id, role: "owner" },
     ]);
   });

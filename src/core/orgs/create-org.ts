@@ -1,11 +1,9 @@
-import type { Kysely } from "kysely";
 import { z } from "zod";
-import type { DB, Organization } from "../../db/schema";
 import { Email, Slug } from "../accounts/schemas";
 import type { Ctx } from "../context";
 import { conflict, invalidInput, notFound } from "../errors";
-import { insertTeamRow } from "../../db/directory";
 import { validate } from "../validate";
+import type { Organization } from "./organization";
 
 export const NewOrganization = z.object({
   slug: Slug,
@@ -15,37 +13,14 @@ export const NewOrganization = z.object({
 });
 export type NewOrganization = z.input<typeof NewOrganization>;
 
+/** An organization, with its default team; the owner, when named, joins both. */
 export async function createOrganization({ ctx, input }: { ctx: Ctx; input: NewOrganization }): Promise<Organization> {
   const data = validate(NewOrganization, input);
-  return ctx.db.transaction().execute(async (trx) => {
-    let ownerId: number | undefined;
-    if (data.owner) {
-      const owner = await trx.selectFrom("users").select("id").where("email", "=", data.owner).executeTakeFirst();
-      if (!owner) throw notFound(`user '${data.owner}' does not exist`);
-      ownerId = owner.id;
-    }
-    return insertOrganization(trx, ctx.now(), { slug: data.slug, name: data.name ?? data.slug, ownerId });
-  });
-}
-
-export async function insertOrganization(
-  db: Kysely<DB>,
-  now: number,
-  org: { slug: string; name: string; ownerId?: number | undefined },
-): Promise<Organization> {
-  const taken = await db.selectFrom("organizations").select("id").where("slug", "=", org.slug).executeTakeFirst();
-  if (taken) throw conflict(`an organization with slug '${org.slug}' already exists`);
-  const row = await db
-    .insertInto("organizations")
-    .values({ slug: org.slug, name: org.name || org.slug, is_internal: 0, created_at: now })
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  if (org.ownerId !== undefined) {
-    await db.insertInto("memberships").values({ organization_id: row.id, user_id: org.ownerId, role: "owner", created_at: now }).execute();
-  }
-  // Every organization has a default team, named after it, holding its owner.
-  await insertTeamRow(db, row.id, { slug: row.slug, name: row.name, isDefault: true }, org.ownerId ?? null, now);
-  return row;
+  const result = await ctx.organizations.create({ slug: data.slug, name: data.name || data.slug }, data.owner ?? null, ctx.now());
+  if ("org" in result) return result.org;
+  throw result.refused === "unknown-owner"
+    ? notFound(`user '${data.owner}' does not exist`)
+    : conflict(`an organization with slug '${data.slug}' already exists`);
 }
 
 export const OrganizationChange = z
@@ -69,13 +44,13 @@ export async function updateOrganization({
   const { org } = input;
   if (change.slug !== undefined && change.slug !== org.slug) {
     if (org.is_internal === 1) throw invalidInput("slug: the self-monitoring organization keeps its slug");
-    const taken = await ctx.db.selectFrom("organizations").select("id").where("slug", "=", change.slug).executeTakeFirst();
-    if (taken) throw conflict(`an organization with slug '${change.slug}' already exists`);
   }
   const values = {
     ...(change.name !== undefined ? { name: change.name } : {}),
     ...(change.slug !== undefined ? { slug: change.slug } : {}),
   };
   if (Object.keys(values).length === 0) return org;
-  return ctx.db.updateTable("organizations").set(values).where("id", "=", org.id).returningAll().executeTakeFirstOrThrow();
+  const updated = await ctx.organizations.update(org.id, values);
+  if (!updated) throw conflict(`an organization with slug '${change.slug}' already exists`);
+  return updated;
 }

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { INTERNAL_ORG_SLUG } from "../../../test/support/internal-org";
 import { DIALECTS, openTestStore, testCtx, type TestStore } from "../../../test/support/stores";
-import { INTERNAL_ORG_SLUG } from "../../db/migrations/0002_internal_project";
-import type { User } from "../../db/schema";
 import { createUser } from "../accounts/create-user";
+import type { User } from "../accounts/user";
 import type { Ctx } from "../context";
 import { createOrganization } from "../orgs/create-org";
 import { authorize } from "./authorize";
@@ -26,7 +26,7 @@ describe.each(DIALECTS)("authorize on %s", (dialect) => {
       createUser({ ctx, input: { email: "root@example.com", password: "password-123", superuser: true } }),
     ]);
     const acme = await createOrganization({ ctx, input: { slug: "acme", owner: "owner@example.com" } });
-    await ctx.db
+    await store.db
       .insertInto("memberships")
       .values({ organization_id: acme.id, user_id: member.id, role: "member", created_at: 0 })
       .execute();

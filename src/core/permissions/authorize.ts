@@ -1,4 +1,4 @@
-import type { User } from "../../db/schema";
+import type { User } from "../accounts/user";
 import type { Ctx } from "../context";
 import { forbidden } from "../errors";
 import { organizationFor, type OrgAccess } from "../orgs/access";

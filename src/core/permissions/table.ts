@@ -1,4 +1,4 @@
-import type { Role } from "../../db/schema";
+import type { Role } from "../orgs/roles";
 import type { Scope } from "../tokens/scopes";
 import type { AuditEvent } from "../audit/events";
 

@@ -1,23 +1,38 @@
+import type { User } from "../accounts/user";
+
 /**
- * What the account features (password reset, change password, sessions,
+ * What the account features (sign-in, first run, password reset, change password, sessions,
  * user management) need from storage. Implemented over the main database in
  * src/db/account-store.ts; core says what, src/db says how, per dialect.
  */
 
-/** A user as core sees it (the `users` row). */
-export interface Account {
-  id: number;
+/** The stored user, password hash included (the password checks read it). */
+export interface Account extends User {
+  password_hash: string;
+}
+
+/** A user to add: the password already hashed. */
+export interface NewAccountRow {
   email: string;
   name: string;
-  password_hash: string;
-  is_superuser: number;
-  created_at: number;
+  passwordHash: string;
+  superuser: boolean;
 }
 
 export interface AttemptCount {
   /** Attempts in the current window, this one included. */
   attempts: number;
   windowStart: number;
+}
+
+export interface NewSessionRow {
+  /** The SHA-256 of the cookie token. */
+  id: string;
+  userId: number;
+  createdAt: number;
+  expiresAt: number;
+  ip: string;
+  userAgent: string;
 }
 
 export interface SessionRow {
@@ -30,7 +45,7 @@ export interface SessionRow {
 }
 
 export interface UserActivity {
-  user: Omit<Account, "password_hash">;
+  user: User;
   organizations: { slug: string; name: string; role: string }[];
   /** The newest sign-in or use of any of the user's sessions; null when there is none. */
   lastActiveAt: number | null;
@@ -47,6 +62,19 @@ export interface AccountStore {
   userById(id: number): Promise<Account | null>;
   /** How many users there are: none means Telltale is not set up yet. */
   countUsers(): Promise<number>;
+  /** The user with this (lower-case) email and their password hash, for the password sign-in. */
+  credentials(email: string): Promise<{ user: User; passwordHash: string } | null>;
+  /** Adds a user; null when the email is taken. */
+  addUser(user: NewAccountRow, now: number): Promise<User | null>;
+  /**
+   * First run, in one transaction: while there is no user, adds `admin` and the organization
+   * they own (with its default team). Otherwise, or when the slug is taken, nothing changes.
+   */
+  addFirstAdmin(
+    admin: NewAccountRow,
+    org: { slug: string; name: string },
+    now: number,
+  ): Promise<{ user: User } | { refused: "set-up" | "slug-taken" }>;
 
   addResetToken(row: { id: string; userId: number; createdAt: number; expiresAt: number }): Promise<void>;
   /** The user a stored reset token is for, and when it expires. */
@@ -61,6 +89,13 @@ export interface AccountStore {
   /** Sets a password and ends the user's reset tokens and sessions, all but `keepSessionId`. */
   setPassword(userId: number, passwordHash: string, keepSessionId: string | null): Promise<void>;
 
+  /** Stores a session under the hash of its cookie token. */
+  addSession(session: NewSessionRow): Promise<void>;
+  /** The user of a session unexpired at `now`, and when it was last used (or opened). */
+  sessionUser(sessionId: string, now: number): Promise<{ user: User; lastSeenAt: number } | null>;
+  /** Sets the session's last use to `now` unless it was recorded after `since` already. */
+  touchSession(sessionId: string, now: number, since: number): Promise<void>;
+  endSession(sessionId: string): Promise<void>;
   liveSessions(userId: number, now: number): Promise<SessionRow[]>;
   /** Whether the user had that session. */
   deleteSession(userId: number, sessionId: string): Promise<boolean>;

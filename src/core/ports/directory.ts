@@ -1,3 +1,4 @@
+import type { Organization } from "../orgs/organization";
 import type { Role, TeamRole } from "../orgs/roles";
 
 /** A member of an organization as the members page and API show them. */
@@ -53,6 +54,10 @@ export type MembershipCheck = (current: { role: Role; owners: number }) => void;
 export interface Directory {
   members(orgId: number): Promise<MemberRecord[]>;
   memberRole(orgId: number, userId: number): Promise<Role | null>;
+  /** The organizations the user is a member of, by slug, with their role in each. */
+  membershipsOf(userId: number): Promise<{ org: Organization; role: Role }[]>;
+  /** The projects of the user's teams in the organization. */
+  teamProjectIds(orgId: number, userId: number): Promise<number[]>;
   /** False when there is no such member; `check` may refuse by throwing. */
   setMemberRole(orgId: number, userId: number, role: Role, check: MembershipCheck): Promise<boolean>;
   /**

@@ -1,6 +1,3 @@
-import { sql, type SqlBool } from "kysely";
-import type { Dialect } from "../../db/connect";
-import type { Organization, Project } from "../../db/schema";
 import type { Ctx } from "../context";
 import { issueByShortId, shortId } from "../issues/queries";
 import type { OrgScope } from "../orgs/access";
@@ -16,9 +13,6 @@ export type LookupResult =
   | { kind: "event"; eventId: string; issueId: number; title: string; project: string }
   | { kind: "trace"; traceId: string }
   | { kind: "project"; slug: string; name: string };
-
-/** `%`, `_` and the escape character itself match literally in a LIKE pattern with `escape '\'`. */
-const likePrefix = (text: string) => `${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /**
  * The command palette's lookup: what a typed query names among the organization's data.
@@ -43,45 +37,21 @@ async function lookupInOrg(ctx: Ctx, scope: OrgScope, text: string): Promise<Loo
   const results: LookupResult[] = [];
   const hex = query.toLowerCase().replaceAll("-", "");
   if (HEX_ID.test(hex)) {
-    results.push(...(await eventsById(ctx, org, hex)));
-    if (await traceExists(ctx, scope, hex)) results.push({ kind: "trace", traceId: hex });
+    results.push(...(await ctx.paletteLookup.eventsById(org.id, hex, LOOKUP_LIMIT)).map((e) => ({ kind: "event" as const, ...e })));
+    // A trace seen only in other teams' projects is not offered (decision 0014).
+    if (await ctx.paletteLookup.traceSeen(org.id, scope.projectIds, hex)) results.push({ kind: "trace", traceId: hex });
     return results;
   }
   const byShortId = await issueByShortId(ctx, { org, projectIds: null }, query);
   if (byShortId) {
-    const project = await ctx.db.selectFrom("projects").selectAll().where("id", "=", byShortId.project_id).executeTakeFirstOrThrow();
-    results.push(issueResult(byShortId, project));
+    const project = await ctx.paletteLookup.projectSlug(byShortId.project_id);
+    if (project !== null)
+      results.push(issueResult({ id: byShortId.id, shortNumber: byShortId.short_number, title: byShortId.title, project }));
   }
-  const pattern = likePrefix(query);
-  const projects = await ctx.db
-    .selectFrom("projects")
-    .select(["slug", "name"])
-    .where("organization_id", "=", org.id)
-    .where((eb) =>
-      eb.or([
-        sql<boolean>`lower(${eb.ref("slug")}) like ${pattern} escape '\\'`,
-        sql<boolean>`lower(${eb.ref("name")}) like ${pattern} escape '\\'`,
-      ]),
-    )
-    .orderBy("slug")
-    .limit(LOOKUP_LIMIT)
-    .execute();
+  const projects = await ctx.paletteLookup.projectsByPrefix(org.id, query, LOOKUP_LIMIT);
   results.push(...projects.map((p) => ({ kind: "project" as const, slug: p.slug, name: p.name })));
-  const words = titleWords(query);
-  const issues =
-    words.length === 0
-      ? []
-      : await ctx.db
-          .selectFrom("issues")
-          .innerJoin("projects", "projects.id", "issues.project_id")
-          .select(["issues.id", "issues.short_number", "issues.title", "issues.project_id", "projects.slug"])
-          .where("projects.organization_id", "=", org.id)
-          .where("issues.merged_into_id", "is", null)
-          .where(titleHasWords(ctx.dialect, words))
-          .orderBy("issues.last_seen", "desc")
-          .limit(LOOKUP_LIMIT)
-          .execute();
-  for (const i of issues) if (i.id !== byShortId?.id) results.push(issueResult(i, i));
+  const issues = await ctx.paletteLookup.issuesByTitleWords(org.id, titleWords(query), LOOKUP_LIMIT);
+  for (const i of issues) if (i.id !== byShortId?.id) results.push(issueResult(i));
   return results.slice(0, LOOKUP_LIMIT);
 }
 
@@ -93,57 +63,7 @@ export function titleWords(text: string): string[] {
   return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, MAX_WORDS);
 }
 
-/**
- * Every word starts a word of the title, through the title word index (migration 0035): FTS5
- * on SQLite, the GIN-indexed `simple` tsvector on PostgreSQL. "payment decl" finds
- * "auth: payment declined by gateway".
- */
-function titleHasWords(dialect: Dialect, words: readonly string[]) {
-  if (dialect === "postgres") {
-    const tsquery = words.map((w) => `${w}:*`).join(" & ");
-    return sql<SqlBool>`to_tsvector('simple', ${sql.ref("issues.title")}) @@ to_tsquery('simple', ${tsquery})`;
-  }
-  const match = words.map((w) => `"${w}"*`).join(" ");
-  return sql<SqlBool>`${sql.ref("issues.id")} in (select rowid from issue_title_words where issue_title_words match ${match})`;
-}
-
-function issueResult(issue: { id: number; short_number: number; title: string }, project: Pick<Project, "slug">): LookupResult {
-  return { kind: "issue", id: issue.id, shortId: shortId(project, issue), title: issue.title, project: project.slug };
-}
-
-async function eventsById(ctx: Ctx, org: Organization, eventId: string): Promise<LookupResult[]> {
-  const rows = await ctx.db
-    .selectFrom("events")
-    .innerJoin("projects", "projects.id", "events.project_id")
-    .select(["events.event_id", "events.issue_id", "events.title", "projects.slug"])
-    .where("projects.organization_id", "=", org.id)
-    .where("events.event_id", "=", eventId)
-    .where("events.issue_id", "is not", null)
-    .limit(LOOKUP_LIMIT)
-    .execute();
-  return rows.map((r) => ({ kind: "event", eventId: r.event_id, issueId: r.issue_id ?? 0, title: r.title, project: r.slug }));
-}
-
-/**
- * A trace is known when a transaction, a span or an error event of a project the user sees
- * carries its id: one seen only in other teams' projects is not offered (decision 0014).
- */
-async function traceExists(ctx: Ctx, { org, projectIds }: OrgScope, traceId: string): Promise<boolean> {
-  if (projectIds !== null && projectIds.size === 0) return false;
-  const inOrg = ctx.db
-    .selectFrom("projects")
-    .select("id")
-    .where("organization_id", "=", org.id)
-    .$if(projectIds !== null, (q) => q.where("id", "in", [...(projectIds ?? [])]));
-  for (const table of ["transactions", "spans", "events"] as const) {
-    const hit = await ctx.db
-      .selectFrom(table)
-      .select("trace_id")
-      .where("trace_id", "=", traceId)
-      .where("project_id", "in", inOrg)
-      .limit(1)
-      .executeTakeFirst();
-    if (hit) return true;
-  }
-  return false;
+function issueResult(issue: { id: number; shortNumber: number; title: string; project: string }): LookupResult {
+  const id = shortId({ slug: issue.project }, { short_number: issue.shortNumber });
+  return { kind: "issue", id: issue.id, shortId: id, title: issue.title, project: issue.project };
 }

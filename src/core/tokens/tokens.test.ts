@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DIALECTS, openTestStore, testCtx, type TestStore } from "../../../test/support/stores";
-import type { User } from "../../db/schema";
 import { createUser } from "../accounts/create-user";
+import type { User } from "../accounts/user";
 import type { Ctx } from "../context";
 import { createToken, userForToken } from "./tokens";
 
@@ -19,7 +19,7 @@ describe.each(DIALECTS)("API tokens on %s", (dialect) => {
   });
   afterAll(() => store.cleanup());
 
-  const tokenRow = (id: number) => ctx.db.selectFrom("api_tokens").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+  const tokenRow = (id: number) => store.db.selectFrom("api_tokens").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
 
   it("returns the token once and stores only its hash and a short prefix", async () => {
     const { id, token } = await createToken({ ctx, input: { user: "API@example.com", name: "deploys" } });

@@ -1,12 +1,13 @@
 import { createHash, randomBytes } from "node:crypto";
 import { z } from "zod";
-import type { User } from "../../db/schema";
 import { Email } from "../accounts/schemas";
+import type { User } from "../accounts/user";
 import { auditor } from "../audit/record";
 import type { Ctx } from "../context";
 import { forbidden, notFound } from "../errors";
 import { organizationFor } from "../orgs/access";
 import { auditEvents, NOT_ALLOWED, roleAllows } from "../permissions/table";
+import type { StoredToken, TokenOwner } from "../ports/tokens";
 import { validate } from "../validate";
 import { formatScopes, parseScopes, SCOPES, type Scope } from "./scopes";
 
@@ -44,26 +45,23 @@ export async function issueToken(ctx: Ctx, userId: number, spec: TokenSpec): Pro
   const data = validate(TokenSpec, spec);
   const token = PREFIX + randomBytes(32).toString("hex");
   const now = ctx.now();
-  const row = await ctx.db
-    .insertInto("api_tokens")
-    .values({
-      user_id: userId,
-      name: data.name,
-      token_hash: hashToken(token),
-      token_prefix: token.slice(0, 10),
-      created_at: now,
-      scopes: data.scopes ? formatScopes(data.scopes) : null,
-      expires_at: data.expiresInDays === undefined ? null : now + data.expiresInDays * DAY_MS,
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  return { id: row.id, token };
+  const id = await ctx.tokens.add({
+    userId,
+    organizationId: null,
+    name: data.name,
+    hash: hashToken(token),
+    prefix: token.slice(0, 10),
+    createdAt: now,
+    scopes: data.scopes ? formatScopes(data.scopes) : null,
+    expiresAt: data.expiresInDays === undefined ? null : now + data.expiresInDays * DAY_MS,
+  });
+  return { id, token };
 }
 
 /** The user with this email (the CLI names users by email). */
 async function userByEmail(ctx: Ctx, email: string): Promise<User> {
   const address = validate(Email, email);
-  const user = await ctx.db.selectFrom("users").selectAll().where("email", "=", address).executeTakeFirst();
+  const user = await ctx.accounts.userByEmail(address);
   if (!user) throw notFound(`user '${address}' does not exist`);
   return user;
 }
@@ -80,52 +78,20 @@ export async function createToken({ ctx, input }: { ctx: Ctx; input: z.input<typ
 
 /** A user's tokens, newest first, revoked ones included (they stay listed as revoked). */
 export async function listTokens(ctx: Ctx, userId: number): Promise<TokenInfo[]> {
-  const rows = await ctx.db
-    .selectFrom("api_tokens")
-    .selectAll()
-    .where("user_id", "=", userId)
-    .where("organization_id", "is", null)
-    .orderBy("id", "desc")
-    .execute();
-  return rows.map(tokenInfo);
+  return (await ctx.tokens.personal(userId)).map(tokenInfo);
 }
 
-function tokenInfo(r: {
-  id: number;
-  name: string;
-  token_prefix: string;
-  scopes: string | null;
-  created_at: number;
-  last_used_at: number | null;
-  expires_at: number | null;
-  revoked_at: number | null;
-}): TokenInfo {
-  const scopes = parseScopes(r.scopes);
-  return {
-    id: r.id,
-    name: r.name,
-    prefix: r.token_prefix,
-    scopes: scopes === null ? null : [...scopes],
-    createdAt: r.created_at,
-    lastUsedAt: r.last_used_at,
-    expiresAt: r.expires_at,
-    revokedAt: r.revoked_at,
-  };
+function tokenInfo({ id, name, prefix, scopes, createdAt, lastUsedAt, expiresAt, revokedAt }: StoredToken): TokenInfo {
+  const parsed = parseScopes(scopes);
+  return { id, name, prefix, scopes: parsed === null ? null : [...parsed], createdAt, lastUsedAt, expiresAt, revokedAt };
 }
 
 /**
  * Revokes a token at once if `owner` holds it — a user their personal tokens, an organization
  * its tokens; any other token is "not found". Revoking twice keeps the first time.
  */
-async function revokeOwned(ctx: Ctx, tokenId: number, owner: { userId: number } | { organizationId: number }): Promise<void> {
-  let query = ctx.db.selectFrom("api_tokens").select(["id", "revoked_at"]).where("id", "=", tokenId);
-  query =
-    "userId" in owner
-      ? query.where("user_id", "=", owner.userId).where("organization_id", "is", null)
-      : query.where("organization_id", "=", owner.organizationId);
-  const own = await query.executeTakeFirst();
-  if (!own) throw notFound("token not found");
-  if (own.revoked_at === null) await ctx.db.updateTable("api_tokens").set({ revoked_at: ctx.now() }).where("id", "=", tokenId).execute();
+async function revokeOwned(ctx: Ctx, tokenId: number, owner: TokenOwner): Promise<void> {
+  if (!(await ctx.tokens.revoke(tokenId, owner, ctx.now()))) throw notFound("token not found");
 }
 
 /** Revokes one of the user's personal tokens. */
@@ -157,20 +123,17 @@ export async function issueOrgToken(
   // Standard base64 never contains `_`, the token's separator; the secret goes without padding, as sentry-cli reads it.
   const secret = randomBytes(32).toString("base64").replace(/=+$/, "");
   const token = `${ORG_PREFIX}${Buffer.from(JSON.stringify(payload)).toString("base64")}_${secret}`;
-  const row = await ctx.db
-    .insertInto("api_tokens")
-    .values({
-      user_id: creatorId,
-      organization_id: org.id,
-      name: data.name,
-      token_hash: hashToken(token),
-      token_prefix: `${ORG_PREFIX}…${secret.slice(-4)}`,
-      created_at: now,
-      scopes: formatScopes(data.scopes ?? ORG_TOKEN_SCOPES),
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  return { id: row.id, token };
+  const id = await ctx.tokens.add({
+    userId: creatorId,
+    organizationId: org.id,
+    name: data.name,
+    hash: hashToken(token),
+    prefix: `${ORG_PREFIX}…${secret.slice(-4)}`,
+    createdAt: now,
+    scopes: formatScopes(data.scopes ?? ORG_TOKEN_SCOPES),
+    expiresAt: null,
+  });
+  return { id, token };
 }
 
 /** An organization token made by the user with this email (the CLI), who must be an owner or admin there. */
@@ -194,15 +157,7 @@ export async function createOrgToken({
 
 /** An organization's tokens, newest first, with who made each. */
 export async function listOrgTokens(ctx: Ctx, organizationId: number): Promise<(TokenInfo & { createdBy: string })[]> {
-  const rows = await ctx.db
-    .selectFrom("api_tokens")
-    .innerJoin("users", "users.id", "api_tokens.user_id")
-    .selectAll("api_tokens")
-    .select("users.email as created_by")
-    .where("api_tokens.organization_id", "=", organizationId)
-    .orderBy("api_tokens.id", "desc")
-    .execute();
-  return rows.map((r) => ({ ...tokenInfo(r), createdBy: r.created_by }));
+  return (await ctx.tokens.ofOrganization(organizationId)).map((t) => ({ ...tokenInfo(t), createdBy: t.createdBy }));
 }
 
 /** Revokes one of the organization's tokens. */
@@ -224,27 +179,12 @@ export interface TokenHolder {
 /** The user an `Authorization: Bearer` token belongs to and its scopes, or null. */
 export async function userForToken(ctx: Ctx, token: string): Promise<TokenHolder | null> {
   if (!(token.startsWith(PREFIX) || token.startsWith(ORG_PREFIX)) || token.length > 400) return null;
-  const row = await ctx.db
-    .selectFrom("api_tokens")
-    .innerJoin("users", "users.id", "api_tokens.user_id")
-    .selectAll("users")
-    .select([
-      "api_tokens.id as token_id",
-      "api_tokens.last_used_at",
-      "api_tokens.scopes",
-      "api_tokens.expires_at",
-      "api_tokens.revoked_at",
-      "api_tokens.organization_id",
-    ])
-    .where("api_tokens.token_hash", "=", hashToken(token))
-    .executeTakeFirst();
-  if (!row) return null;
-  const { token_id, last_used_at, scopes, expires_at, revoked_at, organization_id, ...user } = row;
+  const found = await ctx.tokens.byHash(hashToken(token));
+  if (!found) return null;
+  const { token: held, user } = found;
   const now = ctx.now();
-  if (revoked_at !== null || (expires_at !== null && expires_at <= now)) return null;
+  if (held.revokedAt !== null || (held.expiresAt !== null && held.expiresAt <= now)) return null;
   // Record use at most once a minute: a busy API client must not turn every read into a write.
-  if (last_used_at === null || now - last_used_at > 60_000) {
-    await ctx.db.updateTable("api_tokens").set({ last_used_at: now }).where("id", "=", token_id).execute();
-  }
-  return { user, scopes: parseScopes(scopes), organizationId: organization_id, tokenId: token_id };
+  if (held.lastUsedAt === null || now - held.lastUsedAt > 60_000) await ctx.tokens.markUsed(held.id, now);
+  return { user, scopes: parseScopes(held.scopes), organizationId: held.organizationId, tokenId: held.id };
 }

@@ -7,7 +7,7 @@ import type { Ctx } from "../context";
 import { SecretBox } from "../crypto/secret-box";
 import { createOrganization } from "../orgs/create-org";
 import { authorize } from "../permissions/authorize";
-import type { Account } from "../ports/accounts";
+import type { User } from "../accounts/user";
 import { CHALLENGE_TTL_MS } from "./challenge";
 import { CHALLENGE_EXPIRED, completeSignIn, WRONG_CODE } from "./complete-sign-in";
 import { confirmEnrolment, offerEnrolment } from "./enrol";
@@ -24,7 +24,7 @@ describe.each(DIALECTS)("two-factor sign-in on %s", (dialect) => {
   let ctx: Ctx;
   let clock: number;
   let n = 0;
-  let user: Account;
+  let user: User;
   let secret: string;
   let recoveryCodes: string[];
   const ip = () => `10.40.${n}.1`;
