@@ -29,6 +29,7 @@ import type { OutcomeStore } from "./ports/outcomes";
 import type { TokenStore } from "./ports/tokens";
 import type { OrganizationStore } from "./ports/organizations";
 import type { PaletteLookup } from "./ports/palette-lookup";
+import type { DeadLetterStore } from "./ports/dead-letters";
 
 /** What every core action receives besides its input: storage, the public URL and named limits. */
 export interface Ctx {
@@ -109,4 +110,6 @@ export interface Ctx {
   organizations: OrganizationStore;
   /** The command palette's reads by id, prefix and title words (src/core/ports/palette-lookup.ts). */
   paletteLookup: PaletteLookup;
+  /** Envelopes the digest set aside, their retry and deletion (src/core/ports/dead-letters.ts). */
+  deadLetters: DeadLetterStore;
 }

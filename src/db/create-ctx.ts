@@ -26,6 +26,7 @@ import { KyselyOutcomeStore } from "./outcome-store";
 import { KyselyTokenStore } from "./token-store";
 import { KyselyOrganizationStore } from "./organization-store";
 import { KyselyPaletteLookup } from "./palette-lookup";
+import { KyselyDeadLetterStore } from "./dead-letter-store";
 import type { Ctx } from "../core/context";
 import type { Mailer } from "../core/email/mailer";
 
@@ -83,5 +84,6 @@ export function createCtx(settings: CtxSettings, store: Store, mailer: Mailer | 
     tokens: new KyselyTokenStore(store.db),
     organizations: new KyselyOrganizationStore(store.db),
     paletteLookup: new KyselyPaletteLookup(store.db, store.dialect),
+    deadLetters: new KyselyDeadLetterStore(store.db, store.queue, store.dialect),
   };
 }

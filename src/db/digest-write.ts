@@ -1,5 +1,5 @@
 import { sql, type Kysely } from "kysely";
-import { recordDeadLetter, type DeadLetter } from "../core/deadletters/record";
+import type { DeadLetter } from "../core/deadletters/record";
 import { withoutDuplicates } from "../core/digest/duplicates";
 import { emptyRecords, mergeRecords, type DigestRecords, type OutcomeRecord } from "../core/digest/records";
 import type { Settled } from "../core/digest/settled";
@@ -9,6 +9,7 @@ import type { ReleaseOrder } from "../core/ports/release-order";
 import type { Dialect } from "./connect";
 import type { DB } from "./schema";
 import { KyselyIssueStore } from "./issue-store";
+import { recordDeadLetterIn } from "./dead-letter-store";
 import { storedEventIds } from "./stored-events";
 import { KyselyTelemetryStore } from "./telemetry";
 
@@ -215,7 +216,7 @@ export async function writeSettled(
   );
   for (const letter of setAside) {
     try {
-      await inSavepoint(trx, () => recordDeadLetter(trx, letter, now));
+      await inSavepoint(trx, () => recordDeadLetterIn(trx, letter, now));
     } catch (error) {
       if (!isRowFault(error)) throw error;
       // Even the dead letter is refused (its project was deleted while the envelope waited):

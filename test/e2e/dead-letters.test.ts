@@ -38,7 +38,7 @@ describe.each(DIALECTS)("the dead letters page in Chromium on %s", (dialect) => 
     const { project, key } = await createProject({ ctx, input: { org: "dl", slug: "checkout" } });
     const letter = { projectId: project.id, keyId: 0, scrubbing: {} };
     await recordDeadLetter(
-      store.db,
+      ctx.deadLetters,
       {
         ...letter,
         receivedAt: Date.now() - 7_200_000,
@@ -50,7 +50,7 @@ describe.each(DIALECTS)("the dead letters page in Chromium on %s", (dialect) => 
     );
     const secret = errorEnvelope(newEventId(), `card 4111 1111 1111 1111 ${"x".repeat(6000)}`, { auth: "Bearer abcdef0123456789abcdef" });
     await recordDeadLetter(
-      store.db,
+      ctx.deadLetters,
       {
         ...letter,
         receivedAt: Date.now(),

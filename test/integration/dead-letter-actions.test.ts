@@ -63,7 +63,7 @@ describe.each(DIALECTS)("dead letter server actions on %s", (dialect) => {
       .values({ organization_id: organization.id, user_id: member.id, role: "member", created_at: 0 })
       .execute();
     await recordDeadLetter(
-      bench.store.db,
+      bench.ctx.deadLetters,
       {
         projectId: bench.projectId,
         keyId: 0,

@@ -1,10 +1,9 @@
-import type { Kysely } from "kysely";
-import type { DB } from "../../db/schema";
 import { ITEM_CATEGORIES } from "../envelope/index";
 import { knownItemType } from "../envelope/item-types";
 import type { ScrubOptions } from "../normalize/scrub";
 import { storableText } from "../normalize/values";
-import { writeOutcomes } from "../../db/outcome-store";
+import type { OutcomeCount } from "../outcomes/record";
+import type { DeadLetterStore, NewDeadLetter } from "../ports/dead-letters";
 import { deadLetterExcerpt } from "./excerpt";
 
 /** An envelope the digest sets aside, with what is known of it. */
@@ -34,27 +33,20 @@ function categories(itemTypes: readonly string[]): string[] {
   return out.length > 0 ? out : ["default"];
 }
 
-/**
- * Stores a dead letter and counts each of its items as `invalid` / `dead_letter`, in the
- * caller's transaction. A failure here is not the envelope's fault (the database refuses a
- * plain row): it propagates and the whole batch is retried later.
- */
-export async function recordDeadLetter(db: Kysely<DB>, letter: DeadLetter, now: number): Promise<void> {
-  await db
-    .insertInto("dead_letters")
-    .values({
-      project_id: letter.projectId,
-      key_id: letter.keyId,
-      received_at: letter.receivedAt,
-      created_at: now,
-      item_types: storableText(letter.itemTypes.join(",")).slice(0, MAX_TYPES_CHARS),
-      size: letter.body.length,
-      reason: storableText(letter.reason).slice(0, MAX_REASON_CHARS),
-      excerpt: deadLetterExcerpt(letter.body, letter.scrubbing),
-      body: Buffer.from(letter.body),
-    })
-    .execute();
-  const counts = categories(letter.itemTypes).map((category) => ({
+/** The row a dead letter is stored as, and the outcomes it counts: each item `invalid` / `dead_letter`. */
+export function deadLetterRecord(letter: DeadLetter, now: number): { row: NewDeadLetter; outcomes: OutcomeCount[] } {
+  const row: NewDeadLetter = {
+    projectId: letter.projectId,
+    keyId: letter.keyId,
+    receivedAt: letter.receivedAt,
+    createdAt: now,
+    itemTypes: storableText(letter.itemTypes.join(",")).slice(0, MAX_TYPES_CHARS),
+    size: letter.body.length,
+    reason: storableText(letter.reason).slice(0, MAX_REASON_CHARS),
+    excerpt: deadLetterExcerpt(letter.body, letter.scrubbing),
+    body: letter.body,
+  };
+  const outcomes = categories(letter.itemTypes).map((category) => ({
     projectId: letter.projectId,
     category,
     outcome: "invalid" as const,
@@ -62,5 +54,16 @@ export async function recordDeadLetter(db: Kysely<DB>, letter: DeadLetter, now: 
     quantity: 1,
     at: letter.receivedAt,
   }));
-  await writeOutcomes(db, counts);
+  return { row, outcomes };
+}
+
+/**
+ * Stores a dead letter and counts its items. A failure here is not the envelope's fault (the
+ * database refuses a plain row): it propagates. The digest writes its dead letters inside the
+ * batch's transaction instead (recordDeadLetterIn, src/db/dead-letter-store.ts), so there a
+ * failure retries the whole batch later.
+ */
+export async function recordDeadLetter(store: DeadLetterStore, letter: DeadLetter, now: number): Promise<void> {
+  const { row, outcomes } = deadLetterRecord(letter, now);
+  await store.record(row, outcomes);
 }
