@@ -41,8 +41,7 @@ async function backendCpuSeconds(bench: DigestBench): Promise<number> {
 
 /** The request path's queue writes: as src/server/ingest/ingest-runtime.ts sets the writer up. */
 async function queueWrites(bench: DigestBench, dialect: Dialect, bodies: readonly Buffer[], warm: number): Promise<void> {
-  const writer =
-    dialect === "postgres" ? new QueueWriter(bench.ctx.queue, false, 4, bench.ctx.appendToQueue) : new QueueWriter(bench.ctx.queue, true);
+  const writer = dialect === "postgres" ? new QueueWriter(bench.ctx.ingestQueue, false, 4) : new QueueWriter(bench.ctx.ingestQueue, true);
   const write = (body: Buffer) =>
     writer.add({ project_id: bench.projectId, key_id: 0, endpoint: "envelope", received_at: Date.now(), body });
   let next = 0;

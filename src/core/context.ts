@@ -1,4 +1,4 @@
-import type { Insertable, Kysely } from "kysely";
+import type { Kysely } from "kysely";
 import type { Dialect } from "../db/connect";
 import type { DB, QueueDB } from "../db/schema";
 import type { Mailer } from "./email/mailer";
@@ -30,17 +30,14 @@ import type { TokenStore } from "./ports/tokens";
 import type { OrganizationStore } from "./ports/organizations";
 import type { PaletteLookup } from "./ports/palette-lookup";
 import type { DeadLetterStore } from "./ports/dead-letters";
+import type { IngestQueue } from "./ports/ingest-queue";
+import type { AttachmentUploads } from "./ports/attachment-uploads";
 
 /** What every core action receives besides its input: storage, the public URL and named limits. */
 export interface Ctx {
   db: Kysely<DB>;
   /** The ingest queue (src/db/queue.ts): written by the request path, read by the digest. */
   queue: Kysely<QueueDB>;
-  /**
-   * PostgreSQL: appends rows to the ingest queue with COPY (src/db/queue-copy.ts), which the
-   * request path's group commits use instead of an INSERT. Absent on SQLite.
-   */
-  appendToQueue?: (rows: readonly Insertable<QueueDB["ingest_queue"]>[]) => Promise<void>;
   dialect: Dialect;
   /** Telemetry as core reads it back (src/core/ports/telemetry-read.ts), outside any transaction on `db`. */
   telemetry: TelemetryReader;
@@ -112,4 +109,8 @@ export interface Ctx {
   paletteLookup: PaletteLookup;
   /** Envelopes the digest set aside, their retry and deletion (src/core/ports/dead-letters.ts). */
   deadLetters: DeadLetterStore;
+  /** The ingest queue as the request path writes it, with COPY on PostgreSQL (src/core/ports/ingest-queue.ts). */
+  ingestQueue: IngestQueue;
+  /** Attachments as ingest stores them before their envelope is kept (src/core/ports/attachment-uploads.ts). */
+  attachmentUploads: AttachmentUploads;
 }

@@ -27,6 +27,8 @@ import { KyselyTokenStore } from "./token-store";
 import { KyselyOrganizationStore } from "./organization-store";
 import { KyselyPaletteLookup } from "./palette-lookup";
 import { KyselyDeadLetterStore } from "./dead-letter-store";
+import { KyselyIngestQueue } from "./ingest-queue";
+import { KyselyAttachmentUploads } from "./attachment-uploads";
 import type { Ctx } from "../core/context";
 import type { Mailer } from "../core/email/mailer";
 
@@ -46,7 +48,6 @@ export function createCtx(settings: CtxSettings, store: Store, mailer: Mailer | 
   return {
     db: store.db,
     queue: store.queue,
-    ...(store.appendToQueue ? { appendToQueue: store.appendToQueue } : {}),
     dialect: store.dialect,
     telemetry: new KyselyTelemetryReader(store.db),
     issueSearch: new KyselyIssueSearch(store.db, store.dialect),
@@ -85,5 +86,7 @@ export function createCtx(settings: CtxSettings, store: Store, mailer: Mailer | 
     organizations: new KyselyOrganizationStore(store.db),
     paletteLookup: new KyselyPaletteLookup(store.db, store.dialect),
     deadLetters: new KyselyDeadLetterStore(store.db, store.queue, store.dialect),
+    ingestQueue: new KyselyIngestQueue(store.queue, store.dialect, store.appendToQueue),
+    attachmentUploads: new KyselyAttachmentUploads(store.db),
   };
 }

@@ -9,6 +9,7 @@ import { acceptEnvelope } from "../../src/core/ingest/accept";
 import { QueueBusyError, QueueWriter, type QueueRow } from "../../src/core/ingest/queue-writer";
 import { parseSettings } from "../../src/config/settings";
 import { connect } from "../../src/db/connect";
+import { KyselyIngestQueue } from "../../src/db/ingest-queue";
 import { createIngestRuntime } from "../../src/server/ingest/ingest-runtime";
 import { checkpointQueue, queueFileOf } from "../../src/db/queue";
 import { openDigestBench, type DigestBench } from "../support/digest";
@@ -40,7 +41,7 @@ describe("the queue file on SQLite", () => {
   });
 
   it("is written by the request path only: digesting a backlog and checkpointing commit nothing to it", async () => {
-    const writer = new QueueWriter(bench.store.queue);
+    const writer = new QueueWriter(new KyselyIngestQueue(bench.store.queue, "sqlite"));
     const count = 60;
     await Promise.all(
       Array.from({ length: count }, (_, i) =>
@@ -110,7 +111,7 @@ describe("the queue file on SQLite", () => {
       const store = requestThread();
       const holder = holdLock();
       try {
-        const writer = new QueueWriter(store.queue);
+        const writer = new QueueWriter(new KyselyIngestQueue(store.queue, store.dialect));
         let settled = false;
         const written = Promise.all([writer.add(row("held 1")), writer.add(row("held 2"))]).then(() => (settled = true));
         // Timers fire while the group waits: with a busy timeout the thread would be stuck in SQLite.
@@ -136,7 +137,7 @@ describe("the queue file on SQLite", () => {
     it("gives freed pages back once the lock is let go, with no write to wake it", async () => {
       const store = requestThread();
       try {
-        const writer = new QueueWriter(store.queue, true, 1, undefined, 100);
+        const writer = new QueueWriter(new KyselyIngestQueue(store.queue, store.dialect), true, 1, 100);
         const big = { ...row("big"), body: Buffer.alloc(256 * 1024, 0x61) };
         await Promise.all(Array.from({ length: 8 }, () => writer.add(big)));
         const free = async () =>
@@ -167,7 +168,7 @@ describe("the queue file on SQLite", () => {
       const holds = (path: string) => existsSync(path) && readFileSync(path).includes(secret);
       try {
         // Idle long after the first writes: no give-back runs until the test waits for one.
-        const writer = new QueueWriter(store.queue, true, 1, undefined, 300);
+        const writer = new QueueWriter(new KyselyIngestQueue(store.queue, store.dialect), true, 1, 300);
         await writer.add({ ...row("secret"), body: Buffer.from(`"api_key": "${secret}"\n`.repeat(2000)) });
         await checkpointQueue(bench.store.queue);
         expect(holds(file)).toBe(true);
@@ -187,7 +188,7 @@ describe("the queue file on SQLite", () => {
       const store = requestThread();
       const holder = holdLock();
       try {
-        const writer = new QueueWriter(store.queue, true, 1, undefined, undefined, 200);
+        const writer = new QueueWriter(new KyselyIngestQueue(store.queue, store.dialect), true, 1, undefined, 200);
         const results = await Promise.allSettled([writer.add(row("late 1")), writer.add(row("late 2")), writer.add(row("late 3"))]);
         expect(results.map((r) => r.status)).toEqual(["rejected", "rejected", "rejected"]);
         for (const r of results) expect(r.status === "rejected" && r.reason).toBeInstanceOf(QueueBusyError);

@@ -257,7 +257,7 @@ class AcceptState {
     // queue row is written in a group commit with other requests' (on SQLite to the queue file).
     if (this.attachments.count > 0) {
       await this.attachments.store();
-      await this.rt.ctx.db.transaction().execute((trx) => this.attachments.complete(trx, header.eventId ?? null));
+      await this.attachments.complete(header.eventId ?? null);
     }
     if (row) {
       try {

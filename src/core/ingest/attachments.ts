@@ -1,5 +1,3 @@
-import type { Kysely } from "kysely";
-import type { DB } from "../../db/schema";
 import type { Ctx } from "../context";
 import type { ItemHeader } from "../envelope/index";
 import { scrubFileName } from "../normalize/scrub-items";
@@ -22,7 +20,7 @@ interface Spooled {
  * at its end (a limit passed, a bomb), and a refusal must not have written up to the attachment
  * limit into the database file and its WAL first. Once the envelope is read and kept, `store`
  * copies them into `attachments` / `attachment_chunks`, invisible (`complete = 0`) until
- * `complete` runs in the transaction before the request's queue row is written; a request that
+ * `complete` runs before the request's queue row is written; a request that
  * fails or is cut off deletes what it wrote and its spool files.
  */
 export class AttachmentWriter {
@@ -74,8 +72,7 @@ export class AttachmentWriter {
       const id = await this.insertRow(s);
       this.ids.push(id);
       let seq = 0;
-      for await (const data of s.file.read(CHUNK_BYTES))
-        await this.ctx.db.insertInto("attachment_chunks").values({ attachment_id: id, seq: seq++, data }).execute();
+      for await (const data of s.file.read(CHUNK_BYTES)) await this.ctx.attachmentUploads.insertChunk(id, seq++, data);
       await s.file.remove();
       this.accepted.push({ id, bytes: s.bytes });
     }
@@ -87,34 +84,26 @@ export class AttachmentWriter {
     this.scrubbing ??= projectOptions(this.ctx, this.projectId).then((o) => o.scrubbing);
     const scrubbing = await this.scrubbing;
     const name = cleanString(scrubFileName(header.filename ?? "attachment", scrubbing), 255) || "attachment";
-    const row = await this.ctx.db
-      .insertInto("attachments")
-      .values({
-        project_id: this.projectId,
-        event_id: null,
-        // Header text is the client's: made storable (a NUL would make PostgreSQL refuse the row).
-        name,
-        content_type: cleanString(header.contentType ?? "application/octet-stream", 255),
-        attachment_type: cleanString(header.attachmentType ?? "event.attachment", 64),
-        size: bytes,
-        complete: 0,
-        created_at: this.receivedAt,
-      })
-      .returning("id")
-      .executeTakeFirstOrThrow();
-    return row.id;
+    return this.ctx.attachmentUploads.insert({
+      projectId: this.projectId,
+      // Header text is the client's: made storable (a NUL would make PostgreSQL refuse the row).
+      name,
+      contentType: cleanString(header.contentType ?? "application/octet-stream", 255),
+      attachmentType: cleanString(header.attachmentType ?? "event.attachment", 64),
+      size: bytes,
+      createdAt: this.receivedAt,
+    });
   }
 
   /** Makes this request's attachments visible, linked to the envelope's event. */
-  async complete(trx: Kysely<DB>, eventId: string | null): Promise<void> {
-    if (this.ids.length === 0) return;
-    await trx.updateTable("attachments").set({ complete: 1, event_id: eventId }).where("id", "in", this.ids).execute();
+  complete(eventId: string | null): Promise<void> {
+    return this.ctx.attachmentUploads.complete(this.ids, eventId);
   }
 
   /** Removes the spool files; the rows too unless the request committed. */
   async discard(committed: boolean): Promise<void> {
     await Promise.all(this.spooled.map((s) => s.file.remove()));
     if (committed || this.ids.length === 0) return;
-    await this.ctx.db.deleteFrom("attachments").where("id", "in", this.ids).execute();
+    await this.ctx.attachmentUploads.remove(this.ids);
   }
 }

@@ -6,6 +6,7 @@ import { createProject } from "../projects/create-project";
 import { createUser } from "../accounts/create-user";
 import { testCtx } from "../../../test/support/stores";
 import { waitFor } from "../../../test/support/wait";
+import { KyselyIngestQueue } from "../../db/ingest-queue";
 import { giveBackPace, QueueWriter } from "./queue-writer";
 
 describe.each(DIALECTS)("QueueWriter on %s", (dialect) => {
@@ -30,7 +31,7 @@ describe.each(DIALECTS)("QueueWriter on %s", (dialect) => {
   afterAll(() => store.cleanup());
 
   it("commits concurrent rows together and deletes digested rows with the next write", async () => {
-    const writer = new QueueWriter(store.queue);
+    const writer = new QueueWriter(new KyselyIngestQueue(store.queue, store.dialect));
     await Promise.all([1, 2, 3].map((n) => writer.add(row(n))));
     const first = await ids();
     expect(first).toHaveLength(3);
@@ -42,7 +43,7 @@ describe.each(DIALECTS)("QueueWriter on %s", (dialect) => {
   });
 
   it("deletes digested rows soon when no request comes", async () => {
-    const writer = new QueueWriter(store.queue);
+    const writer = new QueueWriter(new KyselyIngestQueue(store.queue, store.dialect));
     const before = await ids();
     writer.forget(before[before.length - 1]!);
     await waitFor(async () => (await ids()).length === 0, 15_000, "the digested rows to be deleted without a write");
@@ -51,12 +52,14 @@ describe.each(DIALECTS)("QueueWriter on %s", (dialect) => {
   if (dialect === "postgres") {
     it("writes each group with COPY: every byte of every body, a body larger than a COPY message, in order", async () => {
       await store.queue.deleteFrom("ingest_queue").execute();
-      const ctx = testCtx(store);
       let copies = 0;
-      const writer = new QueueWriter(store.queue, false, 2, (rows) => {
+      const copy = store.appendToQueue;
+      if (!copy) throw new Error("a PostgreSQL store appends with COPY");
+      const queue = new KyselyIngestQueue(store.queue, store.dialect, (rows) => {
         copies++;
-        return ctx.appendToQueue!(rows);
+        return copy(rows);
       });
+      const writer = new QueueWriter(queue, false, 2);
       const every = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
       const bodies = [
         every,
@@ -76,11 +79,11 @@ describe.each(DIALECTS)("QueueWriter on %s", (dialect) => {
 
     it("writes none of a group when one row is refused, and the pool's connections still work", async () => {
       await store.queue.deleteFrom("ingest_queue").execute();
-      const ctx = testCtx(store);
+      const queue = testCtx(store).ingestQueue;
       // No such project: the foreign key refuses the row, and with it the whole COPY.
-      await expect(ctx.appendToQueue!([row(1), { ...row(2), project_id: 999_999 }, row(3)])).rejects.toThrow(/foreign key/);
+      await expect(queue.append([row(1), { ...row(2), project_id: 999_999 }, row(3)])).rejects.toThrow(/foreign key/);
       expect(await ids()).toEqual([]);
-      await Promise.all(Array.from({ length: 12 }, (_, i) => ctx.appendToQueue!([row(10 + i)])));
+      await Promise.all(Array.from({ length: 12 }, (_, i) => queue.append([row(10 + i)])));
       expect(await ids()).toHaveLength(12);
     });
   }
@@ -88,7 +91,7 @@ describe.each(DIALECTS)("QueueWriter on %s", (dialect) => {
   if (dialect === "sqlite") {
     it("gives the queue file's freed pages back once no group has been written for a while, not while writing", async () => {
       const idleMs = 300;
-      const writer = new QueueWriter(store.queue, true, 1, undefined, idleMs);
+      const writer = new QueueWriter(new KyselyIngestQueue(store.queue, store.dialect), true, 1, idleMs);
       const big = { ...row(0), body: Buffer.alloc(256 * 1024, 0x61) };
       await Promise.all(Array.from({ length: 20 }, () => writer.add(big)));
       const all = await ids();

@@ -1,10 +1,7 @@
-import type { Insertable, Kysely } from "kysely";
-import type { DB, QueueDB } from "../../db/schema";
-import { insertRows, MAX_CHUNK } from "../../db/bulk-insert";
-import { isSqliteBusy, truncateQueueWal } from "../../db/queue";
-import { isStorageFull } from "../../db/storage-full";
-import { freePages, vacuumPages } from "../../db/vacuum";
+import type { IngestQueue, QueueRow } from "../ports/ingest-queue";
 import { GroupCommit } from "./group-commit";
+
+export type { QueueRow } from "../ports/ingest-queue";
 
 /**
  * How long a group waits for the queue file while another connection holds its write lock
@@ -67,10 +64,8 @@ export function giveBackPace(pages: number, tookMs: number): { pages: number; pa
   return { pages: next, pauseMs: Math.max(VACUUM_STEP_MS, VACUUM_PAUSE_FACTOR * tookMs) };
 }
 
-/** Rows per group commit: one INSERT statement each (at most MAX_CHUNK rows). */
-const GROUP_ROWS = Math.min(128, MAX_CHUNK);
-
-export type QueueRow = Insertable<DB["ingest_queue"]>;
+/** Rows per group commit: one statement each (IngestQueue.append). */
+const GROUP_ROWS = 128;
 
 /**
  * The request path's writes to the ingest queue: rows group-committed (src/core/ingest/group-commit.ts)
@@ -87,7 +82,7 @@ export class QueueWriter {
   private idleTimer: ReturnType<typeof setTimeout> | undefined;
   /** Pages the next give-back step frees (see VACUUM_PAGES). */
   private stepPages = VACUUM_PAGES;
-  /** The WAL was emptied since the last write (truncateQueueWal). */
+  /** The WAL was emptied since the last write (IngestQueue.truncateLog). */
   private walEmpty = true;
 
   /**
@@ -95,14 +90,12 @@ export class QueueWriter {
    * group has been written for `idleMs`, a few pages at a time. The request path is the queue
    * file's only writer, so the digest thread does not do it
    * (docs/decisions/0005-sqlite-queue-file-and-request-path-first.md). `concurrency`: groups written at once (see GroupCommit; PostgreSQL overlaps
-   * several commits, each on its own pooled connection). `append`: how a group is written when
-   * nothing is to be deleted with it (PostgreSQL's COPY, Ctx.appendToQueue); an INSERT without it.
+   * several commits, each on its own pooled connection).
    */
   constructor(
-    private readonly queue: Kysely<QueueDB>,
+    private readonly queue: IngestQueue,
     private readonly vacuum = false,
     concurrency = 1,
-    private readonly append?: (rows: readonly QueueRow[]) => Promise<void>,
     private readonly idleMs = IDLE_BEFORE_VACUUM_MS,
     private readonly busyLimitMs = QUEUE_BUSY_LIMIT_MS,
   ) {
@@ -111,7 +104,7 @@ export class QueueWriter {
       GROUP_ROWS,
       concurrency,
       // A full disk fails every row alike: written again one by one, each would fail the same way.
-      (error) => error instanceof QueueBusyError || isStorageFull(error),
+      (error) => error instanceof QueueBusyError || queue.isFull(error),
     );
   }
 
@@ -146,7 +139,7 @@ export class QueueWriter {
       try {
         return await this.writeGroup(rows);
       } catch (error) {
-        if (!isSqliteBusy(error)) throw error;
+        if (!this.queue.isBusy(error)) throw error;
         const waited = performance.now() - started;
         if (waited >= this.busyLimitMs) throw new QueueBusyError(waited);
         await new Promise((resolve) => setTimeout(resolve, Math.min(pause, this.busyLimitMs - waited)));
@@ -156,16 +149,8 @@ export class QueueWriter {
 
   private async writeGroup(rows: readonly QueueRow[]): Promise<void> {
     const upTo = this.forgetUpTo;
-    // One COPY per group (PostgreSQL), or one INSERT (GROUP_ROWS ≤ MAX_CHUNK) whose text Kysely built once for its row count.
-    if (upTo <= this.forgotten) {
-      if (rows.length > 0 && this.append) await this.append(rows);
-      else if (rows.length > 0) await insertRows<QueueDB, "ingest_queue">(this.queue, "ingest_queue", rows, undefined, { exact: true });
-      return;
-    }
-    await this.queue.transaction().execute(async (trx) => {
-      await trx.deleteFrom("ingest_queue").where("id", "<=", upTo).execute();
-      if (rows.length > 0) await insertRows<QueueDB, "ingest_queue">(trx, "ingest_queue", rows, undefined, { exact: true });
-    });
+    if (upTo <= this.forgotten) return this.queue.append(rows);
+    await this.queue.forgetAndAppend(upTo, rows);
     this.forgotten = upTo;
   }
 
@@ -193,17 +178,17 @@ export class QueueWriter {
     }
     const started = performance.now();
     try {
-      if ((await freePages(this.queue)) === 0) {
+      if ((await this.queue.freePages()) === 0) {
         // Last, the WAL: it still holds the frames of the envelopes just deleted.
-        if (!this.walEmpty) this.walEmpty = await truncateQueueWal(this.queue);
+        if (!this.walEmpty) this.walEmpty = await this.queue.truncateLog();
         if (!this.walEmpty) this.idleTimer ??= this.after(this.idleMs);
         return;
       }
-      await vacuumPages(this.queue, this.stepPages);
+      await this.queue.givePagesBack(this.stepPages);
     } catch (error) {
       // Busy (the digest's RESTART checkpoint holds the file): try again after a pause.
       // Closed: the next write, if any, arms the next attempt.
-      if (isSqliteBusy(error)) this.idleTimer ??= this.after(this.idleMs);
+      if (this.queue.isBusy(error)) this.idleTimer ??= this.after(this.idleMs);
       return;
     }
     const next = giveBackPace(this.stepPages, performance.now() - started);

@@ -61,8 +61,8 @@ export function createIngestRuntime(
     queue,
     enqueue:
       settings.database.kind === "postgres"
-        ? new QueueWriter(ctx.queue, false, pgQueueWriters(settings.database.poolMax), ctx.appendToQueue)
-        : new QueueWriter(ctx.queue, true),
+        ? new QueueWriter(ctx.ingestQueue, false, pgQueueWriters(settings.database.poolMax))
+        : new QueueWriter(ctx.ingestQueue, true),
     storage: storageFullWatch(),
     spool: tempAttachmentSpool(),
   };
