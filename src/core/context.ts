@@ -32,6 +32,7 @@ import type { PaletteLookup } from "./ports/palette-lookup";
 import type { DeadLetterStore } from "./ports/dead-letters";
 import type { IngestQueue } from "./ports/ingest-queue";
 import type { AttachmentUploads } from "./ports/attachment-uploads";
+import type { OutboxStore } from "./ports/outbox";
 
 /** What every core action receives besides its input: storage, the public URL and named limits. */
 export interface Ctx {
@@ -59,8 +60,8 @@ export interface Ctx {
   releaseHealth: ReleaseHealthStore;
   /** Uploaded chunks and artifact bundles for source maps (src/core/ports/artifacts.ts). */
   artifacts: ArtifactStore;
-  /** Issue alert rules and notifications (src/core/ports/alerts.ts); `within` binds it to the outbox consumer's transaction. */
-  alerts: AlertStore & { within(trx: Kysely<DB>): AlertStore };
+  /** Issue alert rules and notifications (src/core/ports/alerts.ts); an outbox consumer gets its own in OutboxTxPorts. */
+  alerts: AlertStore;
   /** Where accepted envelopes wait for the digest, and how a batch is taken and written (src/core/ports/digest-queue.ts). */
   digestQueue: DigestQueue;
   /** Metric alert rules, their evaluations and notifications (src/core/ports/metric-alerts.ts). */
@@ -69,8 +70,8 @@ export interface Ctx {
   audit: AuditLog;
   /** Outgoing email (src/core/email/mailer.ts); null when no SMTP server is configured. */
   mailer: Mailer | null;
-  /** Per-user notification preferences and issue participants (src/core/ports/user-notifications.ts); `within` binds to a consumer's transaction. */
-  userNotifications: UserNotificationStore & { within(trx: Kysely<DB>): UserNotificationStore };
+  /** Per-user notification preferences and issue participants (src/core/ports/user-notifications.ts); an outbox consumer gets its own in OutboxTxPorts. */
+  userNotifications: UserNotificationStore;
   /** TOTP secrets, recovery codes and pending sign-ins (src/core/ports/two-factor.ts). */
   twoFactor: TwoFactorStore;
   /** Seals stored secrets with TELLTALE_SECRET_KEY when it is set (src/core/crypto/secret-box.ts). */
@@ -113,4 +114,6 @@ export interface Ctx {
   ingestQueue: IngestQueue;
   /** Attachments as ingest stores them before their envelope is kept (src/core/ports/attachment-uploads.ts). */
   attachmentUploads: AttachmentUploads;
+  /** Consumer positions of the issue-change outbox, and a consumer's batch in one transaction (src/core/ports/outbox.ts). */
+  outbox: OutboxStore;
 }

@@ -73,11 +73,6 @@ export async function insertRuleRow(
 
 /** The rules and the consumer's reads; notifications and their delivery come from `KyselyAlertDelivery`. */
 export class KyselyAlertStore extends KyselyAlertDelivery implements AlertStore {
-  /** The same store over a transaction the caller holds (the outbox consumer's). */
-  within(trx: Kysely<DB>): KyselyAlertStore {
-    return new KyselyAlertStore(trx, this.dialect);
-  }
-
   async rules(projectId: number): Promise<AlertRule[]> {
     const rows = await this.db.selectFrom("alert_rules").selectAll().where("project_id", "=", projectId).orderBy("id").execute();
     return rows.map(ruleRecord);

@@ -29,6 +29,7 @@ import { KyselyPaletteLookup } from "./palette-lookup";
 import { KyselyDeadLetterStore } from "./dead-letter-store";
 import { KyselyIngestQueue } from "./ingest-queue";
 import { KyselyAttachmentUploads } from "./attachment-uploads";
+import { KyselyOutboxStore } from "./outbox-store";
 import type { Ctx } from "../core/context";
 import type { Mailer } from "../core/email/mailer";
 
@@ -88,5 +89,6 @@ export function createCtx(settings: CtxSettings, store: Store, mailer: Mailer | 
     deadLetters: new KyselyDeadLetterStore(store.db, store.queue, store.dialect),
     ingestQueue: new KyselyIngestQueue(store.queue, store.dialect, store.appendToQueue),
     attachmentUploads: new KyselyAttachmentUploads(store.db),
+    outbox: new KyselyOutboxStore(store.db, store.dialect),
   };
 }

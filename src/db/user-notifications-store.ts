@@ -17,11 +17,6 @@ const COLUMN = { issueAlerts: "issue_alerts", assigned: "assigned", comments: "c
 export class KyselyUserNotificationStore implements UserNotificationStore {
   constructor(private readonly db: Kysely<DB>) {}
 
-  /** The same store over a transaction the caller holds (the outbox consumer's). */
-  within(trx: Kysely<DB>): KyselyUserNotificationStore {
-    return new KyselyUserNotificationStore(trx);
-  }
-
   async preferences(userId: number): Promise<NotificationPreferences> {
     const row = await this.db.selectFrom("notification_preferences").selectAll().where("user_id", "=", userId).executeTakeFirst();
     const projects = await this.db

@@ -135,19 +135,25 @@ describe.each(DIALECTS)("issue alert emails on %s", (dialect) => {
           };
         },
       });
-    /** `source` whose `within(trx)` hands out stores counted as above. */
-    const countingWithin = <S extends { within(trx: never): object }>(source: S, method: string, count: () => void): S =>
-      new Proxy(source, {
-        get(t, name) {
-          const value: unknown = Reflect.get(t, name);
-          if (name === "within") return (trx: never) => counting(t.within(trx), method, count);
-          return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(t) : value;
-        },
-      });
+    // The outbox hands each consumer's batch stores counted as above.
     const countingCtx: Ctx = {
       ...ctx,
-      alerts: countingWithin(ctx.alerts, "projectMembers", () => memberLookups++),
-      userNotifications: countingWithin(ctx.userNotifications, "optedOut", () => optOutLookups++),
+      outbox: {
+        head: () => ctx.outbox.head(),
+        positions: (consumers) => ctx.outbox.positions(consumers),
+        consume: (consumer, batch, run, now) =>
+          ctx.outbox.consume(
+            consumer,
+            batch,
+            (changes, ports) =>
+              run(changes, {
+                ...ports,
+                alerts: counting(ports.alerts, "projectMembers", () => memberLookups++),
+                userNotifications: counting(ports.userNotifications, "optedOut", () => optOutLookups++),
+              }),
+            now,
+          ),
+      },
     };
     const before = new Set((await ctx.alerts.notifications({ projectId })).map((n) => n.issueId));
     // Words, not numbers: grouping puts messages that differ only in numbers together.

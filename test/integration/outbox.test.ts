@@ -31,20 +31,17 @@ describe.each(DIALECTS)("the issue-change outbox on %s", (dialect) => {
     return {
       name,
       inDatabase: true,
-      async handle(trx, changes) {
+      async handle(changes, ports) {
         for (const c of changes) {
           if (handled++ >= failAfter) throw new Error("the consumer crashed mid-batch");
-          await trx
-            .insertInto("issue_activity")
-            .values({ issue_id: c.issueId, user_id: null, type: `effect:${name}`, data: String(c.seq), created_at: c.at })
-            .execute();
+          await ports.activity.append([{ issueId: c.issueId, userId: null, type: `effect:${name}`, data: { seq: c.seq }, at: c.at }]);
         }
       },
     };
   }
   const effectSeqs = async (name: string) =>
     (await bench.store.db.selectFrom("issue_activity").select("data").where("type", "=", `effect:${name}`).execute())
-      .map((r) => Number(r.data))
+      .map((r) => (JSON.parse(r.data) as { seq: number }).seq)
       .sort((a, b) => a - b);
 
   async function digest(message: string, release: string): Promise<number> {

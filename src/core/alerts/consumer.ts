@@ -150,13 +150,13 @@ export async function notificationsFor(
 export const alertConsumer: InDatabaseConsumer = {
   name: ALERTS_CONSUMER,
   inDatabase: true,
-  async handle(trx, changes, ctx: Ctx) {
+  async handle(changes, ports, ctx: Ctx) {
     const relevant = changes.filter((c) => ALERTING_KINDS.has(c.kind));
     if (relevant.length === 0) return;
-    const store = ctx.alerts.within(trx);
+    const store = ports.alerts;
     const rulesOf = new Map<number, AlertRule[]>();
     const recipients: RecipientCache = new Map();
-    const preferences = ctx.userNotifications.within(trx);
+    const preferences = ports.userNotifications;
     const optedOut = new Map<string, Promise<Set<number>>>();
     // Who switched issue alerts off, asked once per project and set of people in this run.
     const choices: Pick<UserNotificationStore, "optedOut"> = {

@@ -46,15 +46,12 @@ export function activityOf(change: Pick<IssueChangeRecord, "kind" | "data">): { 
 export const activityConsumer: InDatabaseConsumer = {
   name: ACTIVITY_CONSUMER,
   inDatabase: true,
-  async handle(trx, changes) {
-    const rows = changes.flatMap((c) => {
-      const a = activityOf(c);
-      return a ? [{ issue_id: c.issueId, user_id: c.userId, type: a.type, data: JSON.stringify(a.data), created_at: c.at }] : [];
-    });
-    for (let i = 0; i < rows.length; i += 500)
-      await trx
-        .insertInto("issue_activity")
-        .values(rows.slice(i, i + 500))
-        .execute();
+  async handle(changes, ports) {
+    await ports.activity.append(
+      changes.flatMap((c) => {
+        const a = activityOf(c);
+        return a ? [{ issueId: c.issueId, userId: c.userId, type: a.type, data: a.data, at: c.at }] : [];
+      }),
+    );
   },
 };

@@ -19,19 +19,9 @@ export const IN_PROCESS_CONSUMERS: readonly OutboxConsumer[] = [activityConsumer
 
 /** Runs each in-process consumer that is behind the outbox until it catches up; two small reads when none is. */
 export async function driveInProcessConsumers(ctx: Ctx, consumers: readonly OutboxConsumer[] = IN_PROCESS_CONSUMERS): Promise<number> {
-  const counter = await ctx.db.selectFrom("outbox_counter").select("seq").where("id", "=", 1).executeTakeFirst();
-  const head = Number(counter?.seq ?? 0);
+  const head = await ctx.outbox.head();
   if (head === 0) return 0;
-  const positions = await ctx.db
-    .selectFrom("outbox_positions")
-    .select(["consumer", "seq"])
-    .where(
-      "consumer",
-      "in",
-      consumers.map((c) => c.name),
-    )
-    .execute();
-  const at = new Map(positions.map((p) => [p.consumer, Number(p.seq)]));
+  const at = await ctx.outbox.positions(consumers.map((c) => c.name));
   let taken = 0;
   for (const consumer of consumers) if ((at.get(consumer.name) ?? 0) < head) taken += await consumeAll(ctx, consumer);
   return taken;

@@ -1,7 +1,7 @@
 /**
  * Issue alerts' storage: rules, the notifications the outbox consumer makes of them, and
  * their delivery (./delivery.ts). Implemented over the main database by src/db/alerts-store.ts;
- * `Ctx.alerts.within(trx)` binds it to the outbox consumer's transaction.
+ * the outbox consumer gets one bound to its transaction (OutboxTxPorts, ./outbox.ts).
  */
 import type { WindowCount } from "../alerts/frequency-conditions";
 import type { AlertRule, Channel, ValidRule } from "../alerts/rule-schema";

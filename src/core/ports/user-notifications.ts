@@ -1,8 +1,8 @@
 /**
  * Per-user notification preferences and who takes part in an issue
  * (docs/decisions/0021-workflow-notifications.md). Implemented over the main database by
- * src/db/user-notifications-store.ts; `Ctx.userNotifications.within(trx)` binds it to an outbox
- * consumer's transaction.
+ * src/db/user-notifications-store.ts; an outbox consumer gets one bound to its transaction
+ * (OutboxTxPorts, ./outbox.ts).
  */
 import type { Recipient } from "./alerts";
 

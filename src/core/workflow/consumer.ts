@@ -72,12 +72,11 @@ export async function workflowNotificationsFor(store: UserNotificationStore, cha
 export const workflowConsumer: InDatabaseConsumer = {
   name: WORKFLOW_CONSUMER,
   inDatabase: true,
-  async handle(trx, changes, ctx: Ctx) {
+  async handle(changes, ports, ctx: Ctx) {
     const relevant = changes.filter((c) => isWorkflowKind(c.kind));
     if (relevant.length === 0) return;
-    const store = ctx.userNotifications.within(trx);
-    const alerts = ctx.alerts.within(trx);
     const now = ctx.now();
-    for (const change of relevant) await alerts.insertNotifications(await workflowNotificationsFor(store, change, now));
+    for (const change of relevant)
+      await ports.alerts.insertNotifications(await workflowNotificationsFor(ports.userNotifications, change, now));
   },
 };
