@@ -33,6 +33,7 @@ import type { DeadLetterStore } from "./ports/dead-letters";
 import type { IngestQueue } from "./ports/ingest-queue";
 import type { AttachmentUploads } from "./ports/attachment-uploads";
 import type { OutboxStore } from "./ports/outbox";
+import type { RetentionStore } from "./ports/retention";
 
 /** What every core action receives besides its input: storage, the public URL and named limits. */
 export interface Ctx {
@@ -116,4 +117,6 @@ export interface Ctx {
   attachmentUploads: AttachmentUploads;
   /** Consumer positions of the issue-change outbox, and a consumer's batch in one transaction (src/core/ports/outbox.ts). */
   outbox: OutboxStore;
+  /** Retention's deletions, one kind and one batch at a time (src/core/ports/retention.ts). */
+  retention: RetentionStore;
 }

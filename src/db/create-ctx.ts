@@ -30,6 +30,7 @@ import { KyselyDeadLetterStore } from "./dead-letter-store";
 import { KyselyIngestQueue } from "./ingest-queue";
 import { KyselyAttachmentUploads } from "./attachment-uploads";
 import { KyselyOutboxStore } from "./outbox-store";
+import { KyselyRetentionStore } from "./retention-store";
 import type { Ctx } from "../core/context";
 import type { Mailer } from "../core/email/mailer";
 
@@ -90,5 +91,6 @@ export function createCtx(settings: CtxSettings, store: Store, mailer: Mailer | 
     ingestQueue: new KyselyIngestQueue(store.queue, store.dialect, store.appendToQueue),
     attachmentUploads: new KyselyAttachmentUploads(store.db),
     outbox: new KyselyOutboxStore(store.db, store.dialect),
+    retention: new KyselyRetentionStore(store.db, store.dialect),
   };
 }
