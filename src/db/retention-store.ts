@@ -43,16 +43,7 @@ export class KyselyRetentionStore implements RetentionStore {
       .where(sql.ref<number>(column), "<", seconds ? cutoff / 1000 : cutoff)
       .limit(batch)
       .execute();
-    if (ids.length > 0)
-      await this.db
-        .deleteFrom(kind)
-        .where(
-          "id",
-          "in",
-          ids.map((r) => r.id),
-        )
-        .execute();
-    return ids.length;
+    return this.deleteIds(kind, ids);
   }
 
   async deleteEventsWithoutIssue(scope: RetentionScope, cutoff: number, batch: number): Promise<number> {
@@ -62,7 +53,7 @@ export class KyselyRetentionStore implements RetentionStore {
       .where("issue_id", "is", null)
       .where("timestamp", "<", cutoff / 1000);
     if (scope) q = q.where("project_id", scope.op, scope.projectId);
-    return this.deleteEvents(await q.limit(batch).execute());
+    return this.deleteIds("events", await q.limit(batch).execute());
   }
 
   async issuesFirstSeenBy(scope: RetentionScope, cutoff: number): Promise<number[]> {
@@ -81,7 +72,7 @@ export class KyselyRetentionStore implements RetentionStore {
       .where("timestamp", "<", cutoff / 1000)
       .limit(batch)
       .execute();
-    return this.deleteEvents(ids);
+    return this.deleteIds("events", ids);
   }
 
   async issuesSeenMoreThan(times: number): Promise<number[]> {
@@ -109,7 +100,7 @@ export class KyselyRetentionStore implements RetentionStore {
       .orderBy("id", "asc")
       .limit(count)
       .execute();
-    return this.deleteEvents(ids);
+    return this.deleteIds("events", ids);
   }
 
   async deleteOutcomes(projectId: number, cutoff: number): Promise<void> {
@@ -171,10 +162,11 @@ export class KyselyRetentionStore implements RetentionStore {
     return this.db.selectFrom("issues").select("id").where("project_id", "=", projectId);
   }
 
-  private async deleteEvents(ids: readonly { id: number }[]): Promise<number> {
+  /** Deletes the rows of `table` with these ids; returns how many ids there were. */
+  private async deleteIds(table: ProjectItemKind | "events", ids: readonly { id: number }[]): Promise<number> {
     if (ids.length > 0)
       await this.db
-        .deleteFrom("events")
+        .deleteFrom(table)
         .where(
           "id",
           "in",

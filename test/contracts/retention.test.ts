@@ -1,11 +1,11 @@
 import { writeIssueChanges } from "../../src/core/outbox/changes";
 import { encodePayload } from "../../src/core/storage/payload";
 import { KyselyRetentionStore } from "../../src/db/retention-store";
+import { seedIssues } from "../support/issue-seeds";
 import { DIALECTS } from "../support/stores";
 import { retentionStoreContract } from "./retention";
 import { openSeededStore } from "./seeded-store";
 
-let shortNumber = 0;
 let eventNumber = 0;
 
 for (const dialect of DIALECTS)
@@ -35,28 +35,8 @@ for (const dialect of DIALECTS)
           (r) => r.received_at,
         ),
       async addIssue(project, firstSeen, timesSeen) {
-        const row = await db
-          .insertInto("issues")
-          .values({
-            project_id: project,
-            short_number: ++shortNumber,
-            type: "error",
-            title: "E",
-            culprit: "",
-            level: "error",
-            metadata: "{}",
-            status: "unresolved",
-            substatus: "ongoing",
-            first_seen: firstSeen,
-            last_seen: firstSeen,
-            times_seen: timesSeen,
-            user_count: 0,
-            resolved_next_release: 0,
-            grouping_config: "test",
-          })
-          .returning("id")
-          .executeTakeFirstOrThrow();
-        return row.id;
+        const [id = 0] = await seedIssues(db, project, [{ first_seen: firstSeen, last_seen: firstSeen, times_seen: timesSeen }]);
+        return id;
       },
       async addEvents(project, issueId, times) {
         const rows = times.map((t) => ({
