@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import { deadLetterRecord, type DeadLetter } from "../core/deadletters/record";
-import { writeOutcomes, type OutcomeCount } from "../core/outcomes/record";
+import type { OutcomeCount } from "../core/outcomes/record";
+import { writeOutcomes } from "./outcome-store";
 import type { DeadLetterStore, DeadLetterSummary, HeldDeadLetter, NewDeadLetter } from "../core/ports/dead-letters";
 import type { Dialect } from "./connect";
 import type { DB, QueueDB } from "./schema";

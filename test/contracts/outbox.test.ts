@@ -1,4 +1,4 @@
-import { writeIssueChanges } from "../../src/core/outbox/changes";
+import { writeIssueChanges } from "../../src/db/issue-changes";
 import { KyselyOutboxStore } from "../../src/db/outbox-store";
 import { seedIssues } from "../support/issue-seeds";
 import { DIALECTS } from "../support/stores";

@@ -1,4 +1,4 @@
-import { writeIssueChanges } from "../../src/core/outbox/changes";
+import { writeIssueChanges } from "../../src/db/issue-changes";
 import { encodePayload } from "../../src/core/storage/payload";
 import { KyselyRetentionStore } from "../../src/db/retention-store";
 import { seedIssues } from "../support/issue-seeds";
