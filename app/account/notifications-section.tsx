@@ -1,6 +1,6 @@
 import { emailSetup } from "@/src/core/preferences/email-setup";
 import { projectChoices } from "@/src/core/preferences/save";
-import type { User } from "@/src/db/schema";
+import type { User } from "@/src/core/accounts/user";
 import { LocalhostLinksWarning } from "../components/email-warnings";
 import { ctx } from "../lib/app-runtime";
 import { NotificationChoicesForm, ProjectAlertsForm, ProjectAlertsResetForm, TestEmailForm } from "./notification-forms";

@@ -14,7 +14,7 @@ import {
   type SignedInPermission,
   type SuperuserPermission,
 } from "@/src/core/permissions/table";
-import type { User } from "@/src/db/schema";
+import type { User } from "@/src/core/accounts/user";
 import { clientIp, requireUser } from "./auth";
 import { field, type FormState } from "./forms";
 import { ctx } from "./app-runtime";

@@ -3,7 +3,7 @@ import { redirect } from "next/navigation";
 import { cache } from "react";
 import { sameOriginPath } from "@/src/core/accounts/safe-next";
 import { userForSession } from "@/src/core/accounts/sessions";
-import type { User } from "@/src/db/schema";
+import type { User } from "@/src/core/accounts/user";
 import { SESSION_COOKIE } from "@/src/server/cookies";
 import { CLIENT_IP_HEADER } from "@/src/server/headers";
 import { ctx, runtime } from "./app-runtime";

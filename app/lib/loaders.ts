@@ -5,7 +5,8 @@ import { authorize } from "@/src/core/permissions/authorize";
 import { requireSuperuser } from "@/src/core/permissions/superuser";
 import type { OrgPermission, SignedInPermission, SuperuserPermission } from "@/src/core/permissions/table";
 import { projectInOrg } from "@/src/core/projects/queries";
-import type { Project, User } from "@/src/db/schema";
+import type { Project } from "@/src/core/projects/project";
+import type { User } from "@/src/core/accounts/user";
 import { requireUser } from "./auth";
 import { ctx } from "./app-runtime";
 

@@ -1,6 +1,3 @@
-import type { Kysely } from "kysely";
-import type { Dialect } from "../db/connect";
-import type { DB, QueueDB } from "../db/schema";
 import type { Mailer } from "./email/mailer";
 import type { Directory } from "./ports/directory";
 import type { AccountStore } from "./ports/accounts";
@@ -37,10 +34,6 @@ import type { RetentionStore } from "./ports/retention";
 
 /** What every core action receives besides its input: storage, the public URL and named limits. */
 export interface Ctx {
-  db: Kysely<DB>;
-  /** The ingest queue (src/db/queue.ts): written by the request path, read by the digest. */
-  queue: Kysely<QueueDB>;
-  dialect: Dialect;
   /** Telemetry as core reads it back (src/core/ports/telemetry-read.ts), outside any transaction on `db`. */
   telemetry: TelemetryReader;
   /** The issue stream's search (src/core/ports/issue-search.ts), outside any transaction on `db`. */
@@ -54,9 +47,9 @@ export interface Ctx {
   releases: ReleaseStore;
   /**
    * Release first-seen times for release order (src/core/ports/release-order.ts), cached across
-   * batches; `within` reads through a transaction the caller holds, with the same cache.
+   * batches (the stores that write in a transaction bind their own to it).
    */
-  releaseOrder: ReleaseOrder & { within(trx: Kysely<DB>): ReleaseOrder };
+  releaseOrder: ReleaseOrder;
   /** Sessions per release: counts, users and errored sessions (src/core/ports/release-health.ts). */
   releaseHealth: ReleaseHealthStore;
   /** Uploaded chunks and artifact bundles for source maps (src/core/ports/artifacts.ts). */

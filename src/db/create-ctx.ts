@@ -48,9 +48,6 @@ export type CtxSettings = Pick<
 export function createCtx(settings: CtxSettings, store: Store, mailer: Mailer | null = null): Ctx {
   const releaseOrder = new KyselyReleaseOrder(store.db);
   return {
-    db: store.db,
-    queue: store.queue,
-    dialect: store.dialect,
     telemetry: new KyselyTelemetryReader(store.db),
     issueSearch: new KyselyIssueSearch(store.db, store.dialect),
     directory: new KyselyDirectory(store.db, store.dialect, store.queue),

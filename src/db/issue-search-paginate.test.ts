@@ -47,7 +47,7 @@ describe.each(DIALECTS)("keyset pagination of issue searches on %s", (dialect) =
       times_seen: (i * 7) % 3,
       user_count: i % 5,
     }));
-    const ids = await seedIssues(ctx.db, projectId, seeds);
+    const ids = await seedIssues(store.db, projectId, seeds);
     rows = ids.map((id, i) => {
       const s = seeds[i]!;
       return {
@@ -69,7 +69,7 @@ describe.each(DIALECTS)("keyset pagination of issue searches on %s", (dialect) =
     if (!parsed.ok) throw new Error(parsed.error.message);
     const cursor = req.cursor ? decodeIssueCursor(req.cursor, sort) : null;
     if (cursor && !cursor.ok) throw new Error(cursor.message);
-    const qb = applyIssueQuery(ctx.db.selectFrom("issues").selectAll("issues").where("issues.project_id", "=", projectId), parsed.query, {
+    const qb = applyIssueQuery(store.db.selectFrom("issues").selectAll("issues").where("issues.project_id", "=", projectId), parsed.query, {
       dialect,
       userId: null,
       now: NOW,
@@ -123,12 +123,12 @@ describe.each(DIALECTS)("keyset pagination of issue searches on %s", (dialect) =
 
   it("neither repeats nor skips issues when a newer one arrives between pages", async () => {
     const first = await page({ sort: "date", limit: 10 });
-    await seedIssues(ctx.db, projectId, [{ title: "Error newcomer", last_seen: NOW + H }]);
+    await seedIssues(store.db, projectId, [{ title: "Error newcomer", last_seen: NOW + H }]);
     try {
       const { ids: rest } = await allPages({ sort: "date", limit: 10, cursor: first.nextCursor });
       expect([...first.rows.map((r) => r.id), ...rest]).toEqual(expectedOrder("date"));
     } finally {
-      await ctx.db.deleteFrom("issues").where("title", "=", "Error newcomer").execute();
+      await store.db.deleteFrom("issues").where("title", "=", "Error newcomer").execute();
     }
   });
 

@@ -26,9 +26,9 @@ describe.each(DIALECTS)("issue search conditions on %s", (dialect) => {
     ctx = testCtx(store, { now: () => NOW });
     await createOrganization({ ctx, input: { slug: "acme" } });
     projectId = (await createProject({ ctx, input: { org: "acme", slug: "web" } })).project.id;
-    jane = await seedUser(ctx.db, "jane@example.com");
-    const bob = await seedUser(ctx.db, "bob@example.com");
-    const [checkout, reference, disk, timeout] = await seedIssues(ctx.db, projectId, [
+    jane = await seedUser(store.db, "jane@example.com");
+    const bob = await seedUser(store.db, "bob@example.com");
+    const [checkout, reference, disk, timeout] = await seedIssues(store.db, projectId, [
       {
         title: "TypeError: Cannot read properties of undefined (reading 'id')",
         culprit: "app/checkout.js in pay",
@@ -109,10 +109,10 @@ describe.each(DIALECTS)("issue search conditions on %s", (dialect) => {
     ]);
     Object.entries({ checkout, reference, disk, timeout }).forEach(([name, id]) => names.set(id!, name));
     // A merged issue matches text queries but the helper below, like the stream, leaves it out.
-    await seedIssues(ctx.db, projectId, [
+    await seedIssues(store.db, projectId, [
       { title: "TypeError: merged duplicate", merged_into_id: checkout!, tags: [["release", "1.2.0"]] },
     ]);
-    await ctx.db
+    await store.db
       .insertInto("issue_bookmarks")
       .values([
         { issue_id: timeout!, user_id: jane },
@@ -125,7 +125,7 @@ describe.each(DIALECTS)("issue search conditions on %s", (dialect) => {
   async function find(text: string, userId: number | null = jane): Promise<string[]> {
     const parsed = parseIssueQuery(text);
     if (!parsed.ok) throw new Error(parsed.error.message);
-    const q = ctx.db
+    const q = store.db
       .selectFrom("issues")
       .select("issues.id")
       .where("issues.project_id", "=", projectId)
@@ -258,7 +258,7 @@ describe.each(DIALECTS)("issue search conditions on %s", (dialect) => {
   });
 
   it("folds the case of non-ASCII letters on PostgreSQL as its locale does, on SQLite not at all", async () => {
-    const { folded } = await sql<{ folded: string }>`select lower('RÉSUMÉ') as folded`.execute(ctx.db).then((r) => r.rows[0]!);
+    const { folded } = await sql<{ folded: string }>`select lower('RÉSUMÉ') as folded`.execute(store.db).then((r) => r.rows[0]!);
     const foldsUnicode = folded === "résumé";
     expect(foldsUnicode).toBe(dialect === "postgres" ? foldsUnicode : false);
     expect(await find("RÉSUMÉ")).toEqual(foldsUnicode ? ["timeout"] : []);
@@ -352,20 +352,20 @@ describe.each(DIALECTS)("issue search conditions on %s", (dialect) => {
   it("finds the project's newest release for release:latest — a created release first, else the last one seen", async () => {
     // No release made through the API: the release of the most recently seen issue (checkout's).
     expect(await find("release:latest")).toEqual(["checkout"]);
-    const org = await ctx.db.selectFrom("projects").select("organization_id").where("id", "=", projectId).executeTakeFirstOrThrow();
-    const release = await ctx.db
+    const org = await store.db.selectFrom("projects").select("organization_id").where("id", "=", projectId).executeTakeFirstOrThrow();
+    const release = await store.db
       .insertInto("releases")
       .values({ organization_id: org.organization_id, version: "1.2.1", date_created: NOW })
       .returning("id")
       .executeTakeFirstOrThrow();
-    await ctx.db.insertInto("release_projects").values({ release_id: release.id, project_id: projectId }).execute();
+    await store.db.insertInto("release_projects").values({ release_id: release.id, project_id: projectId }).execute();
     try {
       expect(await find("release:latest")).toEqual(["reference"]);
       expect(await find("release:[latest, 2.0_beta%1]")).toEqual(["reference", "disk"]);
       expect(await find("!release:latest")).toEqual(["checkout", "disk", "timeout"]);
     } finally {
-      await ctx.db.deleteFrom("release_projects").where("release_id", "=", release.id).execute();
-      await ctx.db.deleteFrom("releases").where("id", "=", release.id).execute();
+      await store.db.deleteFrom("release_projects").where("release_id", "=", release.id).execute();
+      await store.db.deleteFrom("releases").where("id", "=", release.id).execute();
     }
   });
 
@@ -384,7 +384,7 @@ describe.each(DIALECTS)("issue search conditions on %s", (dialect) => {
   it("composes with a select that joins other tables", async () => {
     const parsed = parseIssueQuery("is:unresolved level:warning");
     if (!parsed.ok) throw new Error(parsed.error.message);
-    const rows = await ctx.db
+    const rows = await store.db
       .selectFrom("issues")
       .innerJoin("projects", "projects.id", "issues.project_id")
       .select(["issues.id", "projects.slug"])
@@ -395,7 +395,7 @@ describe.each(DIALECTS)("issue search conditions on %s", (dialect) => {
 
   it("lists the environments the projects' issues were seen in, once each, in order, not other projects'", async () => {
     const other = (await createProject({ ctx, input: { org: "acme", slug: "other" } })).project.id;
-    await seedIssues(ctx.db, other, [
+    await seedIssues(store.db, other, [
       {
         title: "Elsewhere",
         culprit: "",
@@ -413,11 +413,11 @@ describe.each(DIALECTS)("issue search conditions on %s", (dialect) => {
         ],
       },
     ]);
-    expect(await environmentsSeen(ctx.db, [projectId], 50)).toEqual(["production", "staging"]);
-    expect(await environmentsSeen(ctx.db, [other], 50)).toEqual(["canary", "production", "qa"]);
-    expect(await environmentsSeen(ctx.db, [projectId, other], 50)).toEqual(["canary", "production", "qa", "staging"]);
-    expect(await environmentsSeen(ctx.db, [projectId, other], 2)).toEqual(["canary", "production"]);
-    expect(await environmentsSeen(ctx.db, [], 50)).toEqual([]);
+    expect(await environmentsSeen(store.db, [projectId], 50)).toEqual(["production", "staging"]);
+    expect(await environmentsSeen(store.db, [other], 50)).toEqual(["canary", "production", "qa"]);
+    expect(await environmentsSeen(store.db, [projectId, other], 50)).toEqual(["canary", "production", "qa", "staging"]);
+    expect(await environmentsSeen(store.db, [projectId, other], 2)).toEqual(["canary", "production"]);
+    expect(await environmentsSeen(store.db, [], 50)).toEqual([]);
     expect(await ctx.issueSearch.environments([projectId], 50)).toEqual(["production", "staging"]);
   });
 

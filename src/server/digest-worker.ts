@@ -28,7 +28,7 @@ const config = settings();
 setLogLevel(config.logLevel);
 const store = connect(config.database, { digest: true });
 const ctx = createCtx(config, store);
-const sqlite = ctx.dialect === "sqlite";
+const sqlite = store.dialect === "sqlite";
 /** Source maps decode in a thread of their own (the bundle next to this one), so a large one holds nobody up. */
 const maps = new ThreadMapResolver(new URL("./sourcemap-thread.js", import.meta.url));
 const limits = envelopeLimits(config.ingest);
@@ -71,8 +71,8 @@ async function tidyFiles(): Promise<void> {
   if (!sqlite) return;
   if (Date.now() - lastCheckpoint < CHECKPOINT_EVERY_MS) return;
   lastCheckpoint = Date.now();
-  await checkpointQueue(ctx.queue);
-  await sql`pragma wal_checkpoint(PASSIVE)`.execute(ctx.db);
+  await checkpointQueue(store.queue);
+  await sql`pragma wal_checkpoint(PASSIVE)`.execute(store.db);
 }
 
 const POLL_MS = 500;
@@ -108,7 +108,7 @@ async function loop(): Promise<void> {
       const n = await digestBatch(ctx, options);
       failures = 0;
       if (n > 0) {
-        parentPort?.postMessage({ type: "digested", count: n, upTo: sqlite ? await digestedUpTo(ctx.db) : undefined });
+        parentPort?.postMessage({ type: "digested", count: n, upTo: sqlite ? await digestedUpTo(store.db) : undefined });
         await tidyFiles();
         // A batch is promises and synchronous SQLite calls: without a turn of the event loop,
         // the main thread's messages (the request path turning idle, "stop") would wait for

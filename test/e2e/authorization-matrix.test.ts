@@ -68,7 +68,7 @@ describe.each(DIALECTS)("the authorization matrix of pages on %s", (dialect) => 
   beforeAll(async () => {
     store = await openTestStore(dialect);
     ctx = testCtx(store);
-    world = await seedMatrix(ctx);
+    world = await seedMatrix(ctx, store);
     for (const org of ORGS) {
       const project = await store.db
         .selectFrom("projects")

@@ -42,9 +42,9 @@ describe.each(DIALECTS)("the issue page in Chromium on %s", (dialect) => {
     await createUser({ ctx, input: { email: "dev@example.com", password: "password-123" } });
     await createUser({ ctx, input: { email: "ada@example.com", password: "password-123" } });
     await createOrganization({ ctx, input: { slug: "shop", owner: "dev@example.com" } });
-    const org = await ctx.db.selectFrom("organizations").select("id").where("slug", "=", "shop").executeTakeFirstOrThrow();
-    const ada = await ctx.db.selectFrom("users").select("id").where("email", "=", "ada@example.com").executeTakeFirstOrThrow();
-    await ctx.db
+    const org = await store.db.selectFrom("organizations").select("id").where("slug", "=", "shop").executeTakeFirstOrThrow();
+    const ada = await store.db.selectFrom("users").select("id").where("email", "=", "ada@example.com").executeTakeFirstOrThrow();
+    await store.db
       .insertInto("memberships")
       .values({ organization_id: org.id, user_id: ada.id, role: "member", created_at: Date.now() })
       .execute();

@@ -37,7 +37,7 @@ describe.each(DIALECTS)("the activity log as the outbox's first consumer on %s",
     changeIssues({ ctx: bench.ctx, input: { projectIds: [bench.projectId], issueIds: [issueId], user, change } });
   /** A comment change committed without driving any consumer (as by a process that stopped, or whose drive failed). */
   const commitComment = (issueId: number, text: string) =>
-    bench.ctx.db
+    bench.store.db
       .transaction()
       .execute((trx) =>
         writeIssueChanges(trx, [
@@ -159,7 +159,7 @@ describe.each(DIALECTS)("the activity log as the outbox's first consumer on %s",
     const id = await digest("Upgraded");
     // As before the migration: no position for the consumer, and a change whose activity row exists.
     await bench.store.db.deleteFrom("outbox_positions").where("consumer", "=", "activity").execute();
-    await bench.ctx.db.transaction().execute(async (trx) => {
+    await bench.store.db.transaction().execute(async (trx) => {
       await writeIssueChanges(trx, [
         { projectId: bench.projectId, issueId: id, kind: "commented", data: { text: "old" }, userId: user.id, at: Date.now() },
       ]);

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createUser } from "../../src/core/accounts/create-user";
 import { AUDIT_EVENT_NAMES } from "../../src/core/audit/events";
 import type { Ctx } from "../../src/core/context";
+import type { Store } from "../../src/db/store";
 import { hashValues, registerGroupingStrategy, type GroupingStrategy } from "../../src/core/grouping/index";
 import { createKey } from "../../src/core/keys/manage";
 import { createMetricRule } from "../../src/core/metric-alerts/manage";
@@ -111,6 +112,7 @@ const NEWER_GROUPING: GroupingStrategy = {
 
 interface World {
   ctx: Ctx;
+  store: Store;
   orgId: number;
   owner: User;
   tokenId: number;
@@ -453,7 +455,7 @@ const ACTION_CASES: Record<string, ActionCase> = {
   "alerts.ts addDefaultAlertRuleAction": {
     async form(w) {
       const p = await w.project();
-      await w.ctx.db.deleteFrom("alert_rules").where("project_id", "=", p.id).execute();
+      await w.store.db.deleteFrom("alert_rules").where("project_id", "=", p.id).execute();
       return {
         fields: { project: p.slug },
         expected: { event: "rule.add", targetType: "rule", targetLabel: "Send a notification for new issues" },
@@ -738,7 +740,7 @@ async function invite(w: World) {
 
 async function keyed(w: World) {
   const p = await w.project();
-  const project = await w.ctx.db.selectFrom("projects").selectAll().where("id", "=", p.id).executeTakeFirstOrThrow();
+  const project = await w.store.db.selectFrom("projects").selectAll().where("id", "=", p.id).executeTakeFirstOrThrow();
   const key = await createKey({ ctx: w.ctx, input: { project, label: `key ${w.seq()}` } });
   return { p, key };
 }
@@ -786,13 +788,13 @@ async function metricRule(w: World) {
 
 async function ruled(w: World) {
   const p = await w.project();
-  const rule = await w.ctx.db.selectFrom("alert_rules").select(["id", "name"]).where("project_id", "=", p.id).executeTakeFirstOrThrow();
+  const rule = await w.store.db.selectFrom("alert_rules").select(["id", "name"]).where("project_id", "=", p.id).executeTakeFirstOrThrow();
   return { p, rule };
 }
 
 async function deadLetter(w: World): Promise<number> {
   const p = await w.project();
-  const row = await w.ctx.db
+  const row = await w.store.db
     .insertInto("dead_letters")
     .values({
       project_id: p.id,
@@ -828,6 +830,7 @@ describe.each(DIALECTS)("every audited action and route writes exactly one entry
     const seq = () => ++n;
     w = {
       ctx,
+      store,
       orgId: org.id,
       owner,
       tokenId,

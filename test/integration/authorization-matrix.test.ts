@@ -97,7 +97,7 @@ describe.each(DIALECTS)("the authorization matrix on %s", (dialect) => {
     store = await openTestStore(dialect);
     ctx = testCtx(store);
     session.ctx = ctx;
-    world = await seedMatrix(ctx);
+    world = await seedMatrix(ctx, store);
     for (const who of WHO) tokens[who] = (await createToken({ ctx, input: { user: `${who}@example.com` } })).token;
     api = await startApiServer(ctx);
   });
@@ -116,15 +116,15 @@ describe.each(DIALECTS)("the authorization matrix on %s", (dialect) => {
     const [hidden, unknown] = ["ab".repeat(16), "cd".repeat(16)];
     const base = { project_id: project.id, trace_id: hidden };
     const row = { ...base, op: "http.server", status: "ok", start_timestamp: 1, timestamp: 2 };
-    await ctx.db
+    await store.db
       .insertInto("transactions")
       .values({ ...row, event_id: "ef".repeat(16), span_id: "1".repeat(16), name: "GET /vault", received_at: 2, data: Buffer.from("{}") })
       .execute();
-    await ctx.db
+    await store.db
       .insertInto("spans")
       .values({ ...row, span_id: "2".repeat(16), parent_span_id: "1".repeat(16), segment_id: "1".repeat(16), name: "db", data: "{}" })
       .execute();
-    await ctx.db
+    await store.db
       .insertInto("events")
       .values({
         ...base,

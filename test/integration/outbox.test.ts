@@ -118,7 +118,7 @@ describe.each(DIALECTS)("the issue-change outbox on %s", (dialect) => {
     const writer = async (w: number) => {
       for (let i = 0; i < 25; i++) {
         const n = 1 + ((i + w) % 3);
-        await bench.ctx.db.transaction().execute(async (trx) => {
+        await bench.store.db.transaction().execute(async (trx) => {
           await writeIssueChanges(
             trx,
             Array.from({ length: n }, (_, k) => change(w * 1000 + i * 10 + k)),

@@ -31,7 +31,7 @@ describe.each(DIALECTS)("release order for resolutions and regressions on %s", (
     const { project, key } = await createProject({ ctx, input: { org: "acme", slug: "api", platform: "node" } });
     projectId = project.id;
     dsn = buildDsn(front.base, key.public_key, project.id);
-    user = await ctx.db.selectFrom("users").selectAll().where("email", "=", "owner@example.com").executeTakeFirstOrThrow();
+    user = await bench.store.db.selectFrom("users").selectAll().where("email", "=", "owner@example.com").executeTakeFirstOrThrow();
   });
   afterAll(async () => {
     await front?.close();

@@ -74,14 +74,14 @@ describe.each(DIALECTS)("tag value suggestions for the search box on %s", (diale
   });
 
   it("counts only the most recently seen issues", async () => {
-    const a = await ctx.db
+    const a = await store.db
       .selectFrom("issue_tags")
       .select("issue_id")
       .where("key", "=", "environment")
       .where("value", "=", "production")
       .executeTakeFirstOrThrow();
     // Issue B (staging only) becomes the most recently seen of the project's two.
-    await ctx.db
+    await store.db
       .updateTable("issues")
       .set({ last_seen: Date.now() + 86_400_000 })
       .where("project_id", "=", web)

@@ -6,6 +6,7 @@ import { permissionRow, type Permission } from "../../src/core/permissions/table
 import { createProject } from "../../src/core/projects/create-project";
 import { INTERNAL_ORG_SLUG } from "../../src/db/migrations/0002_internal_project";
 import type { User } from "../../src/db/schema";
+import type { Store } from "../../src/db/store";
 
 /**
  * The people and organizations of the authorization matrix: each role of the
@@ -34,7 +35,7 @@ const MEMBERSHIPS: readonly [Who, OrgSlug, Role][] = [
   ["outsider", "other", "owner"],
 ];
 
-export async function seedMatrix(ctx: Ctx): Promise<MatrixWorld> {
+export async function seedMatrix(ctx: Ctx, store: Store): Promise<MatrixWorld> {
   const users = {} as Record<Who, User>;
   for (const who of WHO)
     users[who] = await createUser({
@@ -47,21 +48,21 @@ export async function seedMatrix(ctx: Ctx): Promise<MatrixWorld> {
   }
   // Every organization has a project "web", the internal one besides its own.
   await createProject({ ctx, input: { org: INTERNAL_ORG_SLUG, slug: "web" } });
-  const orgs = await ctx.db.selectFrom("organizations").select(["id", "slug", "name"]).execute();
+  const orgs = await store.db.selectFrom("organizations").select(["id", "slug", "name"]).execute();
   const orgIds = Object.fromEntries(orgs.map((o) => [o.slug, o.id])) as Record<OrgSlug, number>;
   const seeded = new Map(orgs.map((o) => [o.id, o]));
   const restore = async () => {
     for (const [id, org] of seeded)
-      await ctx.db.updateTable("organizations").set({ slug: org.slug, name: org.name, open_membership: 1 }).where("id", "=", id).execute();
+      await store.db.updateTable("organizations").set({ slug: org.slug, name: org.name, open_membership: 1 }).where("id", "=", id).execute();
     for (const [who, org, role] of MEMBERSHIPS) {
-      const changed = await ctx.db
+      const changed = await store.db
         .updateTable("memberships")
         .set({ role })
         .where("organization_id", "=", orgIds[org])
         .where("user_id", "=", users[who].id)
         .executeTakeFirst();
       if (Number(changed.numUpdatedRows) === 0)
-        await ctx.db
+        await store.db
           .insertInto("memberships")
           .values({ organization_id: orgIds[org], user_id: users[who].id, role, created_at: 0 })
           .execute();

@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { Suspense } from "react";
 import type { OrgAccess } from "@/src/core/orgs/access";
 import { roleRank } from "@/src/core/orgs/roles";
-import type { Project } from "@/src/db/schema";
+import type { Project } from "@/src/core/projects/project";
 import { Palette } from "../palette/palette";
 import { StorageFullBanner } from "../storage-full-banner";
 import { RememberOrg } from "./remember-org";

@@ -103,7 +103,7 @@ describe.each(DIALECTS)("the account page's core on %s", (dialect) => {
     it("records when a session was last used, at most once a minute", async () => {
       const s = await signIn();
       const seen = async () =>
-        (await ctx.db.selectFrom("sessions").select("last_seen_at").where("id", "=", hashSessionToken(s.token)).executeTakeFirstOrThrow())
+        (await store.db.selectFrom("sessions").select("last_seen_at").where("id", "=", hashSessionToken(s.token)).executeTakeFirstOrThrow())
           .last_seen_at;
       clock += LAST_SEEN_EVERY_MS - 1;
       await userForSession(ctx, s.token);

@@ -37,7 +37,7 @@ describe.each(DIALECTS)("user management for superusers on %s", (dialect) => {
     await login({ ctx, input: { email: plain.email, password: PASSWORD, ip: "10.40.0.1", userAgent: "vitest" } });
     const users = await listUsers(ctx, root);
     // Last activity is the sign-in just made: the newest of the user's sessions.
-    const signedIn = await ctx.db
+    const signedIn = await store.db
       .selectFrom("sessions")
       .select((eb) => eb.fn.max<number>("created_at").as("at"))
       .where("user_id", "=", plain.id)
@@ -60,7 +60,7 @@ describe.each(DIALECTS)("user management for superusers on %s", (dialect) => {
     await expect(deleteUser(ctx, plain, root.id)).rejects.toMatchObject({ code: "not_found" });
     await expect(adminResetLink(ctx, plain, root.id)).rejects.toMatchObject({ code: "not_found" });
     expect(
-      (await ctx.db.selectFrom("users").select("is_superuser").where("id", "=", plain.id).executeTakeFirstOrThrow()).is_superuser,
+      (await store.db.selectFrom("users").select("is_superuser").where("id", "=", plain.id).executeTakeFirstOrThrow()).is_superuser,
     ).toBe(0);
   });
 
@@ -72,13 +72,13 @@ describe.each(DIALECTS)("user management for superusers on %s", (dialect) => {
   it("lets no superuser remove their own flag, nor the last superuser's", async () => {
     await expect(setSuperuser(ctx, root, { userId: root.id, superuser: false })).rejects.toMatchObject({ code: "conflict" });
     // Only one superuser left in the whole server: another superuser cannot be made to remove it either.
-    await ctx.db.updateTable("users").set({ is_superuser: 0 }).where("id", "!=", root.id).execute();
+    await store.db.updateTable("users").set({ is_superuser: 0 }).where("id", "!=", root.id).execute();
     const other = { ...plain, is_superuser: 1 }; // a stale view that still says superuser
     await expect(setSuperuser(ctx, other, { userId: root.id, superuser: false })).rejects.toMatchObject({
       code: "conflict",
       message: /last superuser/,
     });
-    await ctx.db.updateTable("users").set({ is_superuser: 1 }).where("id", "=", root.id).execute();
+    await store.db.updateTable("users").set({ is_superuser: 1 }).where("id", "=", root.id).execute();
   });
 
   it("leaves a superuser when two take each other's flag at the same moment", async () => {
@@ -88,26 +88,26 @@ describe.each(DIALECTS)("user management for superusers on %s", (dialect) => {
       ),
     );
     // Only these two are superusers now; each removes the other's flag at once.
-    await ctx.db.updateTable("users").set({ is_superuser: 0 }).where("id", "not in", [a!.id, b!.id]).execute();
+    await store.db.updateTable("users").set({ is_superuser: 0 }).where("id", "not in", [a!.id, b!.id]).execute();
     const results = await Promise.allSettled([
       setSuperuser(ctx, a!, { userId: b!.id, superuser: false }),
       setSuperuser(ctx, b!, { userId: a!.id, superuser: false }),
     ]);
     expect(results.map((r) => r.status).sort()).toEqual(["fulfilled", "rejected"]);
-    const left = await ctx.db.selectFrom("users").select("id").where("is_superuser", "=", 1).execute();
+    const left = await store.db.selectFrom("users").select("id").where("is_superuser", "=", 1).execute();
     expect(left).toHaveLength(1);
-    await ctx.db.updateTable("users").set({ is_superuser: 1 }).where("id", "=", root.id).execute();
+    await store.db.updateTable("users").set({ is_superuser: 1 }).where("id", "=", root.id).execute();
   });
 
   it("deletes a user with their sessions and memberships", async () => {
     await createOrganization({ ctx, input: { slug: `shared${n}`, owner: root.email } });
-    const org = await ctx.db.selectFrom("organizations").select("id").where("slug", "=", `shared${n}`).executeTakeFirstOrThrow();
-    await ctx.db.insertInto("memberships").values({ organization_id: org.id, user_id: plain.id, role: "member", created_at: 0 }).execute();
+    const org = await store.db.selectFrom("organizations").select("id").where("slug", "=", `shared${n}`).executeTakeFirstOrThrow();
+    await store.db.insertInto("memberships").values({ organization_id: org.id, user_id: plain.id, role: "member", created_at: 0 }).execute();
     await login({ ctx, input: { email: plain.email, password: PASSWORD, ip: "10.40.0.2", userAgent: "vitest" } });
     await deleteUser(ctx, root, plain.id);
-    expect(await ctx.db.selectFrom("users").select("id").where("id", "=", plain.id).executeTakeFirst()).toBeUndefined();
-    expect(await ctx.db.selectFrom("memberships").select("user_id").where("user_id", "=", plain.id).execute()).toEqual([]);
-    expect(await ctx.db.selectFrom("sessions").select("id").where("user_id", "=", plain.id).execute()).toEqual([]);
+    expect(await store.db.selectFrom("users").select("id").where("id", "=", plain.id).executeTakeFirst()).toBeUndefined();
+    expect(await store.db.selectFrom("memberships").select("user_id").where("user_id", "=", plain.id).execute()).toEqual([]);
+    expect(await store.db.selectFrom("sessions").select("id").where("user_id", "=", plain.id).execute()).toEqual([]);
   });
 
   it("refuses to delete oneself and the last owner of an organization, naming it", async () => {
@@ -117,8 +117,8 @@ describe.each(DIALECTS)("user management for superusers on %s", (dialect) => {
       code: "conflict",
       message: `${plain.email} is the last owner of solo${n}; make someone else an owner there first.`,
     });
-    const org = await ctx.db.selectFrom("organizations").select("id").where("slug", "=", `solo${n}`).executeTakeFirstOrThrow();
-    await ctx.db.insertInto("memberships").values({ organization_id: org.id, user_id: root.id, role: "owner", created_at: 0 }).execute();
+    const org = await store.db.selectFrom("organizations").select("id").where("slug", "=", `solo${n}`).executeTakeFirstOrThrow();
+    await store.db.insertInto("memberships").values({ organization_id: org.id, user_id: root.id, role: "owner", created_at: 0 }).execute();
     await deleteUser(ctx, root, plain.id);
   });
 

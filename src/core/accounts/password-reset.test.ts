@@ -47,9 +47,9 @@ describe.each(DIALECTS)("password reset by email on %s", (dialect) => {
     const token = mailbox.resetToken(email);
     expect(sent.text).toContain(`http://telltale.test:8000/reset-password/${token}`);
     expect(sent.html).toContain(`href="http://telltale.test:8000/reset-password/${token}"`);
-    const rows = await ctx.db.selectFrom("password_resets").selectAll().where("id", "=", hashResetToken(token)).execute();
+    const rows = await store.db.selectFrom("password_resets").selectAll().where("id", "=", hashResetToken(token)).execute();
     expect(rows).toEqual([{ id: hashResetToken(token), user_id: userId, created_at: clock, expires_at: clock + RESET_TOKEN_TTL_MS }]);
-    expect(JSON.stringify(await ctx.db.selectFrom("password_resets").selectAll().execute())).not.toContain(token);
+    expect(JSON.stringify(await store.db.selectFrom("password_resets").selectAll().execute())).not.toContain(token);
   });
 
   it("answers an unknown address the same way and sends nothing", async () => {

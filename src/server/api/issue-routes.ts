@@ -7,7 +7,7 @@ import { eventInProject, issueByShortId, issueEventAt, issueEventsPage, issueInO
 import { changeIssues, type IssueChange } from "../../core/issues/triage";
 import { projectInOrg } from "../../core/projects/queries";
 import { traceInOrg } from "../../core/traces/trace";
-import type { User } from "../../db/schema";
+import type { User } from "../../core/accounts/user";
 import type { OrgScope } from "../../core/orgs/access";
 import { serializeEvent, serializeIssue } from "./serialize-issues";
 import { DEFAULT_QUERY, listIssues, SORTS, type Sort } from "../../core/issues/list";

@@ -5,7 +5,7 @@ import { rowIdOf } from "../../core/identifiers";
 import type { OrgAccess } from "../../core/orgs/access";
 import { changeMemberRole, memberOf, removeMember } from "../../core/orgs/members";
 import { addTeamMember, removeTeamMember, teamInOrg } from "../../core/teams/teams";
-import type { User } from "../../db/schema";
+import type { User } from "../../core/accounts/user";
 import { Created, NoContent } from "./raw";
 import { route, type ApiRoute } from "./route";
 import { serializeMember, serializeTeam } from "./serialize-access";

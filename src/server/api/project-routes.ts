@@ -5,7 +5,7 @@ import { projectInOrg } from "../../core/projects/queries";
 import type { Ctx } from "../../core/context";
 import { deleteProject, renameProject, type ProjectRename } from "../../core/projects/manage-project";
 import { addProjectToTeam, removeProjectFromTeam, teamInOrg } from "../../core/teams/teams";
-import type { Project } from "../../db/schema";
+import type { Project } from "../../core/projects/project";
 import { Created, NoContent } from "./raw";
 import { route, type ApiRoute } from "./route";
 

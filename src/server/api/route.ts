@@ -3,7 +3,7 @@ import type { Ctx } from "../../core/context";
 import type { Audit } from "../../core/audit/record";
 import type { OrgAccess } from "../../core/orgs/access";
 import { isOrgPermission, isPermission, permissionRow, type OrgPermission, type SignedInPermission } from "../../core/permissions/table";
-import type { User } from "../../db/schema";
+import type { User } from "../../core/accounts/user";
 
 /** What a handler gets: the organization (the path's first parameter) is already authorized. */
 export interface HandlerArgs {

@@ -13,7 +13,7 @@ import { listOrganizations } from "../../core/orgs/access";
 import { updateOrganization } from "../../core/orgs/create-org";
 import { listProjects } from "../../core/projects/queries";
 import { userForToken } from "../../core/tokens/tokens";
-import type { User } from "../../db/schema";
+import type { User } from "../../core/accounts/user";
 import { SESSION_COOKIE } from "../cookies";
 import { CLIENT_IP_HEADER } from "../headers";
 import { log } from "../log";

@@ -1,6 +1,6 @@
 import type { Issue } from "../../core/issues/issue";
 import { shortId, type StoredEvent } from "../../core/issues/queries";
-import type { Project } from "../../db/schema";
+import type { Project } from "../../core/projects/project";
 import type { IssueExtraInfo } from "../../core/issues/extras";
 import { storedEventPayload } from "../../core/issues/event-payload";
 import { isoText } from "../../core/time-text";

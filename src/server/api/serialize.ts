@@ -1,5 +1,6 @@
 import { buildDsn } from "../../core/auth/dsn";
-import type { Organization, Project, ProjectKey } from "../../db/schema";
+import type { Organization } from "../../core/orgs/organization";
+import type { Project, ProjectKey } from "../../core/projects/project";
 
 const iso = (ms: number) => new Date(ms).toISOString();
 

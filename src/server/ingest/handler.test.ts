@@ -67,7 +67,7 @@ describe.each(DIALECTS)("handleIngest on %s", (dialect) => {
     ({ project, key } = await createProject({ ctx, input: { org: "acme", slug: "web" } }));
     ({ key: otherKey } = await createProject({ ctx, input: { org: "acme", slug: "other" } }));
     ({ key: disabledKey } = await createProject({ ctx, input: { org: "acme", slug: "disabled" } }));
-    await ctx.db.updateTable("project_keys").set({ is_active: 0 }).where("id", "=", disabledKey.id).execute();
+    await store.db.updateTable("project_keys").set({ is_active: 0 }).where("id", "=", disabledKey.id).execute();
 
     const settings = parseSettings({ TELLTALE_MAX_ENVELOPE_BYTES: String(MAX_ENVELOPE_BYTES) });
     runtime = createIngestRuntime(ctx, settings, 0, { keyCacheMs: 0 });

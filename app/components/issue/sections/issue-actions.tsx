@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { issueExtras } from "@/src/core/issues/extras";
 import type { Issue } from "@/src/core/issues/issue";
-import type { User } from "@/src/db/schema";
+import type { User } from "@/src/core/accounts/user";
 import { AssignForm } from "@/app/components/issue/assign-form";
 import { TriageForm } from "@/app/components/issue/triage-form";
 import { ctx } from "@/app/lib/app-runtime";
