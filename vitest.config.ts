@@ -6,8 +6,7 @@ const alias = { "@": fileURLToPath(new URL(".", import.meta.url)) };
 
 export default defineConfig({
   test: {
-    // Two at a time on two cores (vitest's default leaves one core idle): a unit or integration
-    // file beside another, or beside the one end-to-end file that may run at a time.
+    // Two files at a time on two cores (vitest's default leaves one core idle), of either project.
     maxWorkers: 2,
     projects: [
       {
@@ -25,9 +24,9 @@ export default defineConfig({
           include: ["test/e2e/**/*.test.ts"],
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          // Each file starts a server and a browser: two at a time fit two cores.
-          maxWorkers: 1,
-          fileParallelism: false,
+          // Each file starts a server and a browser, and mostly waits on them: run beside the unit
+          // files and each other (two at a time, the global maxWorkers) rather than one by one
+          // after them, which left a core idle for two thirds of the run (docs/benchmarks.md).
           // A browser, a built server and its child processes share two cores with the rest (decision 0025): a
           // test that fails once is run once more and reported as flaky (vitest lists the retry),
           // so a timing race shows without sinking the whole run; one that fails twice fails.
