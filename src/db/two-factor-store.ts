@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import type { NewSessionRow } from "../core/ports/accounts";
 import type { ChallengeRow, TotpRow, TwoFactorStore } from "../core/ports/two-factor";
 import type { DB } from "./schema";
 
@@ -94,14 +95,7 @@ export class KyselyTwoFactorStore implements TwoFactorStore {
     return Number(row.n);
   }
 
-  async addChallenge(row: {
-    id: string;
-    userId: number;
-    createdAt: number;
-    expiresAt: number;
-    ip: string;
-    userAgent: string;
-  }): Promise<void> {
+  async addChallenge(row: NewSessionRow): Promise<void> {
     await this.db
       .insertInto("login_challenges")
       .values({

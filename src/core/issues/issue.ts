@@ -1,3 +1,4 @@
+import type { Project } from "../projects/project";
 import type { IssueState } from "./state";
 
 /**
@@ -27,18 +28,8 @@ export interface Issue extends IssueState {
   grouping_config: string;
 }
 
-/** The project an issue page shows beside the issue (the project row's columns). */
-export interface IssueProject {
-  id: number;
-  organization_id: number;
-  slug: string;
-  name: string;
-  platform: string;
-  created_at: number;
-  grouping_config: string;
-  grouping_previous_config: string | null;
-  grouping_transition_until: number | null;
-}
+/** The project an issue page shows beside the issue. */
+export type IssueProject = Project;
 
 /** A person as issue pages name them: an assignee, or who wrote an activity entry. */
 export interface IssuePerson {

@@ -25,6 +25,7 @@ export interface AttemptCount {
   windowStart: number;
 }
 
+/** A session (or a pending two-factor sign-in) as it is written: the cookie token's hash, whose and when. */
 export interface NewSessionRow {
   /** The SHA-256 of the cookie token. */
   id: string;

@@ -2,6 +2,7 @@
  * What two-factor sign-in (decision 0023) needs from storage. Implemented
  * over the main database in src/db/two-factor-store.ts; core says what, src/db says how.
  */
+import type { NewSessionRow } from "./accounts";
 
 export interface TotpRow {
   /** As stored: `plain:…` or sealed (src/core/crypto/secret-box.ts). */
@@ -38,7 +39,7 @@ export interface TwoFactorStore {
   recoveryCodeUsed(userId: number, codeHash: string): Promise<boolean>;
   recoveryCodesLeft(userId: number): Promise<number>;
 
-  addChallenge(row: { id: string; userId: number; createdAt: number; expiresAt: number; ip: string; userAgent: string }): Promise<void>;
+  addChallenge(row: NewSessionRow): Promise<void>;
   /** A pending sign-in that has not expired at `now`. */
   challenge(id: string, now: number): Promise<ChallengeRow | null>;
   /** Deletes a pending sign-in; true for the one request that deleted it. */
