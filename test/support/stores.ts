@@ -7,6 +7,7 @@ import { connect, type ConnectOptions, type Dialect, type Store } from "../../sr
 import { migrate } from "../../src/db/migrate";
 import type { Ctx } from "../../src/core/context";
 import { createCtx, type CtxSettings } from "../../src/db/create-ctx";
+import { databaseUrl, pgTemplate } from "./pg-template";
 
 /** Every storage test runs on both databases. */
 export const DIALECTS: Dialect[] = ["sqlite", "postgres"];
@@ -39,17 +40,13 @@ export async function openTestStore(dialect: Dialect, options: Pick<ConnectOptio
     };
   }
   const name = `telltale_t_${randomBytes(6).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: PG_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(PG_URL);
-  url.pathname = `/${name}`;
-  const store = connect({ kind: "postgres", url: url.toString(), poolMax: 4 });
-  await migrate(store);
+  const url = databaseUrl(PG_URL, name);
+  const copied = await copyOfTemplate(name);
+  const store = connect({ kind: "postgres", url, poolMax: 4 });
+  if (!copied) await migrate(store);
   return {
     ...store,
-    env: { TELLTALE_DATA_DIR: dir, DATABASE_URL: url.toString() },
+    env: { TELLTALE_DATA_DIR: dir, DATABASE_URL: url },
     async cleanup() {
       await store.close();
       const c = new pg.Client({ connectionString: PG_URL });
@@ -59,6 +56,31 @@ export async function openTestStore(dialect: Dialect, options: Pick<ConnectOptio
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Creates the database as a copy of the migrated template; false when it had to be created
+ * empty instead (the template busy or gone, as when worktrees with other migrations share the
+ * server), and the caller migrates it.
+ */
+async function copyOfTemplate(name: string): Promise<boolean> {
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  try {
+    const template = await pgTemplate(PG_URL).catch(() => null);
+    if (template) {
+      try {
+        await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
+        return true;
+      } catch {
+        // fall through to an empty database
+      }
+    }
+    await admin.query(`CREATE DATABASE ${name}`);
+    return false;
+  } finally {
+    await admin.end();
+  }
 }
 
 /** The settings tests run with: a test URL and key and the default sign-in limits. */
