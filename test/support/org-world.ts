@@ -17,8 +17,11 @@ export interface OrgWorld {
   otherOrgTeamId: number;
 }
 
-/** Inserts the world straight into the tables (no core action), for suites that test one port. */
-export async function seedOrgWorld(db: Kysely<DB>): Promise<OrgWorld> {
+/**
+ * Inserts the world straight into the tables (no core action), for suites that test one port;
+ * `prefix` sets slugs and emails apart, so that several suites can share one database.
+ */
+export async function seedOrgWorld(db: Kysely<DB>, prefix = ""): Promise<OrgWorld> {
   const org = async (slug: string) =>
     (
       await db
@@ -38,21 +41,21 @@ export async function seedOrgWorld(db: Kysely<DB>): Promise<OrgWorld> {
   const team = async (organization_id: number, slug: string) =>
     (await db.insertInto("teams").values({ organization_id, slug, name: slug, created_at: 0 }).returning("id").executeTakeFirstOrThrow())
       .id;
-  const orgId = await org("acme");
-  const otherOrgId = await org("other");
-  const memberId = await seedUser(db, "member@example.com");
+  const orgId = await org(`${prefix}acme`);
+  const otherOrgId = await org(`${prefix}other`);
+  const memberId = await seedUser(db, `${prefix}member@example.com`);
   await db.insertInto("memberships").values({ organization_id: orgId, user_id: memberId, role: "member", created_at: 0 }).execute();
   return {
     orgId,
-    projectId: await project(orgId, "web"),
-    projectSlug: "web",
-    otherProjectId: await project(orgId, "api"),
+    projectId: await project(orgId, `${prefix}web`),
+    projectSlug: `${prefix}web`,
+    otherProjectId: await project(orgId, `${prefix}api`),
     memberId,
-    outsiderId: await seedUser(db, "outsider@example.com"),
-    teamId: await team(orgId, "crew"),
-    teamSlug: "crew",
+    outsiderId: await seedUser(db, `${prefix}outsider@example.com`),
+    teamId: await team(orgId, `${prefix}crew`),
+    teamSlug: `${prefix}crew`,
     otherOrgId,
-    otherOrgProjectId: await project(otherOrgId, "theirs"),
-    otherOrgTeamId: await team(otherOrgId, "their-crew"),
+    otherOrgProjectId: await project(otherOrgId, `${prefix}theirs`),
+    otherOrgTeamId: await team(otherOrgId, `${prefix}their-crew`),
   };
 }

@@ -54,8 +54,6 @@ describe.each(DIALECTS)("single sign-on accounts and memberships on %s", (dialec
       requireSso: false,
     });
     expect(provider.clientSecret).not.toContain("s3cret");
-    expect((await ctx.sso.providerBySlug("acme"))?.org).toEqual({ id: org.id, slug: "acme", name: "Acme" });
-    expect(await ctx.sso.providerBySlug("nope")).toBeNull();
   });
 
   it("creates an account on the first sign-in, a member with the default role and team, and finds it again by subject", async () => {
@@ -123,12 +121,5 @@ describe.each(DIALECTS)("single sign-on accounts and memberships on %s", (dialec
     await expect(password("owner@example.com")).resolves.toMatchObject({ user: { email: "owner@example.com" } });
     await ctx.sso.setRequireSso(org.id, false, ctx.now());
     await expect(password("linus@example.com")).resolves.toMatchObject({ user: { email: "linus@example.com" } });
-  });
-
-  it("forgets the identities with the provider", async () => {
-    expect(await ctx.sso.deleteProvider(org.id)).toBe(true);
-    expect(await ctx.sso.identityUser(org.id, ISSUER, "sub-1", ctx.now())).toBeNull();
-    expect(await ctx.sso.provider(org.id)).toBeNull();
-    expect(await ctx.sso.setRequireSso(org.id, true, ctx.now())).toBe(false);
   });
 });
