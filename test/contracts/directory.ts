@@ -12,6 +12,9 @@ export interface DirectoryFixture {
   addIssue(projectId: number, assignee: { userId: number | null; teamId: number | null }): Promise<number>;
   assignment(issueId: number): Promise<{ userId: number | null; teamId: number | null }>;
   projectExists(projectId: number): Promise<boolean>;
+  /** An API token of the user: an organization token, or a personal one for null. */
+  addToken(userId: number, organizationId: number | null): Promise<number>;
+  revokedAt(tokenId: number): Promise<number | null>;
   cleanup(): Promise<void>;
 }
 
@@ -69,11 +72,19 @@ export function directoryContract(name: string, make: () => Promise<DirectoryFix
       expect(seen).toEqual([{ role: "member", owners: 0 }]);
 
       const issue = await f.addIssue(projectId, { userId: outsiderId, teamId: null });
+      const tokens = [
+        await f.addToken(outsiderId, orgId),
+        await f.addToken(outsiderId, null),
+        await f.addToken(outsiderId, f.world.otherOrgId),
+      ];
       await expect(f.store.removeMember(orgId, outsiderId, refuse, 0)).rejects.toThrow("refused");
-      expect(await f.store.removeMember(orgId, outsiderId, (c) => expect(c).toEqual({ role: "admin", owners: 1 }), 0)).toBe(true);
+      expect(await f.revokedAt(tokens[0] ?? 0)).toBeNull();
+      expect(await f.store.removeMember(orgId, outsiderId, (c) => expect(c).toEqual({ role: "admin", owners: 1 }), 7_000)).toBe(true);
       expect(await f.store.memberRole(orgId, outsiderId)).toBeNull();
       expect(await f.store.teamRole(teamId, outsiderId)).toBeNull();
       expect(await f.assignment(issue)).toEqual({ userId: null, teamId: null });
+      // Organization tokens act with their creator's membership: they end with it, and only they.
+      expect(await Promise.all(tokens.map((id) => f.revokedAt(id)))).toEqual([7_000, null, null]);
     });
 
     it("creates, renames and reads teams with their members and projects", async () => {

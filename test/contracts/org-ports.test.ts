@@ -22,6 +22,7 @@ const addMembership = async (db: Kysely<DB>, organization_id: number, user_id: n
   await db.insertInto("memberships").values({ organization_id, user_id, role, created_at: 0 }).execute();
 };
 const noCleanup = async () => {};
+let tokenNumber = 0;
 const addIssue = async (db: Kysely<DB>, projectId: number, assignee: { userId: number | null; teamId: number | null }) => {
   const [id = 0] = await seedIssues(db, projectId, [{ assignee_id: assignee.userId, assignee_team_id: assignee.teamId }]);
   return id;
@@ -104,6 +105,12 @@ for (const dialect of DIALECTS) {
             .executeTakeFirstOrThrow();
           return { userId: row.assignee_id, teamId: row.assignee_team_id };
         },
+        async addToken(user_id, organization_id) {
+          const token = { user_id, organization_id, name: "t", token_hash: `dir-${++tokenNumber}`, token_prefix: "tlt_", created_at: 0 };
+          return (await db.insertInto("api_tokens").values(token).returning("id").executeTakeFirstOrThrow()).id;
+        },
+        revokedAt: async (id) =>
+          (await db.selectFrom("api_tokens").select("revoked_at").where("id", "=", id).executeTakeFirstOrThrow()).revoked_at,
         projectExists: async (id) => (await db.selectFrom("projects").select("id").where("id", "=", id).executeTakeFirst()) !== undefined,
         cleanup: noCleanup,
       };
