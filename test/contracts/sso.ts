@@ -5,8 +5,8 @@ import type { OrgWorld } from "../support/org-world";
 
 export interface SsoStoreFixture {
   store: SsoStore;
-  /** Organizations named `acme` and `other` with the fixture's prefix, `org.slug` tells which. */
   world: OrgWorld;
+  /** The slug (and name) of `world.orgId`. */
   orgSlug: string;
   addMembership(orgId: number, userId: number, role: Role): Promise<void>;
   cleanup(): Promise<void>;
