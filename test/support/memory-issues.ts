@@ -1,3 +1,5 @@
+import { storableRow } from "../../src/core/digest/storable";
+import { storableText } from "../../src/core/normalize/values";
 import { UNTRIAGED } from "../../src/core/issues/state";
 import type { WindowSample } from "../../src/core/issues/window-counts";
 import type { NewIssueChange } from "../../src/core/outbox/changes";
@@ -20,13 +22,15 @@ export interface MemoryIssue extends StoredIssueState {
   title: string;
   culprit: string;
   level: string;
+  /** JSON text. */
+  metadata: string;
   config: string;
 }
 
 /**
  * An IssueStore in memory, for core's own tests: the same rules as the database's (a hash
  * belongs to the first issue that claimed it, users counted once per issue, tag and hourly
- * counts added), nothing else.
+ * counts added, text kept storable as `storableRow` makes it), nothing else.
  */
 export class MemoryIssueStore implements IssueStore {
   readonly issues = new Map<number, MemoryIssue>();
@@ -61,13 +65,17 @@ export class MemoryIssueStore implements IssueStore {
     const id = this.nextId++;
     const shortNumber = (this.shortNumbers.get(issue.projectId) ?? 0) + 1;
     this.shortNumbers.set(issue.projectId, shortNumber);
+    const fields = storableRow({
+      title: issue.fields.title,
+      culprit: issue.fields.culprit,
+      level: issue.fields.level,
+      metadata: JSON.stringify(issue.fields.metadata),
+    });
     this.issues.set(id, {
       id,
       projectId: issue.projectId,
       shortNumber,
-      title: issue.fields.title,
-      culprit: issue.fields.culprit,
-      level: issue.fields.level,
+      ...fields,
       config: issue.config,
       status: "unresolved",
       substatus: "new",
@@ -107,13 +115,14 @@ export class MemoryIssueStore implements IssueStore {
     for (const { id, update } of rows) {
       const issue = this.issues.get(id);
       if (!issue) throw new Error(`no issue ${id}`);
-      const { metadata: _metadata, ...columns } = update;
-      Object.assign(issue, columns);
+      for (const [column, value] of Object.entries(update))
+        if (value !== undefined) Object.assign(issue, { [column]: typeof value === "string" ? storableText(value) : value });
     }
   }
 
   async addTags(rows: readonly IssueTagDelta[]): Promise<void> {
-    for (const t of rows) {
+    for (const row of rows) {
+      const t = storableRow(row);
       const key = `${t.issueId}\u0000${t.key}\u0000${t.value}`;
       const had = this.tags.get(key);
       this.tags.set(
