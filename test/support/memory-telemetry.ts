@@ -1,3 +1,4 @@
+import { storableRow } from "../../src/core/digest/storable";
 import { MAX_BUCKET_MEMBERS, type DigestRecords, type SessionCountRecord } from "../../src/core/digest/records";
 import { admitMembers, bucketKey, mergeMembers, overflowCounts } from "../../src/core/releases/health-members";
 import type { TelemetryStore } from "../../src/core/ports/telemetry";
@@ -5,7 +6,8 @@ import type { TelemetryStore } from "../../src/core/ports/telemetry";
 /**
  * A TelemetryStore in memory, for core's own tests: the same rules as the database's (an
  * event or transaction id stored once per project, session counts added, session members kept
- * once per bucket with their worst status and at most `memberCap` per bucket), nothing else.
+ * once per bucket with their worst status and at most `memberCap` per bucket, text made
+ * storable by `storableRow`), nothing else.
  */
 export class MemoryTelemetryStore implements TelemetryStore {
   constructor(private readonly memberCap = MAX_BUCKET_MEMBERS) {}
@@ -38,11 +40,11 @@ export class MemoryTelemetryStore implements TelemetryStore {
       transactionIds.add(key);
       s.transactions.push(t);
     }
-    s.spans.push(...batch.spans);
-    s.logs.push(...batch.logs);
-    s.feedback.push(...batch.feedback);
-    s.checkIns.push(...batch.checkIns);
-    s.rawItems.push(...batch.rawItems);
+    s.spans.push(...batch.spans.map(storableRow));
+    s.logs.push(...batch.logs.map(storableRow));
+    s.feedback.push(...batch.feedback.map(storableRow));
+    s.checkIns.push(...batch.checkIns.map(storableRow));
+    s.rawItems.push(...batch.rawItems.map(storableRow));
     for (const count of batch.sessions) addSession(s.sessions, count);
     for (const [key, members] of mergeMembers(batch.sessionMembers)) {
       const stored = s.sessionMembers.filter((m) => bucketKey(m) === key);
