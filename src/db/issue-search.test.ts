@@ -393,34 +393,6 @@ describe.each(DIALECTS)("issue search conditions on %s", (dialect) => {
     expect(rows.map((r) => [names.get(r.id), r.slug])).toEqual([["reference", "web"]]);
   });
 
-  it("lists the environments the projects' issues were seen in, once each, in order, not other projects'", async () => {
-    const other = (await createProject({ ctx, input: { org: "acme", slug: "other" } })).project.id;
-    await seedIssues(store.db, other, [
-      {
-        title: "Elsewhere",
-        culprit: "",
-        level: "error",
-        status: "unresolved",
-        substatus: "new",
-        times_seen: 1,
-        user_count: 0,
-        first_seen: NOW - H,
-        last_seen: NOW - H,
-        tags: [
-          ["environment", "canary"],
-          ["environment", "production"],
-          ["environment", "qa"],
-        ],
-      },
-    ]);
-    expect(await environmentsSeen(store.db, [projectId], 50)).toEqual(["production", "staging"]);
-    expect(await environmentsSeen(store.db, [other], 50)).toEqual(["canary", "production", "qa"]);
-    expect(await environmentsSeen(store.db, [projectId, other], 50)).toEqual(["canary", "production", "qa", "staging"]);
-    expect(await environmentsSeen(store.db, [projectId, other], 2)).toEqual(["canary", "production"]);
-    expect(await environmentsSeen(store.db, [], 50)).toEqual([]);
-    expect(await ctx.issueSearch.environments([projectId], 50)).toEqual(["production", "staging"]);
-  });
-
   if (dialect === "sqlite") {
     it("finds environments by seeking from one name to the next, not by reading every issue's environment rows", async () => {
       const planned = await planStatements(store, async (db) => {
