@@ -93,11 +93,17 @@ describe.each(DIALECTS)("the issue alert rules web API on %s", (dialect) => {
       conditions: [{ id: REGRESSION }, { id: REAPPEARED }],
       filters: [{ id: LEVEL, match: "gte", level: "40", name: "The event's level is greater than or equal to error" }],
       actions: [{ id: EMAIL, targetType: "Member", targetIdentifier: users.mel!.id }],
+      // Made with Olive's personal token: Sentry's `{id, name, email}` of its maker.
+      createdBy: { id: users.olive!.id, name: "olive@example.com", email: "olive@example.com" },
     });
     const list = await call("mel", "GET", "/projects/acme/api/rules/");
     expect(list.status).toBe(200);
     expect(list.json.map((r) => r.name)).toEqual(["Send a notification for new issues", "Regressions to Mel"]);
-    expect((await call("mel", "GET", `/projects/acme/api/rules/${ruleId}/`)).json.name).toBe("Regressions to Mel");
+    const read = (await call("mel", "GET", `/projects/acme/api/rules/${ruleId}/`)).json;
+    expect([read.name, read.createdBy]).toEqual([
+      "Regressions to Mel",
+      { id: users.olive!.id, name: "olive@example.com", email: "olive@example.com" },
+    ]);
   });
 
   it("refuses unknown condition, filter and action ids with a 400 that names them", async () => {

@@ -133,6 +133,8 @@ describe.each(DIALECTS)("metric alerts on %s", (dialect) => {
       resolveThreshold: 2,
       status: 0,
       state: "ok",
+      // Made with the owner's personal token: Sentry's `{id, name, email}` of its maker.
+      createdBy: { id: ownerId, name: owner, email: owner },
     });
     const triggers = created.body.triggers as unknown as {
       label: string;
@@ -146,6 +148,7 @@ describe.each(DIALECTS)("metric alerts on %s", (dialect) => {
     expect((await call("GET", `alert-rules/${ruleId}/`)).body.name).toBe("Too many errors in production");
     const list = await call("GET", "alert-rules/");
     expect(list.body.map((r: Record<string, unknown>) => r.id)).toEqual([ruleId]);
+    expect(list.body[0]?.createdBy).toEqual({ id: ownerId, name: owner, email: owner });
     const renamed = await call("PUT", `alert-rules/${ruleId}/`, { name: "Checkout errors" });
     expect([renamed.status, renamed.body.name, renamed.body.timeWindow]).toEqual([200, "Checkout errors", 5]);
   });

@@ -2,6 +2,8 @@ import { ruleTarget } from "../../core/audit/targets";
 import { createRule, deleteRule, findRule, listRules, updateRule } from "../../core/alerts/manage-rules";
 import { describeAction, describeCondition, describeFilter, EMAIL_ACTION, type AlertRule } from "../../core/alerts/rule-schema";
 import { testRule } from "../../core/alerts/test-rule";
+import { ruleCreators, type RuleCreator } from "../../core/alerts/creators";
+import type { Ctx } from "../../core/context";
 import { projectInOrg } from "../../core/projects/queries";
 import { Created, JsonWithHeaders, NoContent } from "./raw";
 import { route, type ApiRoute } from "./route";
@@ -10,12 +12,16 @@ import { route, type ApiRoute } from "./route";
  * What a rule's author gets back (POST and PUT, alert:write): the rule, and Telltale's
  * `webhookSecret`, the key its webhooks are signed with (decision 0018). Readers never see it.
  */
-export function serializeOwnRule(rule: AlertRule, projectSlug: string) {
-  return { ...serializeRule(rule, projectSlug), webhookSecret: rule.secret };
+export async function serializeOwnRule(ctx: Ctx, rule: AlertRule, projectSlug: string) {
+  const creator = await ruleCreators(ctx, [rule]);
+  return { ...serializeRule(rule, projectSlug, creator(rule)), webhookSecret: rule.secret };
 }
 
-/** A rule as Sentry's project rule endpoints answer it; each entry gains its `name` in words, as Sentry's do. */
-export function serializeRule(rule: AlertRule, projectSlug: string) {
+/**
+ * A rule as Sentry's project rule endpoints answer it; each entry gains its `name` in words, as
+ * Sentry's do, and `createdBy` is its maker (`{id, name, email}`) or null.
+ */
+export function serializeRule(rule: AlertRule, projectSlug: string, createdBy: RuleCreator | null) {
   return {
     id: String(rule.id),
     name: rule.name,
@@ -33,7 +39,7 @@ export function serializeRule(rule: AlertRule, projectSlug: string) {
     projects: [projectSlug],
     status: rule.status,
     owner: null,
-    createdBy: null,
+    createdBy,
     dateCreated: new Date(rule.createdAt).toISOString(),
     dateModified: new Date(rule.updatedAt).toISOString(),
   };
@@ -46,17 +52,20 @@ export function serializeRule(rule: AlertRule, projectSlug: string) {
 export const ALERT_ROUTES: ApiRoute[] = [
   route("GET", "/projects/{}/{}/rules", "alert:read", async ({ ctx, access, params: [, slug] }) => {
     const project = await projectInOrg(ctx, access, slug ?? "");
-    return (await listRules(ctx, project)).map((r) => serializeRule(r, project.slug));
+    const rules = await listRules(ctx, project);
+    const creator = await ruleCreators(ctx, rules);
+    return rules.map((r) => serializeRule(r, project.slug, creator(r)));
   }),
   route("POST", "/projects/{}/{}/rules", "alert:write", async ({ ctx, access, user, body, params: [, slug], audit }) => {
     const project = await projectInOrg(ctx, access, slug ?? "");
     const rule = await createRule({ ctx, input: { project, body, userId: user.id } });
     await audit({ event: "rule.add", target: ruleTarget(rule), after: { project: project.slug, status: rule.status } });
-    return new Created(serializeOwnRule(rule, project.slug));
+    return new Created(await serializeOwnRule(ctx, rule, project.slug));
   }),
   route("GET", "/projects/{}/{}/rules/{}", "alert:read", async ({ ctx, access, params: [, slug, id] }) => {
     const project = await projectInOrg(ctx, access, slug ?? "");
-    return serializeRule(await findRule(ctx, project, id ?? ""), project.slug);
+    const rule = await findRule(ctx, project, id ?? "");
+    return serializeRule(rule, project.slug, (await ruleCreators(ctx, [rule]))(rule));
   }),
   route("PUT", "/projects/{}/{}/rules/{}", "alert:write", async ({ ctx, access, body, params: [, slug, id], audit }) => {
     const project = await projectInOrg(ctx, access, slug ?? "");
@@ -64,7 +73,7 @@ export const ALERT_ROUTES: ApiRoute[] = [
     const rule = await updateRule({ ctx, input: { project, ruleId: id ?? "", body } });
     const [b, a] = [before, rule].map((r) => ({ name: r.name, status: r.status }));
     await audit({ event: "rule.edit", target: ruleTarget(rule), before: b, after: a });
-    return serializeOwnRule(rule, project.slug);
+    return serializeOwnRule(ctx, rule, project.slug);
   }),
   route("DELETE", "/projects/{}/{}/rules/{}", "alert:write", async ({ ctx, access, params: [, slug, id], audit }) => {
     const project = await projectInOrg(ctx, access, slug ?? "");
