@@ -58,14 +58,14 @@ describe.each(DIALECTS)("personal API tokens in Chromium on %s", (dialect) => {
     const shown = page.locator("[data-testid=new-token] code");
     await shown.waitFor();
     token = (await shown.textContent()) ?? "";
-    expect(token).toMatch(/^tlt_[0-9a-f]{64}$/);
+    expect(token).toMatch(/^sntryu_[0-9a-f]{64}$/);
     await expect(page.locator("[data-testid=new-token]").textContent()).resolves.toContain("Copy it now: it is not shown again.");
     const row = page.locator("[data-testid=token-row]");
     await waitFor(async () => (await row.count()) === 1, 10_000, "the new token to be listed");
     const text = (await row.textContent()) ?? "";
     expect(text).toContain("CI reader");
     expect(text).toContain("project:read, event:read");
-    expect(text).toContain(token.slice(0, 10));
+    expect(text).toContain(token.slice(0, 13));
     expect(text).not.toContain(token);
     await page.screenshot({ path: join(SHOTS, `api-tokens-created-${dialect}-1280.png`), fullPage: true });
   });

@@ -196,11 +196,11 @@ describe.concurrent.each(DIALECTS)("the telltale command on %s", (dialect) => {
     const plain = await cli("token", "create", "--user", "bot@example.com");
     expect(plain.code).toBe(0);
     const token = plain.stdout.trim();
-    expect(token).toMatch(/^tlt_[0-9a-f]{64}$/);
+    expect(token).toMatch(/^sntryu_[0-9a-f]{64}$/);
     expect((await userForToken(testCtx(store), token))?.user.email).toBe("bot@example.com");
 
     const out = json(await cli("token", "create", "--user", "bot@example.com", "--name", "deploys", "--json"));
-    expect(out).toEqual({ id: expect.stringMatching(/^\d+$/), token: expect.stringMatching(/^tlt_/) });
+    expect(out).toEqual({ id: expect.stringMatching(/^\d+$/), token: expect.stringMatching(/^sntryu_/) });
   });
 
   // A dozen CLI processes, each starting Node: more than the default 30 s on a busy machine.

@@ -109,7 +109,7 @@ describe.each(DIALECTS)("API token scopes on %s", (dialect) => {
     const userId = await userIdByEmail(ctx, "owner@example.com");
     const listed = (await listTokens(ctx, userId)).find((t) => t.name === "to revoke")!;
     expect(listed.lastUsedAt).not.toBeNull();
-    expect(listed.prefix).toBe(token.slice(0, 10));
+    expect(listed.prefix).toBe(token.slice(0, 13));
     await revokeToken(ctx, userId, listed.id);
     const revoked = await read(token);
     expect(revoked.status).toBe(401);

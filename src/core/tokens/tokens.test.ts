@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DIALECTS, openTestStore, testCtx, type TestStore } from "../../../test/support/stores";
 import { createUser } from "../accounts/create-user";
@@ -23,17 +24,18 @@ describe.each(DIALECTS)("API tokens on %s", (dialect) => {
 
   it("returns the token once and stores only its hash and a short prefix", async () => {
     const { id, token } = await createToken({ ctx, input: { user: "API@example.com", name: "deploys" } });
-    expect(token).toMatch(/^tlt_[0-9a-f]{64}$/);
+    // Sentry's user token shape, which sentry-cli recognises (src/utils/auth_token in its source).
+    expect(token).toMatch(/^sntryu_[0-9a-f]{64}$/);
     const row = await tokenRow(id);
     expect(row).toMatchObject({
       user_id: user.id,
       name: "deploys",
-      token_prefix: token.slice(0, 10),
+      token_prefix: token.slice(0, 13),
       created_at: clock,
       last_used_at: null,
     });
     expect(row.token_hash).toMatch(/^[0-9a-f]{64}$/);
-    for (const value of Object.values(row)) expect(String(value)).not.toContain(token.slice(4));
+    for (const value of Object.values(row)) expect(String(value)).not.toContain(token.slice(7));
   });
 
   it("names a token 'CLI token' by default", async () => {
@@ -53,10 +55,28 @@ describe.each(DIALECTS)("API tokens on %s", (dialect) => {
     expect(await userForToken(ctx, token)).toEqual({ user, scopes: null, organizationId: null, tokenId: id });
   });
 
+  it("still resolves a personal token of the earlier tlt_ shape", async () => {
+    const token = `tlt_${"ab".repeat(32)}`;
+    const hash = createHash("sha256").update(token).digest("hex");
+    const row = {
+      userId: user.id,
+      organizationId: null,
+      name: "old",
+      prefix: token.slice(0, 10),
+      hash,
+      createdAt: clock,
+      scopes: null,
+      expiresAt: null,
+    };
+    const id = await ctx.tokens.add(row);
+    expect(await userForToken(ctx, token)).toEqual({ user, scopes: null, organizationId: null, tokenId: id });
+  });
+
   it.each([
-    ["an unknown token", `tlt_${"0".repeat(64)}`],
+    ["an unknown token", `sntryu_${"0".repeat(64)}`],
+    ["an unknown token of the earlier shape", `tlt_${"0".repeat(64)}`],
     ["a token without the prefix", "0".repeat(68)],
-    ["an oversized token", `tlt_${"a".repeat(200)}`],
+    ["an oversized token", `sntryu_${"a".repeat(400)}`],
     ["an empty string", ""],
   ])("resolves %s to no user", async (_what, token) => {
     expect(await userForToken(ctx, token)).toBeNull();

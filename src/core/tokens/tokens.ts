@@ -11,7 +11,15 @@ import type { StoredToken, TokenOwner } from "../ports/tokens";
 import { validate } from "../validate";
 import { formatScopes, parseScopes, SCOPES, type Scope } from "./scopes";
 
-const PREFIX = "tlt_";
+/**
+ * Sentry's personal token shape, `sntryu_` and 32 bytes in hex: sentry-cli recognises it as a
+ * user token (src/utils/auth_token in its source) and so redacts it from what it logs.
+ */
+const PREFIX = "sntryu_";
+/** Telltale's earlier personal tokens, `tlt_` and 32 bytes in hex: those already handed out keep working. */
+const LEGACY_PREFIX = "tlt_";
+/** How much of a personal token is kept to show it later: the prefix and six hex characters. */
+const SHOWN_CHARS = PREFIX.length + 6;
 /** Sentry's organization token prefix: sentry-cli reads the URL and organization from such a token. */
 const ORG_PREFIX = "sntrys_";
 const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
@@ -50,7 +58,7 @@ export async function issueToken(ctx: Ctx, userId: number, spec: TokenSpec): Pro
     organizationId: null,
     name: data.name,
     hash: hashToken(token),
-    prefix: token.slice(0, 10),
+    prefix: token.slice(0, SHOWN_CHARS),
     createdAt: now,
     scopes: data.scopes ? formatScopes(data.scopes) : null,
     expiresAt: data.expiresInDays === undefined ? null : now + data.expiresInDays * DAY_MS,
@@ -178,7 +186,7 @@ export interface TokenHolder {
 
 /** The user an `Authorization: Bearer` token belongs to and its scopes, or null. */
 export async function userForToken(ctx: Ctx, token: string): Promise<TokenHolder | null> {
-  if (!(token.startsWith(PREFIX) || token.startsWith(ORG_PREFIX)) || token.length > 400) return null;
+  if (![PREFIX, LEGACY_PREFIX, ORG_PREFIX].some((p) => token.startsWith(p)) || token.length > 400) return null;
   const found = await ctx.tokens.byHash(hashToken(token));
   if (!found) return null;
   const { token: held, user } = found;

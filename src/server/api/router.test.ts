@@ -65,7 +65,7 @@ describe.each(DIALECTS)("handleApi on %s", (dialect) => {
 
   describe.each([
     ["no credentials", {}],
-    ["a wrong Bearer token", bearer(`tlt_${"0".repeat(64)}`)],
+    ["a wrong Bearer token", bearer(`sntryu_${"0".repeat(64)}`)],
     ["a Bearer token without the token prefix", bearer("not-a-telltale-token")],
     ["a malformed Authorization header", { authorization: "Bearer" }],
     ["an Authorization header of another scheme", { authorization: "Basic YWxpY2U6cGFzc3dvcmQ=" }],
