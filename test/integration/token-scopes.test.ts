@@ -174,6 +174,43 @@ describe.each(DIALECTS)("API token scopes on %s", (dialect) => {
     expect((await fetch(`${base}/api/0/organizations/acme/projects/`, { headers: auth })).status).toBe(401);
   });
 
+  it("answers sentry-cli info: the user and scopes of a personal token, the scopes alone of an organization token", async () => {
+    const personal = await tokenFor({ name: "info", scopes: ["project:read", "project:releases"] });
+    const mine = await sentryCli(base, personal, ["info", "--no-defaults"]);
+    expect(mine.code, mine.out).toBe(0);
+    expect(mine.out).toContain(
+      [
+        "Authentication Info:",
+        "  Method: Auth Token",
+        "  User: owner@example.com",
+        "  Scopes:",
+        "    - project:read",
+        "    - project:releases",
+      ].join("\n"),
+    );
+    // A token made without scopes is bounded by its user's role alone: it lists every scope.
+    const unscoped = await sentryCli(base, await tokenFor(), ["info", "--no-defaults"]);
+    expect(unscoped.out).toContain("    - org:read\n");
+    expect(unscoped.out).toContain("    - alerts:write\n");
+    const status = await sentryCli(base, personal, ["info", "--config-status-json"]);
+    expect(JSON.parse(status.out)).toMatchObject({ auth: { type: "token", successful: true } });
+
+    const owner = await userIdByEmail(ctx, "owner@example.com");
+    const acme = await store.db.selectFrom("organizations").select(["id", "slug"]).where("slug", "=", "acme").executeTakeFirstOrThrow();
+    const { token: orgToken } = await issueOrgToken({ ...ctx, publicUrl: base }, owner, acme, { name: "CI info" });
+    const ci = await sentryCli(null, orgToken, ["info", "--no-defaults"]);
+    expect(ci.code, ci.out).toBe(0);
+    expect(ci.out).toContain(`Sentry Server: ${base}`);
+    expect(ci.out).toContain("  Scopes:\n    - org:read\n    - project:read\n    - project:releases");
+    // An organization token speaks for its organization, not a person, as in Sentry.
+    expect(ci.out).not.toContain("User:");
+
+    // A wrong token: sentry-cli reports the failure and exits non-zero.
+    const wrong = await sentryCli(base, `sntryu_${"0".repeat(64)}`, ["info", "--no-defaults"]);
+    expect(wrong.code).not.toBe(0);
+    expect(wrong.out).not.toContain("User:");
+  });
+
   it("renames an organization through PUT /api/0/organizations/{org}/ with org:write, and refuses a taken slug", async () => {
     await createOrganization({ ctx, input: { slug: "gamma", owner: "owner@example.com" } });
     const put = (token: string, org: string, body: unknown) =>

@@ -73,6 +73,13 @@ export const PERMISSIONS = [
     description: "see one's organizations and debug pages",
   },
   {
+    // No scope: whatever a token may do, it may say so (Sentry's `GET /api/0/` asks for none).
+    permission: "account:whoami",
+    audience: "signed-in",
+    roles: [],
+    description: "see who one's token or session speaks for, and the token's scopes",
+  },
+  {
     permission: "token:write",
     audience: "signed-in",
     roles: [],

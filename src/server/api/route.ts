@@ -4,6 +4,7 @@ import type { Audit } from "../../core/audit/record";
 import type { OrgAccess } from "../../core/orgs/access";
 import { isOrgPermission, isPermission, permissionRow, type OrgPermission, type SignedInPermission } from "../../core/permissions/table";
 import type { User } from "../../core/accounts/user";
+import type { Scope } from "../../core/tokens/scopes";
 
 /** What a handler gets: the organization (the path's first parameter) is already authorized. */
 export interface HandlerArgs {
@@ -83,6 +84,10 @@ export interface AccountHandlerArgs {
   query: URLSearchParams;
   /** An organization token's organization, which bounds what the route may show; null otherwise. */
   organizationId: number | null;
+  /** The bearer token's scopes (null: every scope the role allows); null with a session too. */
+  scopes: ReadonlySet<Scope> | null;
+  /** The bearer token's id; null for a session, which is no token. */
+  tokenId: number | null;
 }
 
 export interface AccountRoute {

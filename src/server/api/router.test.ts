@@ -147,5 +147,24 @@ describe.each(DIALECTS)("handleApi on %s", (dialect) => {
     // A cross-site form could send the cookie with a POST: it must not authenticate one.
     const post = await fetch(base + "/api/0/organizations/acme/projects/", { method: "POST", headers: { cookie } });
     expect(await expectJson(post, 401)).toEqual({ detail: "Authentication credentials were not provided." });
+    // The API index names a session's user; a session is no token, so it has no scopes.
+    expect(await expectJson(await get("/api/0/", { cookie }), 200)).toMatchObject({
+      version: "0",
+      auth: null,
+      user: { email: "alice@example.com" },
+    });
+  });
+
+  it("answers the API index as Sentry does: 200 naming no one without credentials, 401 for a wrong token", async () => {
+    const anonymous = { version: "0", auth: null, user: null };
+    expect(await expectJson(await get("/api/0/"), 200)).toEqual(anonymous);
+    expect(await expectJson(await get("/api/0/", { cookie: `${SESSION_COOKIE}=unknown` }), 200)).toEqual(anonymous);
+    expect(await expectJson(await get("/api/0/", bearer(`sntryu_${"0".repeat(64)}`)), 401)).toEqual({ detail: "Invalid token" });
+    expect(await expectJson(await fetch(base + "/api/0/", { method: "POST" }), 401)).toEqual({
+      detail: "Authentication credentials were not provided.",
+    });
+    expect(await expectJson(await get("/api/0/", bearer(aliceToken)), 200)).toMatchObject({
+      user: { id: expect.stringMatching(/^\d+$/), email: "alice@example.com" },
+    });
   });
 });

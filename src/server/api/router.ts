@@ -32,6 +32,7 @@ import { SOURCEMAP_ROUTES } from "./sourcemap-routes";
 import { ALERT_ROUTES } from "./alert-routes";
 import { METRIC_ALERT_ROUTES } from "./metric-alert-routes";
 import { AUDIT_ROUTES } from "./audit-routes";
+import { ANONYMOUS_INDEX, INDEX_ROUTE } from "./index-route";
 import { accountRoute, route, type AccountRoute, type ApiRoute } from "./route";
 import { Created, JsonWithHeaders, NoContent, RawResponse } from "./raw";
 
@@ -71,6 +72,7 @@ export const ROUTES: ApiRoute[] = [
  * unrouted on purpose: sentry-cli asks it first and takes a 404 to mean "one region, this server".
  */
 export const ACCOUNT_ROUTES: AccountRoute[] = [
+  INDEX_ROUTE,
   accountRoute("GET", "/organizations", "account:read", async ({ ctx, user, organizationId }) =>
     (await listOrganizations(ctx, user))
       .filter(({ org }) => organizationId === null || org.id === organizationId)
@@ -81,11 +83,12 @@ export const ACCOUNT_ROUTES: AccountRoute[] = [
 /**
  * Bearer tokens for API clients, with their scopes; the session cookie too (unscoped), but
  * only for reads, so a cross-site form can never make a change with a visitor's cookie.
+ * null: the request has no credentials at all (a wrong token is a 401 at once).
  */
 async function authenticate(
   ctx: Ctx,
   req: IncomingMessage,
-): Promise<{ user: User; scopes: ReadonlySet<Scope> | null; organizationId: number | null; tokenId: number | null }> {
+): Promise<{ user: User; scopes: ReadonlySet<Scope> | null; organizationId: number | null; tokenId: number | null } | null> {
   const header = req.headers.authorization;
   if (header !== undefined) {
     const m = /^Bearer\s+(\S+)$/i.exec(header);
@@ -98,7 +101,7 @@ async function authenticate(
     const user = await userForSession(ctx, parseCookies(req.headers.cookie).get(SESSION_COOKIE));
     if (user) return { user, scopes: null, organizationId: null, tokenId: null };
   }
-  throw unauthenticated("Authentication credentials were not provided.");
+  return null;
 }
 
 /**
@@ -121,7 +124,13 @@ export async function handleApi(ctx: Ctx, req: IncomingMessage, res: ServerRespo
   const path = (req.url ?? "/").split("?")[0] ?? "/";
   try {
     if (!path.startsWith("/api/0/")) return sendJson(res, 404, { detail: "Not found" });
-    const { user, scopes, organizationId, tokenId } = await authenticate(ctx, req);
+    const holder = await authenticate(ctx, req);
+    if (!holder) {
+      // Sentry's index answers without credentials too, naming no one; everything else needs them.
+      if (INDEX_ROUTE.pattern.test(path) && (req.method === "GET" || req.method === "HEAD")) return sendJson(res, 200, ANONYMOUS_INDEX);
+      throw unauthenticated("Authentication credentials were not provided.");
+    }
+    const { user, scopes, organizationId, tokenId } = holder;
     const account = ACCOUNT_ROUTES.find((r) => r.pattern.test(path));
     if (account) {
       if (req.method !== account.method && !(req.method === "HEAD" && account.method === "GET"))
@@ -130,7 +139,7 @@ export async function handleApi(ctx: Ctx, req: IncomingMessage, res: ServerRespo
       if (scope !== null && !scopeAllows(scopes, scope)) throw forbidden(NOT_ALLOWED);
       const query = new URL(req.url ?? "/", "http://localhost").searchParams;
       if (![...query].every(([k, v]) => isStorableText(k) && isStorableText(v))) throw notFound(NO_SUCH_ID);
-      return sendJson(res, 200, await account.handler({ ctx, user, query, organizationId }));
+      return sendJson(res, 200, await account.handler({ ctx, user, query, organizationId, scopes, tokenId }));
     }
     const matches = ROUTES.map((r) => ({ r, m: r.pattern.exec(path) })).filter((x) => x.m);
     if (matches.length === 0) return sendJson(res, 404, { detail: "Not found" });
