@@ -43,6 +43,17 @@ export class KyselyIssueReader implements IssueReader {
     };
   }
 
+  async organizationSlugOf(issueId: number): Promise<string | null> {
+    const row = await this.db
+      .selectFrom("issues")
+      .innerJoin("projects", "projects.id", "issues.project_id")
+      .innerJoin("organizations", "organizations.id", "projects.organization_id")
+      .select("organizations.slug")
+      .where("issues.id", "=", issueId)
+      .executeTakeFirst();
+    return row?.slug ?? null;
+  }
+
   async byShortNumber(organizationId: number, projectSlug: string, shortNumber: number): Promise<Issue | null> {
     const issue = await this.db
       .selectFrom("issues")

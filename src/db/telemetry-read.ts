@@ -7,7 +7,15 @@ export class KyselyTelemetryReader implements TelemetryReader {
   constructor(private readonly db: Kysely<DB>) {}
 
   issueEvents(issueId: number, page: EventPage): Promise<StoredEvent[]> {
-    let q = this.db.selectFrom("events").selectAll().where("issue_id", "=", issueId);
+    return this.eventsPage("issue_id", issueId, page);
+  }
+
+  projectEvents(projectId: number, page: EventPage): Promise<StoredEvent[]> {
+    return this.eventsPage("project_id", projectId, page);
+  }
+
+  private eventsPage(column: "issue_id" | "project_id", id: number, page: EventPage): Promise<StoredEvent[]> {
+    let q = this.db.selectFrom("events").selectAll().where(column, "=", id);
     const before = page.before;
     if (before)
       q = q.where((eb) =>

@@ -36,6 +36,8 @@ export function issueReaderContract(name: string, make: () => Promise<ReaderWorl
         project: { id: w.projectId, slug: w.projectSlug, organization_id: w.orgId },
       });
       expect(await w.reader.inOrganization(w.otherOrgId, id)).toBeNull();
+      expect(await w.reader.organizationSlugOf(id)).toBe("acme");
+      expect(await w.reader.organizationSlugOf(id + 1000)).toBeNull();
       expect(await w.reader.byShortNumber(w.orgId, w.projectSlug, shortNumber)).toMatchObject({ id });
       expect(await w.reader.byShortNumber(w.otherOrgId, w.projectSlug, shortNumber)).toBeNull();
       expect(await w.reader.byShortNumber(w.orgId, w.projectSlug, shortNumber + 100)).toBeNull();

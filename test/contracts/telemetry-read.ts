@@ -73,6 +73,21 @@ export function telemetryReaderContract(name: string, make: () => Promise<Teleme
       expect(eventIds(newer)).toEqual([ids[4]]);
     });
 
+    it("lists a project's events, grouped or not, newest first, in the same pages either way", async () => {
+      const loose = hex(6);
+      await f.event({ projectId: shop, issueId: null, eventId: loose, timestamp: 1_700_000_500 });
+      const all = await f.reader.projectEvents(shop, { limit: 10 });
+      expect(eventIds(all)).toEqual([loose, ...[...ids].reverse()]);
+      const [, second] = all;
+      if (!second) throw new Error("too few events");
+      const cut = { timestamp: second.timestamp, id: second.id };
+      expect(eventIds(await f.reader.projectEvents(shop, { limit: 2, before: cut }))).toEqual([ids[3], ids[2]]);
+      expect(eventIds(await f.reader.projectEvents(shop, { limit: 2, after: cut }))).toEqual([loose]);
+      expect(await f.reader.projectEvents(f.projects[2], { limit: 10 })).toEqual([]);
+      // The issue's own list leaves the loose event out.
+      expect(eventIds(await f.reader.issueEvents(issueId, { limit: 10 }))).not.toContain(loose);
+    });
+
     it("finds the newest and the oldest event, each event's neighbours, and an event only within its project", async () => {
       expect((await at("latest")).event_id).toBe(ids[4]);
       expect((await at("oldest")).event_id).toBe(ids[0]);

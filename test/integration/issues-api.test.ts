@@ -9,6 +9,7 @@ import { createToken } from "../../src/core/tokens/tokens";
 import { setLogLevel } from "../../src/server/log";
 import { buildEnvelope, newEventId, transactionEnvelope } from "../support/envelopes";
 import { startApiServer } from "../support/api-server";
+import { sentryCli } from "../support/clients";
 import { DIALECTS, openTestStore, testCtx, type TestStore } from "../support/stores";
 
 describe.each(DIALECTS)("the issues web API on %s", (dialect) => {
@@ -65,7 +66,9 @@ describe.each(DIALECTS)("the issues web API on %s", (dialect) => {
     ({ token: otherToken } = await createToken({ ctx, input: { user: "outsider@example.com" } }));
     await ingest(errorEvent(ids.a1, "TimeoutError", "upstream took 3100 ms"));
     await ingest(errorEvent(ids.a2, "TimeoutError", "upstream took 2900 ms", { tags: { region: "us" } }));
-    await ingest(errorEvent(ids.b, "ValueError", "bad input"));
+    // A numeric user id, as SDKs send it: the event list must still give sentry-cli a string.
+    const numericUser = { id: 42, username: "ada", email: "ada@example.com", ip_address: "10.0.0.1" };
+    await ingest(errorEvent(ids.b, "ValueError", "bad input", { environment: "staging", user: numericUser }));
     const tx = transactionEnvelope(newEventId(), "GET /orders");
     await ingest(Buffer.from(tx.toString("utf8").replace(/"trace_id":"[0-9a-f]{32}"/g, `"trace_id":"${traceId}"`)));
     api = await startApiServer(ctx);
@@ -254,6 +257,91 @@ describe.each(DIALECTS)("the issues web API on %s", (dialect) => {
     expect(traceRows).toEqual([]);
     const regionRows = await store.db.selectFrom("issue_tags").select("issue_id").where("key", "=", "region").execute();
     expect(regionRows.length).toBeGreaterThan(0);
+  });
+
+  it("lists a project's events newest first, as `sentry-cli events list` reads and prints them", async () => {
+    const { status, body, headers } = await call("/api/0/projects/acme/api/events/?cursor=");
+    expect(status).toBe(200);
+    const events = body as { eventID: string; dateCreated: string; title: string; user: Record<string, unknown>; tags: unknown[] }[];
+    // Besides ours, the RangeError the trace search test sent.
+    expect(events).toHaveLength(4);
+    expect(events.map((e) => e.eventID).filter((id) => Object.values(ids).includes(id))).toEqual([ids.b, ids.a2, ids.a1]);
+    expect(events.find((e) => e.eventID === ids.b)).toMatchObject({
+      title: "ValueError: bad input",
+      user: { id: "42", username: "ada", ip_address: "10.0.0.1" },
+    });
+    expect(events[0]!.tags).toContainEqual({ key: "region", value: "eu" });
+    expect(Date.parse(events[0]!.dateCreated)).toBeGreaterThan(0);
+    expect(linkTo(headers.get("link"), "next").results).toBe(false);
+    const first = await call("/api/0/projects/acme/api/events/?limit=2");
+    const rest = await call(linkTo(first.headers.get("link"), "next").path);
+    expect([...(first.body as never[]), ...(rest.body as never[])]).toEqual(events);
+    const cli = await sentryCli(base, token, ["events", "list", "--org", "acme", "--project", "api", "--show-user", "--show-tags"]);
+    expect(cli.code, cli.out).toBe(0);
+    // One row per event, in the API's order, each id printed as a UUID.
+    const printed = [...cli.out.matchAll(/^\| ([0-9a-f-]{36}) \|/gm)].map((m) => m[1]!.replaceAll("-", ""));
+    expect(printed).toEqual(events.map((e) => e.eventID));
+    expect(cli.out).toContain("ID: 42");
+    expect(cli.out).toContain("region: us");
+    expect((await sentryCli(base, token, ["events", "list", "--org", "acme", "--project", "nope"])).code).not.toBe(0);
+  });
+
+  it("lists the organization's issues by project, environment, time range, sort and limit", async () => {
+    const titles = async (q: string) => {
+      const r = await call(`/api/0/organizations/acme/issues/?${q}`);
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      return (r.body as { title: string }[]).map((i) => i.title);
+    };
+    const all = ["RangeError: index out of range", "TimeoutError: upstream took 2900 ms", "ValueError: bad input"];
+    expect((await titles("")).sort()).toEqual(all);
+    expect((await titles(`project=-1&statsPeriod=24h`)).sort()).toEqual(all);
+    expect((await titles(`project=${projectId}&project=${projectId}&query=`)).sort()).toEqual(all);
+    expect(await titles("environment=staging")).toEqual(["ValueError: bad input"]);
+    expect(await titles("environment=nowhere&environment=staging")).toEqual(["ValueError: bad input"]);
+    expect(await titles("start=2001-01-01T00:00:00&end=2001-01-02T00:00:00")).toEqual([]);
+    expect(await titles(`start=2001-01-01T00:00:00&end=${new Date(Date.now() + 60_000).toISOString()}`)).toHaveLength(3);
+    expect(await titles(`query=${encodeURIComponent("ValueError")}`)).toEqual(["ValueError: bad input"]);
+    const page = await call("/api/0/organizations/acme/issues/?sort=freq&limit=1");
+    expect((page.body as { title: string; count: string }[]).map((i) => [i.title, i.count])).toEqual([[all[1], "2"]]);
+    expect(linkTo(page.headers.get("link"), "next").path).toContain("sort=freq&limit=1");
+    const next = await titles(linkTo(page.headers.get("link"), "next").path.split("?")[1] ?? "");
+    expect(next).toHaveLength(1);
+    expect(next).not.toContain(all[1]);
+    for (const bad of ["project=999999", "project=abc", "project=1%00"])
+      expect((await call(`/api/0/organizations/acme/issues/?${bad}`)).status).toBe(404);
+    for (const bad of ["statsPeriod=forever", "start=2001-01-01", "sort=random", "start=soon&end=later"])
+      expect((await call(`/api/0/organizations/acme/issues/?${bad}`)).status).toBe(400);
+    expect((await call("/api/0/organizations/acme/issues/", { token: otherToken })).status).toBe(404);
+  });
+
+  it("finds where an event id and a short id are, and nothing elsewhere", async () => {
+    const { status, body } = await call(`/api/0/organizations/acme/eventids/${ids.b.toUpperCase()}/`);
+    expect(status).toBe(200);
+    const found = body as { groupId: string; event: { eventID: string } };
+    expect(found).toMatchObject({ organizationSlug: "acme", projectSlug: "api", eventId: ids.b, event: { eventID: ids.b } });
+    const short = await call("/api/0/organizations/acme/shortids/api-1/");
+    expect(short.body).toMatchObject({ organizationSlug: "acme", projectSlug: "api", shortId: "API-1", group: { shortId: "API-1" } });
+    const group = (short.body as { groupId: string }).groupId;
+    expect((await call(`/api/0/organizations/acme/issues/${group}/`)).body).toMatchObject({ shortId: "API-1" });
+    for (const path of [`eventids/${"0".repeat(32)}`, "eventids/nothex", "shortids/API-ZZZZ", "shortids/nodash"])
+      expect((await call(`/api/0/organizations/acme/${path}/`)).status).toBe(404);
+    expect((await call(`/api/0/organizations/acme/eventids/${ids.b}/`, { token: otherToken })).status).toBe(404);
+    expect((await call(`/api/0/organizations/other/shortids/API-1/`, { token: otherToken })).status).toBe(404);
+  });
+
+  it("answers the legacy /api/0/issues/{id}/ paths as the organization routes, for that organization's readers only", async () => {
+    const { body } = await call("/api/0/organizations/acme/issues/API-1/");
+    const id = (body as { id: string }).id;
+    for (const tail of ["", "events/", "events/latest/", "events/oldest/"]) {
+      const legacy = await call(`/api/0/issues/${id}/${tail}`);
+      expect(legacy.status).toBe(200);
+      expect(legacy.body).toEqual((await call(`/api/0/organizations/acme/issues/${id}/${tail}`)).body);
+      const hidden = await call(`/api/0/issues/${id}/${tail}`, { token: otherToken });
+      expect(hidden).toMatchObject({ status: 404, body: { detail: `issue ${id} does not exist` } });
+    }
+    for (const ref of ["999999", "API-1", "1%00", "9".repeat(30)]) expect((await call(`/api/0/issues/${ref}/`)).status).toBe(404);
+    expect((await call(`/api/0/issues/${id}/`, { method: "PUT", body: { status: "resolved" } })).status).toBe(404);
+    expect((await call(`/api/0/issues/${id}/`, { token: "nope" })).status).toBe(401);
   });
 
   it("answers 404 for another organization's issues and events, and 401 without a valid token", async () => {

@@ -17,6 +17,11 @@ export async function issueInOrg(ctx: Ctx, scope: OrgScope, issueId: number): Pr
 }
 
 /** An issue by its short id (`WEB-1A`) in an organization. */
+/** The slug of the organization an issue belongs to, for paths that name the issue alone; null when there is none. */
+export function issueOrganizationSlug(ctx: Ctx, issueId: number): Promise<string | null> {
+  return ctx.issueReader.organizationSlugOf(issueId);
+}
+
 export async function issueByShortId(ctx: Ctx, scope: OrgScope, shortId: string): Promise<Issue | null> {
   const m = /^(.+)-([0-9A-Z]+)$/i.exec(shortId);
   if (!m?.[1] || !m[2]) return null;
@@ -31,25 +36,38 @@ export function issueEvents(ctx: Ctx, issueId: number, page: EventPage): Promise
   return ctx.telemetry.issueEvents(issueId, page);
 }
 
-/** The prefix of an issue's events cursors (src/core/pagination.ts). */
+/** The prefix of the events cursors of an issue's and a project's lists alike (src/core/pagination.ts). */
 const EVENTS_CURSOR = "e1";
 
 /**
  * A page of an issue's events, newest first, with the cursors of the pages before and after
  * (`cursor` is one of them, or absent for the first page). A cursor it did not make is a 400.
  */
-export async function issueEventsPage(
+export function issueEventsPage(
   ctx: Ctx,
   issueId: number,
+  page: { limit: number; cursor?: string | undefined },
+): Promise<KeysetPage<StoredEvent>> {
+  return eventsPage((p) => ctx.telemetry.issueEvents(issueId, p), page);
+}
+
+/** A page of a project's events, grouped or not, as an issue's are paged. */
+export function projectEventsPage(
+  ctx: Ctx,
+  projectId: number,
+  page: { limit: number; cursor?: string | undefined },
+): Promise<KeysetPage<StoredEvent>> {
+  return eventsPage((p) => ctx.telemetry.projectEvents(projectId, p), page);
+}
+
+async function eventsPage(
+  read: (page: EventPage) => Promise<StoredEvent[]>,
   page: { limit: number; cursor?: string | undefined },
 ): Promise<KeysetPage<StoredEvent>> {
   const keyset = page.cursor ? decodeKeyset(EVENTS_CURSOR, page.cursor) : null;
   if (page.cursor && !keyset) throw invalidInput("Invalid cursor — drop the cursor parameter to start from the first page");
   const at = keyset ? { timestamp: keyset.value, id: keyset.id } : undefined;
-  const rows = await ctx.telemetry.issueEvents(issueId, {
-    limit: page.limit + 1,
-    ...(at ? (keyset?.back ? { after: at } : { before: at }) : {}),
-  });
+  const rows = await read({ limit: page.limit + 1, ...(at ? (keyset?.back ? { after: at } : { before: at }) : {}) });
   return keysetPage(
     rows,
     page.limit,

@@ -39,6 +39,11 @@ export interface TagValueCount {
 export interface IssueReader {
   /** The issue with its project, when the project belongs to the organization. */
   inOrganization(organizationId: number, issueId: number): Promise<{ issue: Issue; project: IssueProject } | null>;
+  /**
+   * The slug of the organization an issue belongs to, or null when there is no such issue: for
+   * paths that name an issue alone (`/api/0/issues/{id}/`), which are then authorized as usual.
+   */
+  organizationSlugOf(issueId: number): Promise<string | null>;
   /** The issue numbered `shortNumber` in the organization's project `projectSlug`. */
   byShortNumber(organizationId: number, projectSlug: string, shortNumber: number): Promise<Issue | null>;
   /** The issue's tag values, by key, the most seen first within a key. */

@@ -6,6 +6,8 @@
 export interface TelemetryReader {
   /** Events of an issue, newest first (oldest first with `after`), keyset-paginated by (timestamp, id). */
   issueEvents(issueId: number, page: EventPage): Promise<StoredEvent[]>;
+  /** A project's events, grouped or not, in the same order and pages as an issue's. */
+  projectEvents(projectId: number, page: EventPage): Promise<StoredEvent[]>;
   /** An issue's newest or oldest event (by time, then id). */
   issueEventAt(issueId: number, which: EventPosition): Promise<StoredEvent | null>;
   /** The neighbours of an event within its issue (by time, then id). */

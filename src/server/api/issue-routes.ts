@@ -63,7 +63,9 @@ function changesFrom(body: unknown): IssueChange[] {
   return changes;
 }
 
-const limitOf = (query: URLSearchParams) => Math.min(100, Math.max(1, Number(query.get("limit") ?? 50) || 50));
+/** `?limit=`, 1 to 100, `fallback` when absent or not a number. */
+export const limitOf = (query: URLSearchParams, fallback = 50) =>
+  Math.min(100, Math.max(1, Number(query.get("limit") ?? fallback) || fallback));
 
 export const ISSUE_ROUTES: ApiRoute[] = [
   route("GET", "/projects/{}/{}/issues", "issue:read", async ({ ctx, user, access, params: [, projectSlug], query }) => {

@@ -33,6 +33,8 @@ import { ALERT_ROUTES } from "./alert-routes";
 import { METRIC_ALERT_ROUTES } from "./metric-alert-routes";
 import { AUDIT_ROUTES } from "./audit-routes";
 import { ANONYMOUS_INDEX, INDEX_ROUTE } from "./index-route";
+import { ORG_ISSUE_ROUTES } from "./org-issue-routes";
+import { legacyIssuePath } from "./legacy-issue-routes";
 import { accountRoute, route, type AccountRoute, type ApiRoute } from "./route";
 import { Created, JsonWithHeaders, NoContent, RawResponse } from "./raw";
 
@@ -55,6 +57,7 @@ export const ROUTES: ApiRoute[] = [
   ...KEY_ROUTES,
   ...PROJECT_ROUTES,
   ...ISSUE_ROUTES,
+  ...ORG_ISSUE_ROUTES,
   ...LOOKUP_ROUTES,
   ...INVITATION_ROUTES,
   ...TAG_ROUTES,
@@ -141,7 +144,9 @@ export async function handleApi(ctx: Ctx, req: IncomingMessage, res: ServerRespo
       if (![...query].every(([k, v]) => isStorableText(k) && isStorableText(v))) throw notFound(NO_SUCH_ID);
       return sendJson(res, 200, await account.handler({ ctx, user, query, organizationId, scopes, tokenId }));
     }
-    const matches = ROUTES.map((r) => ({ r, m: r.pattern.exec(path) })).filter((x) => x.m);
+    // `/api/0/issues/{id}/…` is answered as the organization route it stands for.
+    const target = (await legacyIssuePath(ctx, { method: req.method, path, user, organizationId })) ?? path;
+    const matches = ROUTES.map((r) => ({ r, m: r.pattern.exec(target) })).filter((x) => x.m);
     if (matches.length === 0) return sendJson(res, 404, { detail: "Not found" });
     const hit = matches.find((x) => x.r.method === req.method || (req.method === "HEAD" && x.r.method === "GET"));
     if (!hit?.m)

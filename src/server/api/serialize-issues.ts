@@ -101,3 +101,31 @@ export function serializeEvent(stored: StoredEvent, projectSlug: string) {
     extra: e.extra ?? {},
   };
 }
+
+/** A user field as text, however the SDK sent it: sentry-cli reads each one as a string. */
+const text = (value: unknown): string | null => (value === undefined || value === null ? null : String(value));
+
+/**
+ * Sentry's short event shape, as a project's event list answers it: what `sentry-cli events
+ * list` parses (`eventID`, `dateCreated`, `title`, `user` with string fields, `tags` as pairs).
+ */
+export function serializeEventSummary(stored: StoredEvent) {
+  const e = storedEventPayload(stored);
+  const user = e.user
+    ? { id: text(e.user.id), username: text(e.user.username), email: text(e.user.email), ip_address: text(e.user.ip_address) }
+    : null;
+  return {
+    id: stored.event_id,
+    "event.type": e.exception ? "error" : "default",
+    eventID: stored.event_id,
+    groupID: stored.issue_id === null ? null : String(stored.issue_id),
+    projectID: String(stored.project_id),
+    title: stored.title,
+    message: e.logentry?.formatted ?? "",
+    culprit: e.culprit ?? null,
+    platform: e.platform,
+    dateCreated: iso(e.timestamp * 1000),
+    user,
+    tags: (e.tags ?? []).map(([key, value]) => ({ key: String(key), value: String(value) })),
+  };
+}
