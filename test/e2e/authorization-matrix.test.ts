@@ -70,12 +70,7 @@ describe.each(DIALECTS)("the authorization matrix of pages on %s", (dialect) => 
     ctx = testCtx(store);
     world = await seedMatrix(ctx, store);
     for (const org of ORGS) {
-      const project = await store.db
-        .selectFrom("projects")
-        .select("id")
-        .where("organization_id", "=", world.orgIds[org])
-        .where("slug", "=", "web")
-        .executeTakeFirstOrThrow();
+      const project = { id: world.webProjectIds[org] };
       const eventId = newEventId();
       const traceId = newEventId();
       const body = buildEnvelope({ event_id: eventId }, [

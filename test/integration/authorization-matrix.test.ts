@@ -9,6 +9,8 @@ import { createTeam, teamInOrg } from "../../src/core/teams/teams";
 import { createToken } from "../../src/core/tokens/tokens";
 import type { User } from "../../src/db/schema";
 import { ACCOUNT_ROUTES, ROUTES } from "../../src/server/api/router";
+import { LEGACY_ISSUE_ROUTES } from "../../src/server/api/legacy-issue-routes";
+import { seedIssues } from "../support/issue-seeds";
 import type { FormState } from "../../app/lib/forms";
 import { startApiServer } from "../support/api-server";
 import { expected, ORG_NOT_FOUND, ORGS, seedMatrix, WHO, type MatrixWorld, type OrgSlug, type Outcome, type Who } from "../support/matrix";
@@ -71,6 +73,14 @@ const fill = (path: string, org: string) => {
 
 /** Form fields the actions read, all naming things that do not exist (or nothing). */
 const FORM_FIELDS = ["project", "issue", "keyId", "tokenId", "invitation", "team", "member", "userId", "category"];
+
+/** A route's answer as a cell's outcome: `hidden` tells a "not found" that hides the organization from one inside it. */
+async function outcomeOf(response: Response, hidden: (detail: string) => boolean): Promise<Outcome | string> {
+  const body = (await response.json().catch(() => ({}))) as { detail?: string };
+  if (response.status === 403 && body.detail === NOT_ALLOWED) return "forbidden";
+  if (response.status === 404 && hidden(body.detail ?? "")) return "not_found";
+  return response.status === 401 || response.status >= 500 ? `${response.status} ${body.detail ?? ""}` : "allow";
+}
 
 interface Cell {
   who: Who;
@@ -183,15 +193,7 @@ describe.each(DIALECTS)("the authorization matrix on %s", (dialect) => {
               headers: { authorization: `Bearer ${tokens[who]}`, "content-type": "application/json" },
               body: route.method === "GET" ? undefined : "{}",
             });
-            const body = (await response.json().catch(() => ({}))) as { detail?: string };
-            const got: Outcome | string =
-              response.status === 403 && body.detail === NOT_ALLOWED
-                ? "forbidden"
-                : response.status === 404 && ORG_NOT_FOUND.test(body.detail ?? "")
-                  ? "not_found"
-                  : response.status === 401 || response.status >= 500
-                    ? `${response.status} ${body.detail ?? ""}`
-                    : "allow";
+            const got = await outcomeOf(response, (detail) => ORG_NOT_FOUND.test(detail));
             // A route that needs a second row for some requests (removing someone else, not leaving):
             // the request here names someone else, so the second row applies where `when` says.
             const params = [
@@ -229,6 +231,31 @@ describe.each(DIALECTS)("the authorization matrix on %s", (dialect) => {
     },
     SWEEP_TIMEOUT_MS,
   );
+
+  // `/api/0/issues/{id}/…` names no organization: each cell asks for an issue that exists in
+  // the cell's organization, which only that organization's readers may see (404 otherwise).
+  it("answers the legacy issue paths as the permission table says of the issue's organization", async () => {
+    const before = cells.length;
+    for (const org of ORGS) {
+      const [issueId] = await seedIssues(store.db, world.webProjectIds[org], [{ title: `legacy ${org}` }]);
+      for (const route of LEGACY_ISSUE_ROUTES)
+        for (const who of WHO) {
+          const response = await fetch(`${api.base}/api/0${route.path.replace("{}", String(issueId))}/`, {
+            headers: { authorization: `Bearer ${tokens[who]}` },
+          });
+          const got = await outcomeOf(response, (detail) => detail === `issue ${issueId} does not exist`);
+          cells.push({
+            who,
+            org,
+            registration: `${route.method} ${route.path}`,
+            permission: route.permission,
+            expected: expected(who, org, route.permission),
+            got,
+          });
+        }
+    }
+    expect(cells.slice(before).filter((c) => c.got !== c.expected)).toEqual([]);
+  });
 
   it(
     "answers every server action as the permission table says, for everyone, in every organization",

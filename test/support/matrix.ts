@@ -23,6 +23,8 @@ export type Outcome = "allow" | "forbidden" | "not_found";
 export interface MatrixWorld {
   users: Record<Who, User>;
   orgIds: Record<OrgSlug, number>;
+  /** Each organization's project "web". */
+  webProjectIds: Record<OrgSlug, number>;
   /** Puts every membership and organization back as seeded (an allowed cell may have changed them). */
   restore(): Promise<void>;
 }
@@ -50,10 +52,19 @@ export async function seedMatrix(ctx: Ctx, store: Store): Promise<MatrixWorld> {
   await createProject({ ctx, input: { org: INTERNAL_ORG_SLUG, slug: "web" } });
   const orgs = await store.db.selectFrom("organizations").select(["id", "slug", "name"]).execute();
   const orgIds = Object.fromEntries(orgs.map((o) => [o.slug, o.id])) as Record<OrgSlug, number>;
+  const webs = await store.db.selectFrom("projects").select(["id", "organization_id"]).where("slug", "=", "web").execute();
+  const webProjectIds = Object.fromEntries(orgs.map((o) => [o.slug, webs.find((p) => p.organization_id === o.id)?.id ?? 0])) as Record<
+    OrgSlug,
+    number
+  >;
   const seeded = new Map(orgs.map((o) => [o.id, o]));
   const restore = async () => {
     for (const [id, org] of seeded)
-      await store.db.updateTable("organizations").set({ slug: org.slug, name: org.name, open_membership: 1 }).where("id", "=", id).execute();
+      await store.db
+        .updateTable("organizations")
+        .set({ slug: org.slug, name: org.name, open_membership: 1 })
+        .where("id", "=", id)
+        .execute();
     for (const [who, org, role] of MEMBERSHIPS) {
       const changed = await store.db
         .updateTable("memberships")
@@ -69,7 +80,7 @@ export async function seedMatrix(ctx: Ctx, store: Store): Promise<MatrixWorld> {
     }
   };
   await restore();
-  return { users, orgIds, restore };
+  return { users, orgIds, webProjectIds, restore };
 }
 
 /** The role `who` acts with in `org`: their membership's, owner for a superuser without one, else none. */

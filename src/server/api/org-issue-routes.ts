@@ -35,7 +35,7 @@ export const ORG_ISSUE_ROUTES: ApiRoute[] = [
     const projects = projectsOf(query, await listProjects(ctx, access));
     const sort = query.get("sort") || "date";
     if (!(sort in SORTS)) throw invalidInput(`sort must be one of ${Object.keys(SORTS).join(", ")}`);
-    const { text, since } = issueQueryFrom(query, query.has("query") ? (query.get("query") ?? "") : DEFAULT_QUERY, ctx.now());
+    const { text, since } = issueQueryFrom(query, query.get("query") ?? DEFAULT_QUERY, ctx.now());
     const result = await listIssues(ctx, {
       projectIds: projects.map((p) => p.id),
       query: text,

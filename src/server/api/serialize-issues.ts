@@ -102,7 +102,7 @@ export function serializeEvent(stored: StoredEvent, projectSlug: string) {
   };
 }
 
-/** A user field as text, however the SDK sent it: sentry-cli reads each one as a string. */
+/** A user field as text, whatever the stored payload holds: sentry-cli fails on any field that is not a string. */
 const text = (value: unknown): string | null => (value === undefined || value === null ? null : String(value));
 
 /**
