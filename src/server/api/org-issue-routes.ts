@@ -59,8 +59,10 @@ export const ORG_ISSUE_ROUTES: ApiRoute[] = [
   route("GET", "/organizations/{}/eventids/{}", "issue:read", async ({ ctx, access, params: [, ref] }) => {
     const eventId = (ref ?? "").replaceAll("-", "").toLowerCase();
     const hits = /^[0-9a-f]{32}$/.test(eventId) ? await ctx.paletteLookup.eventsById(access.org.id, eventId, 10) : [];
+    // Only in a project the caller sees: one outside their teams answers as if it had no such event.
+    const visible = hits.length ? await listProjects(ctx, access) : [];
     for (const hit of hits) {
-      const project = await projectInOrg(ctx, access, hit.project).catch(() => null);
+      const project = visible.find((p) => p.slug === hit.project);
       if (!project) continue;
       const event = serializeEvent(await eventInProject(ctx, project.id, eventId), project.slug);
       return { organizationSlug: access.org.slug, projectSlug: project.slug, groupId: String(hit.issueId), eventId, event };
