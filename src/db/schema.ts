@@ -8,6 +8,7 @@ import type { TwoFactorSchema } from "./schema-two-factor";
 import type { SsoSchema } from "./schema-sso";
 import type { Role, TeamRole } from "../core/orgs/roles";
 import type { Issue } from "../core/issues/issue";
+import type { StoredEvent } from "../core/ports/telemetry-read";
 import type { Project, ProjectKey, StoredQuota } from "../core/projects/project";
 
 /**
@@ -188,20 +189,9 @@ export interface OutcomesTable {
  */
 export type PayloadColumn = ColumnType<Buffer | string, Buffer, Buffer>;
 
-export interface EventsTable {
+/** The columns of a stored event as core reads them (src/core/ports/telemetry-read.ts). */
+export interface EventsTable extends Omit<StoredEvent, "id" | "data"> {
   id: Generated<number>;
-  project_id: number;
-  issue_id: number | null;
-  grouping_hash: string | null;
-  event_id: string;
-  type: string;
-  timestamp: number;
-  received_at: number;
-  level: string;
-  title: string;
-  release: string | null;
-  environment: string | null;
-  trace_id: string | null;
   data: PayloadColumn;
 }
 

@@ -2,7 +2,7 @@
 
 import { useActionState } from "react";
 import { removeQuotaAction, setKeyRateLimitAction, setQuotaAction } from "../../../../../../actions/projects";
-import { FormMessages, Submit } from "../../../../../../components/form-parts";
+import { ButtonForm, FormMessages, Submit } from "../../../../../../components/form-parts";
 import type { FormState } from "../../../../../../lib/forms";
 
 const inline = { maxWidth: 120, marginTop: 0 } as const;
@@ -68,16 +68,5 @@ export function QuotaForm({ org, project, categories }: { org: string; project: 
 }
 
 export function RemoveQuotaForm({ org, project, category }: { org: string; project: string; category: string }) {
-  const [state, action] = useActionState<FormState, FormData>(removeQuotaAction, {});
-  return (
-    <form action={action} data-testid="remove-quota-form">
-      <input type="hidden" name="org" value={org} />
-      <input type="hidden" name="project" value={project} />
-      <input type="hidden" name="category" value={category} />
-      <button type="submit" className="danger">
-        Remove
-      </button>
-      <FormMessages state={state} />
-    </form>
-  );
+  return <ButtonForm action={removeQuotaAction} hidden={{ org, project, category }} label="Remove" danger testId="remove-quota-form" />;
 }
