@@ -3,6 +3,7 @@ import type { Issue } from "../core/issues/issue";
 import type { NewIssueChange } from "../core/outbox/changes";
 import type { IssueSelection, IssueTriage, MergePlan, TriageReads, TriageStep, UnmergeOutcome, Unmerged } from "../core/ports/issue-triage";
 import { writeIssueChanges } from "./issue-changes";
+import { deleteIssueRows } from "./issue-delete";
 import { mergeInto } from "./issue-merge";
 import { moveMergedBack } from "./issue-unmerge";
 import type { KyselyReleaseOrder } from "./release-order";
@@ -52,6 +53,14 @@ export class KyselyIssueTriage implements IssueTriage {
       await writeIssueChanges(trx, changes);
       return trx.selectFrom("issues").selectAll().where("id", "=", into.id).executeTakeFirstOrThrow();
     });
+  }
+
+  delete(selection: IssueSelection): Promise<Issue[]> {
+    return this.db
+      .transaction()
+      .execute(async (trx) =>
+        deleteIssueRows(trx, await selectIssues(trx, selection).where("merged_into_id", "is", null).orderBy("id").execute()),
+      );
   }
 
   unmerge(

@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import { ISSUE_CHILD_TABLES } from "./issue-delete";
 import type { DB, QueueDB } from "./schema";
 
 /** Renames a project of the organization (Directory.updateProject); null when the new slug is taken there. */
@@ -38,17 +39,7 @@ export async function deleteProjectRows(db: Kysely<DB>, queue: Kysely<QueueDB>, 
   await db.transaction().execute(async (trx) => {
     const issueIds = trx.selectFrom("issues").select("id").where("project_id", "=", projectId);
     // What hangs on the project's issues first, then the issues, then the rest (children before parents).
-    for (const table of [
-      "issue_tags",
-      "issue_users",
-      "issue_hourly",
-      "issue_minutes",
-      "issue_minute_users",
-      "issue_hour_users",
-      "issue_activity",
-      "issue_bookmarks",
-    ] as const)
-      await trx.deleteFrom(table).where("issue_id", "in", issueIds).execute();
+    for (const table of ISSUE_CHILD_TABLES) await trx.deleteFrom(table).where("issue_id", "in", issueIds).execute();
     const attachmentIds = trx.selectFrom("attachments").select("id").where("project_id", "=", projectId);
     await trx.deleteFrom("attachment_chunks").where("attachment_id", "in", attachmentIds).execute();
     for (const table of [

@@ -140,6 +140,28 @@ export function issueTriageContract(name: string, make: () => Promise<TriageWorl
       ).toBeNull();
     });
 
+    it("deletes the selected issues with the ones merged into them, their counts, hashes and changes; leaves others alone", async () => {
+      const doomed = await w.seed({ projectId: w.projectId, firstSeen: 30, tags: [["os", "linux"]], hashes: ["d1"] });
+      const mergedIn = await w.seed({ projectId: w.projectId, firstSeen: 31, mergedInto: doomed });
+      const elsewhere = await w.seed({ projectId: w.otherProjectId, firstSeen: 32, hashes: ["d2"] });
+      await w.triage.change({ projectIds: [w.projectId], issueIds: [doomed] }, async (issue) => ({
+        kind: "update",
+        set: { status: "resolved" },
+        change: change(issue, "resolved"),
+      }));
+      // A merged-in issue on its own, an unknown id and another project's issue are left out.
+      expect(await w.triage.delete({ projectIds: [w.projectId], issueIds: [mergedIn, -5, elsewhere] })).toEqual([]);
+      const deleted = await w.triage.delete({ projectIds: [w.projectId], issueIds: [doomed, -5, elsewhere] });
+      expect(deleted.map((i) => [i.id, i.status])).toEqual([
+        [doomed, "resolved"],
+        [mergedIn, "resolved"],
+      ]);
+      for (const id of [doomed, mergedIn]) await expect(w.issue(id)).rejects.toThrow();
+      expect([await w.tags(doomed), await w.hashes(doomed), await w.changes(doomed)]).toEqual([[], [], []]);
+      expect(await w.hashes(elsewhere)).toEqual(["d2"]);
+      expect(await w.triage.delete({ projectIds: [w.projectId], issueIds: [doomed] })).toEqual([]);
+    });
+
     it("unmerges what a merge moved; says when an issue is missing, not merged or merged before hashes were recorded", async () => {
       const into = await w.seed({ projectId: w.projectId, firstSeen: 1, timesSeen: 1, hashes: ["u1"] });
       const other = await w.seed({ projectId: w.projectId, firstSeen: 2, timesSeen: 1, hashes: ["u2"] });

@@ -16,6 +16,7 @@ import { auditEvents, PERMISSIONS, permissionRow, type Permission } from "../../
 import { createProject } from "../../src/core/projects/create-project";
 import { addProjectToTeam, teamInOrg } from "../../src/core/teams/teams";
 import { createToken, issueOrgToken } from "../../src/core/tokens/tokens";
+import { seedIssues } from "../support/issue-seeds";
 import type { User } from "../../src/db/schema";
 import { ROUTES } from "../../src/server/api/router";
 import { CLIENT_IP_HEADER } from "../../src/server/headers";
@@ -539,6 +540,14 @@ const ACTION_CASES: Record<string, ActionCase> = {
   },
 };
 
+/** A new project of acme with one issue, and that issue's short id. */
+async function seededIssue(w: World): Promise<{ p: { id: number; slug: string }; id: number; label: string }> {
+  const p = await w.project();
+  const [id] = await seedIssues(w.store.db, p.id, [{}]);
+  if (id === undefined) throw new Error("no issue seeded");
+  return { p, id, label: `${p.slug.toUpperCase()}-1` };
+}
+
 const ROUTE_CASES: Record<string, RouteCase> = {
   "PUT /organizations/{}": {
     async request() {
@@ -637,6 +646,25 @@ const ROUTE_CASES: Record<string, RouteCase> = {
     async request(w) {
       const p = await w.project();
       return { params: [p.slug], expected: { event: "project.remove", targetType: "project", targetLabel: p.slug } };
+    },
+  },
+  // Each bulk case finds the one unresolved issue of acme it seeds (no ids: Sentry's first issues of the search).
+  "DELETE /projects/{}/{}/issues": {
+    async request(w) {
+      const { p, label } = await seededIssue(w);
+      return { params: [p.slug], expected: { event: "issue.delete", targetType: "issue", targetLabel: label } };
+    },
+  },
+  "DELETE /organizations/{}/issues": {
+    async request(w) {
+      const { label } = await seededIssue(w);
+      return { params: [], expected: { event: "issue.delete", targetType: "issue", targetLabel: label } };
+    },
+  },
+  "DELETE /organizations/{}/issues/{}": {
+    async request(w) {
+      const { id, label } = await seededIssue(w);
+      return { params: [String(id)], expected: { event: "issue.delete", targetType: "issue", targetLabel: label } };
     },
   },
   "POST /projects/{}/{}/teams/{}": {

@@ -42,6 +42,7 @@ export const AUDIT_EVENTS = {
   "projectkey.rotate": "rotated a client key",
   "orgauthtoken.create": "created an organization token",
   "orgauthtoken.remove": "revoked an organization token",
+  "issue.delete": "deleted an issue",
   "dead-letter.retry": "retried a set-aside envelope",
   "dead-letter.remove": "deleted a set-aside envelope",
   "repo.add": "registered a repository",

@@ -6,3 +6,4 @@ export const projectTarget = (p: { id: number; slug: string }) => ({ type: "proj
 export const keyTarget = (k: { id: number; label: string }) => ({ type: "projectkey", id: k.id, label: k.label });
 export const ruleTarget = (r: { id: number | string; name: string }) => ({ type: "rule", id: r.id, label: r.name });
 export const metricRuleTarget = (r: { id: number | string; name: string }) => ({ type: "alertrule", id: r.id, label: r.name });
+export const issueTarget = (i: { id: number; shortId: string }) => ({ type: "issue", id: i.id, label: i.shortId });

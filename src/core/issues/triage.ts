@@ -122,6 +122,16 @@ export async function mergeIssues({
 }
 
 /**
+ * Deletes issues for good, with their events and counts (IssueTriage.delete); ids that name no
+ * issue of these projects are left out. Nothing is recorded on the issue, which is gone: the
+ * caller records who deleted what (the audit log). The issues deleted, merged-in ones included.
+ */
+export async function deleteIssues({ ctx, input }: { ctx: Ctx; input: { projectIds: number[]; issueIds: number[] } }): Promise<Issue[]> {
+  if (input.issueIds.length === 0) return [];
+  return ctx.issueTriage.delete(input);
+}
+
+/**
  * Undoes a merge of `issueId` (an issue merged into another): the hashes the merge moved go back
  * to it with their events and counts (src/db/issue-unmerge.ts), and it is unresolved again.
  * Both issues' activity records who did it.

@@ -226,6 +226,14 @@ export const PERMISSIONS = [
     unaudited: "each issue's activity records who resolved, ignored, assigned, commented, merged or unmerged, and when",
   },
   {
+    permission: "issue:delete",
+    audience: "organization",
+    roles: EVERY_ROLE,
+    scope: "event:admin",
+    description: "delete issues with their events",
+    audit: ["issue.delete"],
+  },
+  {
     permission: "org-token:write",
     audience: "organization",
     roles: MANAGERS,

@@ -60,6 +60,12 @@ export interface IssueTriage {
    */
   merge(selection: IssueSelection, plan: (issues: readonly [Issue, ...Issue[]], projectSlug: string) => MergePlan): Promise<Issue | null>;
   /**
+   * Deletes the selected issues that exist (others are left out, not an error) with what hangs
+   * on them: events and their attachments, counts, hashes, activity, outbox changes, and the
+   * issues merged into them. The issues deleted (the named ones first), none when nothing matched.
+   */
+  delete(selection: IssueSelection): Promise<Issue[]>;
+  /**
    * Moves back what merging `issueId` moved into another issue and unresolves it; `changes` names
    * what to record about it.
    */

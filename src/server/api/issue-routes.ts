@@ -4,7 +4,8 @@ import { rowIdOf } from "../../core/identifiers";
 import { attachmentDownload } from "../../core/issues/attachments";
 import { issueExtras } from "../../core/issues/extras";
 import { eventInProject, issueByShortId, issueEventAt, issueEventsPage, issueInOrg } from "../../core/issues/queries";
-import { changeIssues, type IssueChange } from "../../core/issues/triage";
+import { changeIssues } from "../../core/issues/triage";
+import { issueChangeBody } from "./issue-change-body";
 import { projectInOrg } from "../../core/projects/queries";
 import { traceInOrg } from "../../core/traces/trace";
 import type { User } from "../../core/accounts/user";
@@ -16,51 +17,17 @@ import { RawResponse } from "./raw";
 import { route, type ApiRoute, type HandlerArgs } from "./route";
 
 /** `{issue_id}` is a numeric id or a short id (`WEB-1A`), as in Sentry. */
-async function findIssue(ctx: Ctx, scope: OrgScope, ref: string) {
+export async function findIssue(ctx: Ctx, scope: OrgScope, ref: string) {
   // All digits is a numeric id, however long; one no row can have is simply not found.
   const id = /^\d+$/.test(ref) ? rowIdOf(ref) : ((await issueByShortId(ctx, scope, ref))?.id ?? null);
   if (id === null) throw notFound(`issue ${ref} does not exist`);
   return { org: scope.org, ...(await issueInOrg(ctx, scope, id)) };
 }
 
-async function issueJson(ctx: Ctx, user: User, scope: OrgScope, ref: string) {
+export async function issueJson(ctx: Ctx, user: User, scope: OrgScope, ref: string) {
   const { org, issue, project } = await findIssue(ctx, scope, ref);
   const extras = (await issueExtras(ctx, [issue], user, { hourly: true })).get(issue.id)!;
   return serializeIssue(issue, project, ctx.publicUrl, org.slug, extras);
-}
-
-/** PUT body `{"status": "resolved"|"unresolved"|"ignored", "statusDetails": {…}, "isBookmarked", "assignedTo"}` as Sentry's. */
-function changesFrom(body: unknown): IssueChange[] {
-  if (body === null || typeof body !== "object" || Array.isArray(body))
-    throw invalidInput('send a JSON object, e.g. {"status": "resolved"}');
-  const b = body as Record<string, unknown>;
-  const details = (b.statusDetails && typeof b.statusDetails === "object" ? b.statusDetails : {}) as Record<string, unknown>;
-  const changes: IssueChange[] = [];
-  if (b.status !== undefined) {
-    if (b.status === "resolved") {
-      if (details.inNextRelease === true) changes.push({ action: "resolveInNextRelease" });
-      else if (typeof details.inRelease === "string") changes.push({ action: "resolveInRelease", release: details.inRelease });
-      else changes.push({ action: "resolve" });
-    } else if (b.status === "resolvedInNextRelease") changes.push({ action: "resolveInNextRelease" });
-    else if (b.status === "unresolved") changes.push({ action: "unresolve" });
-    else if (b.status === "ignored") {
-      if (typeof details.ignoreDuration === "number") changes.push({ action: "ignore", minutes: details.ignoreDuration });
-      else if (typeof details.ignoreCount === "number") changes.push({ action: "ignore", count: details.ignoreCount });
-      else if (typeof details.ignoreUserCount === "number") changes.push({ action: "ignore", users: details.ignoreUserCount });
-      else changes.push({ action: "ignore", forever: true });
-    } else throw invalidInput(`status must be "resolved", "unresolved" or "ignored", not ${JSON.stringify(b.status)}`);
-  }
-  if (typeof b.isBookmarked === "boolean") changes.push({ action: "bookmark", on: b.isBookmarked });
-  if (b.assignedTo !== undefined) {
-    if (b.assignedTo === null || b.assignedTo === "") changes.push({ action: "assign", assigneeId: null });
-    else if (typeof b.assignedTo === "string" && /^(user:)?\d+$/.test(b.assignedTo))
-      changes.push({ action: "assign", assigneeId: Number(b.assignedTo.replace("user:", "")) });
-    else if (typeof b.assignedTo === "string" && /^team:\d+$/.test(b.assignedTo))
-      changes.push({ action: "assign", assigneeId: null, teamId: Number(b.assignedTo.slice(5)) });
-    else throw invalidInput('assignedTo is a user id ("12" or "user:12"), a team ("team:3") or null');
-  }
-  if (changes.length === 0) throw invalidInput("nothing to change: send status, statusDetails, isBookmarked or assignedTo");
-  return changes;
 }
 
 /** `?limit=`, 1 to 100, `fallback` when absent or not a number. */
@@ -90,7 +57,7 @@ export const ISSUE_ROUTES: ApiRoute[] = [
   ),
   route("PUT", "/organizations/{}/issues/{}", "issue:triage", async ({ ctx, user, access, params: [, ref], body }) => {
     const { issue, project } = await findIssue(ctx, access, ref ?? "");
-    for (const change of changesFrom(body))
+    for (const change of issueChangeBody(body, false).changes)
       await changeIssues({ ctx, input: { projectIds: [project.id], issueIds: [issue.id], user, change } });
     return issueJson(ctx, user, access, String(issue.id));
   }),

@@ -20,6 +20,7 @@ import { log } from "../log";
 import { parseCookies, readBody, sendError, sendJson } from "../http";
 import { serializeOrganization, serializeProject } from "./serialize";
 import { ISSUE_ROUTES } from "./issue-routes";
+import { ISSUE_BULK_ROUTES } from "./issue-bulk-routes";
 import { KEY_ROUTES } from "./key-routes";
 import { PROJECT_ROUTES } from "./project-routes";
 import { LOOKUP_ROUTES } from "./lookup-routes";
@@ -58,6 +59,7 @@ export const ROUTES: ApiRoute[] = [
   ...PROJECT_ROUTES,
   ...ISSUE_ROUTES,
   ...ORG_ISSUE_ROUTES,
+  ...ISSUE_BULK_ROUTES,
   ...LOOKUP_ROUTES,
   ...INVITATION_ROUTES,
   ...TAG_ROUTES,
