@@ -8,7 +8,7 @@ import type { Project } from "../../core/projects/project";
 import { listProjects, projectInOrg } from "../../core/projects/queries";
 import { issueChangeBody } from "./issue-change-body";
 import { findIssue, issueJson } from "./issue-routes";
-import { JsonWithHeaders, NoContent } from "./raw";
+import { NoContent } from "./raw";
 import { route, type ApiRoute, type HandlerArgs } from "./route";
 
 /** The changes Sentry lets a bulk request make without ids: an implicit "update all" (sentry-cli's `-a`). */
@@ -112,6 +112,6 @@ export const ISSUE_BULK_ROUTES: ApiRoute[] = [
   route("DELETE", "/organizations/{}/issues/{}", "issue:delete", async (args) => {
     const { issue, project } = await findIssue(args.ctx, args.access, args.params[1] ?? "");
     await removeIssues(args, [project], [issue]);
-    return new JsonWithHeaders(null, {}, 202);
+    return new NoContent(202);
   }),
 ];

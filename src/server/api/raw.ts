@@ -36,10 +36,12 @@ export class JsonWithHeaders {
   ) {}
 }
 
-/** An empty answer: Sentry's 204 for a DELETE that worked. */
+/** An empty answer: Sentry's 204 for a DELETE that worked, or its 202 for a deletion it queues. */
 export class NoContent {
+  constructor(readonly status: 204 | 202 = 204) {}
+
   send(res: ServerResponse): void {
-    res.writeHead(204).end();
+    res.writeHead(this.status).end();
   }
 }
 
