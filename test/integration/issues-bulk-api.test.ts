@@ -139,6 +139,12 @@ describe.each(DIALECTS)("bulk issue changes and deletes on %s", (dialect) => {
       body: null,
     });
     expect(await statusOf("ApiError")).toBe("unresolved");
+    // `status` narrows named ids too: DError is ignored, not unresolved.
+    const narrowed = await call(`projects/acme/web/issues/?id=${id("DError")}&status=unresolved`, {
+      method: "PUT",
+      body: { status: "resolved" },
+    });
+    expect([narrowed.status, await statusOf("DError")]).toEqual([204, "ignored"]);
     expect(await call("projects/acme/web/issues/", { method: "PUT", body: { isBookmarked: true } })).toMatchObject({ status: 400 });
     expect(await call("projects/acme/web/issues/?id=1", { method: "PUT", body: { status: "solved" } })).toMatchObject({ status: 400 });
     expect(await call("projects/acme/web/issues/?id=abc", { method: "PUT", body: { status: "resolved" } })).toMatchObject({ status: 404 });
