@@ -4,6 +4,7 @@ import type { AlertRule, ValidRule } from "../core/alerts/rule-schema";
 import type { WindowCount } from "../core/alerts/frequency-conditions";
 import { windowSpan } from "../core/issues/window-counts";
 import { countsInSpan } from "./window-counts";
+import { newestVersions } from "./release-order";
 import type { AlertIssue, AlertStore, Recipient } from "../core/ports/alerts";
 import type { DB } from "./schema";
 import type { AlertRulesTable } from "./schema-alerts";
@@ -145,16 +146,8 @@ export class KyselyAlertStore extends KyselyAlertDelivery implements AlertStore 
   }
 
   async latestRelease(projectId: number): Promise<string | null> {
-    const row = await this.db
-      .selectFrom("releases as r")
-      .innerJoin("release_projects as rp", "rp.release_id", "r.id")
-      .select("r.version")
-      .where("rp.project_id", "=", projectId)
-      .orderBy("r.date_created", "desc")
-      .orderBy("r.id", "desc")
-      .limit(1)
-      .executeTakeFirst();
-    return row?.version ?? null;
+    const [version] = await newestVersions(this.db, projectId, 1);
+    return version ?? null;
   }
 
   async projectMembers(projectId: number): Promise<Recipient[]> {

@@ -56,16 +56,21 @@ export class KyselyReleaseOrder implements ReleaseOrder {
     return out;
   }
 
-  async versions(projectId: number, limit: number): Promise<string[]> {
-    const rows = await this.db
-      .selectFrom("releases as r")
-      .innerJoin("release_projects as rp", "rp.release_id", "r.id")
-      .select("r.version")
-      .where("rp.project_id", "=", projectId)
-      .orderBy("r.date_created", "desc")
-      .orderBy("r.id", "desc")
-      .limit(limit)
-      .execute();
-    return rows.map((r) => r.version);
+  versions(projectId: number, limit: number): Promise<string[]> {
+    return newestVersions(this.db, projectId, limit);
   }
+}
+
+/** A project's release versions, newest created first (ties by id). */
+export async function newestVersions(db: Kysely<DB>, projectId: number, limit: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom("releases as r")
+    .innerJoin("release_projects as rp", "rp.release_id", "r.id")
+    .select("r.version")
+    .where("rp.project_id", "=", projectId)
+    .orderBy("r.date_created", "desc")
+    .orderBy("r.id", "desc")
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.version);
 }

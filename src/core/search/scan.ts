@@ -58,30 +58,23 @@ function readEscape(text: string, i: number): { glob: string; end: number } {
 
 /** A `"…"` value starting at its opening quote. */
 export function readQuoted(text: string, start: number): { glob: string; end: number } {
-  let glob = "";
-  let i = start + 1;
-  while (i < text.length) {
-    const c = text[i]!;
-    if (c === '"') return { glob, end: i + 1 };
-    if (c === "\\") {
-      const e = readEscape(text, i);
-      glob += e.glob;
-      i = e.end;
-    } else {
-      glob += c;
-      i++;
-    }
-  }
+  const read = readUntil(text, start + 1, (c) => c === '"');
+  if (read.end < text.length) return { glob: read.glob, end: read.end + 1 };
   throw new QuerySyntaxError(`Unterminated quote at position ${start} — close it with " (write \\" for a quote inside)`, start);
 }
 
 /** An unquoted value: up to whitespace, or to `,` and `]` inside a list. */
 export function readBare(text: string, start: number, inList: boolean): { glob: string; end: number } {
+  return readUntil(text, start, (c) => isSpace(c) || (inList && (c === "," || c === "]")));
+}
+
+/** Characters from `start` up to the first unescaped one that `stops` (or the end), escapes read. */
+function readUntil(text: string, start: number, stops: (c: string) => boolean): { glob: string; end: number } {
   let glob = "";
   let i = start;
   while (i < text.length) {
     const c = text[i]!;
-    if (isSpace(c) || (inList && (c === "," || c === "]"))) break;
+    if (stops(c)) break;
     if (c === "\\") {
       const e = readEscape(text, i);
       glob += e.glob;
