@@ -1,6 +1,6 @@
 "use client";
 
-import { useActionState } from "react";
+import { startTransition, useActionState, type FormEvent } from "react";
 import { useFormStatus } from "react-dom";
 import type { FormState } from "../lib/forms";
 
@@ -58,4 +58,16 @@ export function ButtonForm({
       <FormMessages state={state} />
     </form>
   );
+}
+
+/**
+ * A submit handler that runs the action itself instead of letting the form post: React resets a
+ * form after its action, and a refused form must keep every value the person typed.
+ */
+export function submitKeepingValues(action: (data: FormData) => void) {
+  return (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const data = new FormData(e.currentTarget);
+    startTransition(() => action(data));
+  };
 }

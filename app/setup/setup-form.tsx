@@ -1,8 +1,8 @@
 "use client";
 
-import { startTransition, useActionState } from "react";
+import { useActionState } from "react";
 import { setupAction } from "../actions/session";
-import { FormMessages } from "../components/form-parts";
+import { FormMessages, submitKeepingValues } from "../components/form-parts";
 import type { FormState } from "../lib/forms";
 
 /** A field's message from the server, tied to its input by `aria-describedby`. */
@@ -28,16 +28,7 @@ const invalid = (name: string, state: FormState) =>
 export function SetupForm() {
   const [state, action, pending] = useActionState<FormState, FormData>(setupAction, {});
   return (
-    <form
-      action={action}
-      onSubmit={(e) => {
-        e.preventDefault();
-        const data = new FormData(e.currentTarget);
-        startTransition(() => action(data));
-      }}
-      className="panel"
-      noValidate
-    >
+    <form action={action} onSubmit={submitKeepingValues(action)} className="panel" noValidate>
       <FormMessages state={state} />
       <label>
         Email

@@ -80,21 +80,26 @@ export function renderEmail(content: EmailContent): RenderedEmail {
   return { subject, text, html };
 }
 
-/** What an issue alert says; every value is event text, escaped by `renderEmail`. */
-export interface IssueAlertInput {
-  kind: "created" | "regressed" | "escalating" | string;
+/** The issue an email is about, as every issue email names it; values are escaped by `renderEmail`. */
+export interface EmailIssue {
   projectSlug: string;
   orgSlug: string;
   shortId: string;
   title: string;
   culprit: string;
   level: string;
-  firstSeen: number;
   lastSeen: number;
   timesSeen: number;
+  /** The issue's page. */
+  url: string;
+}
+
+/** What an issue alert says; every value is event text, escaped by `renderEmail`. */
+export interface IssueAlertInput extends EmailIssue {
+  kind: "created" | "regressed" | "escalating" | string;
+  firstSeen: number;
   /** The newest event's top in-app frames, newest first, already one line each. */
   frames: string[];
-  url: string;
   ruleName: string | null;
 }
 

@@ -3,27 +3,18 @@
  * part in, its resolution. Every value comes from people or events and is escaped by
  * `renderEmail`; a comment is cut to `COMMENT_EMAIL_CHARS`.
  */
-import { emailTime, renderEmail, type RenderedEmail } from "./templates";
+import { emailTime, renderEmail, type EmailIssue, type RenderedEmail } from "./templates";
 
 export const COMMENT_EMAIL_CHARS = 4000;
 /** Lines of a comment shown, at most. */
 export const COMMENT_EMAIL_LINES = 60;
 
-export interface WorkflowEmailInput {
+export interface WorkflowEmailInput extends EmailIssue {
   kind: "assigned" | "commented" | "resolved";
   /** What the change carried (the comment's text, the assigned team, the release). */
   data: Record<string, unknown>;
   /** The name (or email) of who made the change; null for Telltale itself. */
   actor: string | null;
-  projectSlug: string;
-  orgSlug: string;
-  shortId: string;
-  title: string;
-  culprit: string;
-  level: string;
-  timesSeen: number;
-  lastSeen: number;
-  url: string;
   /** The account page, where preferences are set. */
   preferencesUrl: string;
 }

@@ -1,8 +1,8 @@
 "use client";
 
-import { startTransition, useActionState } from "react";
+import { useActionState } from "react";
 import { saveAlertRuleAction } from "../../../../../actions/alerts";
-import { FormMessages, Submit } from "../../../../../components/form-parts";
+import { FormMessages, Submit, submitKeepingValues } from "../../../../../components/form-parts";
 import type { FormValues } from "../../../../../lib/alert-rule-form";
 import type { FormState } from "../../../../../lib/forms";
 
@@ -117,17 +117,7 @@ export function RuleEditor(props: {
   const prefix = `rule-${props.ruleId ?? "new"}`;
   const { id, invalid, error, select, text, url, check, current } = fieldsOf(props.values, state, prefix);
   return (
-    <form
-      action={action}
-      onSubmit={(e) => {
-        e.preventDefault();
-        const data = new FormData(e.currentTarget);
-        startTransition(() => action(data));
-      }}
-      className="rule-editor"
-      data-testid="rule-editor"
-      noValidate
-    >
+    <form action={action} onSubmit={submitKeepingValues(action)} className="rule-editor" data-testid="rule-editor" noValidate>
       <input type="hidden" name="org" value={props.org} />
       <input type="hidden" name="project" value={props.project} />
       {props.ruleId !== undefined && <input type="hidden" name="ruleId" value={props.ruleId} />}

@@ -8,18 +8,11 @@ import {
   saveScrubbingAction,
 } from "../../../../../../actions/projects";
 import { FormMessages, Submit } from "../../../../../../components/form-parts";
+import type { InboundFilterConfig } from "@/src/core/filter/types";
 import type { FormState } from "../../../../../../lib/forms";
 
-export interface FilterValues {
-  scriptError: boolean;
-  resizeObserver: boolean;
-  browserExtensions: boolean;
-  localhost: boolean;
-  webCrawlers: boolean;
-  legacyBrowsers: boolean;
-  errorMessages: readonly string[];
-  releases: readonly string[];
-}
+/** The filters the form edits: all but the legacy browser rules, which are not editable here. */
+export type FilterValues = Omit<InboundFilterConfig, "legacyBrowserRules">;
 
 const SWITCHES: { name: keyof FilterValues; title: string; hint: string }[] = [
   {
