@@ -2,7 +2,7 @@
 
 import { useActionState } from "react";
 import { changePasswordAction, revokeSessionAction, signOutEverywhereAction } from "../actions/account";
-import { FormMessages, Submit } from "../components/form-parts";
+import { ButtonForm, FormMessages, Submit } from "../components/form-parts";
 import type { FormState } from "../lib/forms";
 
 export function ChangePasswordForm({ email }: { email: string }) {
@@ -25,19 +25,16 @@ export function ChangePasswordForm({ email }: { email: string }) {
 }
 
 export function RevokeSessionForm({ session, browser }: { session: string; browser: string }) {
-  const [state, action, pending] = useActionState<FormState, FormData>(revokeSessionAction, {});
   return (
-    <form action={action} data-testid="revoke-session-form">
-      <input type="hidden" name="session" value={session} />
-      <button type="submit" className="danger" disabled={pending} aria-label={`Sign out the session in ${browser}`}>
-        {pending ? "Signing out…" : "Sign out"}
-      </button>
-      {state.error && (
-        <p className="error" role="alert">
-          {state.error}
-        </p>
-      )}
-    </form>
+    <ButtonForm
+      action={revokeSessionAction}
+      hidden={{ session }}
+      label="Sign out"
+      pendingLabel="Signing out…"
+      ariaLabel={`Sign out the session in ${browser}`}
+      danger
+      testId="revoke-session-form"
+    />
   );
 }
 

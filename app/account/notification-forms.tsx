@@ -2,7 +2,7 @@
 
 import { useActionState } from "react";
 import { saveNotificationChoicesAction, saveProjectAlertsAction, sendTestEmailAction } from "../actions/notifications";
-import { FormMessages, Submit } from "../components/form-parts";
+import { ButtonForm, FormMessages, Submit } from "../components/form-parts";
 import type { FormState } from "../lib/forms";
 
 export interface Choices {
@@ -68,20 +68,14 @@ export function ProjectAlertsForm({ projects }: { projects: { id: number; label:
 }
 
 export function ProjectAlertsResetForm({ projectId, label }: { projectId: number; label: string }) {
-  const [state, action, pending] = useActionState<FormState, FormData>(saveProjectAlertsAction, {});
   return (
-    <form action={action}>
-      <input type="hidden" name="project" value={projectId} />
-      <input type="hidden" name="issueAlerts" value="default" />
-      <button type="submit" disabled={pending} aria-label={`Issue alerts for ${label} as everywhere else`}>
-        {pending ? "Resetting…" : "Reset"}
-      </button>
-      {state.error && (
-        <p className="error" role="alert">
-          {state.error}
-        </p>
-      )}
-    </form>
+    <ButtonForm
+      action={saveProjectAlertsAction}
+      hidden={{ project: projectId, issueAlerts: "default" }}
+      label="Reset"
+      pendingLabel="Resetting…"
+      ariaLabel={`Issue alerts for ${label} as everywhere else`}
+    />
   );
 }
 

@@ -38,22 +38,33 @@ export function ButtonForm({
   testId,
   danger = false,
   title,
+  pendingLabel,
+  ariaLabel,
 }: {
   action: (state: FormState, data: FormData) => Promise<FormState>;
   hidden: Record<string, string | number>;
   label: string;
-  testId: string;
+  testId?: string;
   danger?: boolean;
   title?: string;
+  /** Shown on the button while the action runs, which disables it. */
+  pendingLabel?: string;
+  ariaLabel?: string;
 }) {
-  const [state, formAction] = useActionState<FormState, FormData>(action, {});
+  const [state, formAction, pending] = useActionState<FormState, FormData>(action, {});
   return (
     <form action={formAction} data-testid={testId}>
       {Object.entries(hidden).map(([name, value]) => (
         <input key={name} type="hidden" name={name} value={value} />
       ))}
-      <button type="submit" className={danger ? "danger" : undefined} title={title}>
-        {label}
+      <button
+        type="submit"
+        className={danger ? "danger" : undefined}
+        title={title}
+        aria-label={ariaLabel}
+        disabled={pendingLabel !== undefined && pending}
+      >
+        {pending && pendingLabel !== undefined ? pendingLabel : label}
       </button>
       <FormMessages state={state} />
     </form>
