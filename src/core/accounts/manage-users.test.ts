@@ -102,7 +102,10 @@ describe.each(DIALECTS)("user management for superusers on %s", (dialect) => {
   it("deletes a user with their sessions and memberships", async () => {
     await createOrganization({ ctx, input: { slug: `shared${n}`, owner: root.email } });
     const org = await store.db.selectFrom("organizations").select("id").where("slug", "=", `shared${n}`).executeTakeFirstOrThrow();
-    await store.db.insertInto("memberships").values({ organization_id: org.id, user_id: plain.id, role: "member", created_at: 0 }).execute();
+    await store.db
+      .insertInto("memberships")
+      .values({ organization_id: org.id, user_id: plain.id, role: "member", created_at: 0 })
+      .execute();
     await login({ ctx, input: { email: plain.email, password: PASSWORD, ip: "10.40.0.2", userAgent: "vitest" } });
     await deleteUser(ctx, root, plain.id);
     expect(await store.db.selectFrom("users").select("id").where("id", "=", plain.id).executeTakeFirst()).toBeUndefined();
