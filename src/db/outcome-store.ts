@@ -1,6 +1,6 @@
 import { sql, type Kysely } from "kysely";
 import { hourlyOutcomes } from "../core/outcomes/record";
-import type { FilteredCount, OutcomeCount, OutcomeRow, OutcomeStore } from "../core/ports/outcomes";
+import type { FilteredCount, OutcomeCount, OutcomeRow, OutcomeStore, ProjectOutcomeRow } from "../core/ports/outcomes";
 import type { DB } from "./schema";
 
 /**
@@ -49,6 +49,19 @@ export class KyselyOutcomeStore implements OutcomeStore {
       .orderBy("outcome")
       .orderBy("reason")
       .execute();
+  }
+
+  async ofProjects(projectIds: readonly number[], since: number, until: number): Promise<ProjectOutcomeRow[]> {
+    if (projectIds.length === 0) return [];
+    const rows = await this.db
+      .selectFrom("outcomes")
+      .select(["project_id", "hour", "category", "outcome", "reason", "quantity"])
+      .where("project_id", "in", projectIds)
+      .where("hour", ">=", since)
+      .where("hour", "<", until)
+      .orderBy("hour")
+      .execute();
+    return rows.map(({ project_id, ...r }) => ({ projectId: project_id, ...r }));
   }
 
   async filteredErrors(projectIds: readonly number[], since: number): Promise<FilteredCount[]> {

@@ -75,5 +75,22 @@ export function outcomeStoreContract(name: string, make: () => Promise<OutcomeSt
       expect(await s.store.filteredErrors([api], at - 24 * HOUR)).toEqual([{ projectId: api, reason: "release-version", quantity: 1 }]);
       expect(await s.store.filteredErrors([], 0)).toEqual([]);
     });
+
+    it("reads several projects' hours within [since, until), leaving out other projects", async () => {
+      const [web, api] = s.projects;
+      const hour = HOUR_START + 300 * HOUR;
+      await s.store.record([
+        count(web, "error", "accepted", "", 2, hour),
+        count(api, "transaction", "filtered", "localhost", 3, hour + HOUR),
+        count(web, "error", "accepted", "", 5, hour + 2 * HOUR),
+        count(web, "error", "accepted", "", 7, hour - HOUR),
+      ]);
+      expect(await s.store.ofProjects([web, api], hour, hour + 2 * HOUR)).toEqual([
+        { projectId: web, hour, category: "error", outcome: "accepted", reason: "", quantity: 2 },
+        { projectId: api, hour: hour + HOUR, category: "transaction", outcome: "filtered", reason: "localhost", quantity: 3 },
+      ]);
+      expect(await s.store.ofProjects([api], hour, hour + HOUR)).toEqual([]);
+      expect(await s.store.ofProjects([], 0, hour * 2)).toEqual([]);
+    });
   });
 }

@@ -9,6 +9,7 @@ function storeAnswering(rows: FilteredCount[]): { outcomes: OutcomeStore; asked:
     outcomes: {
       record: () => Promise.resolve(),
       ofProject: () => Promise.resolve([]),
+      ofProjects: () => Promise.resolve([]),
       filteredErrors: () => {
         ctx.asked++;
         return Promise.resolve(rows.map((r) => ({ ...r })));

@@ -25,6 +25,11 @@ export interface OutcomeRow {
   quantity: number;
 }
 
+/** A stored count with the project it belongs to. */
+export interface ProjectOutcomeRow extends OutcomeRow {
+  projectId: number;
+}
+
 export interface FilteredCount {
   projectId: number;
   reason: string;
@@ -36,6 +41,8 @@ export interface OutcomeStore {
   record(counts: readonly OutcomeCount[]): Promise<void>;
   /** A project's counts from `since` (ms), by hour, category, outcome and reason. */
   ofProject(projectId: number, since: number): Promise<OutcomeRow[]>;
+  /** These projects' counts in hours from `since` up to (not including) `until` (ms), oldest hour first, in no other order. */
+  ofProjects(projectIds: readonly number[], since: number, until: number): Promise<ProjectOutcomeRow[]>;
   /** Error events the inbound filters dropped in these projects from `since` (ms), summed by project and reason, in no order. */
   filteredErrors(projectIds: readonly number[], since: number): Promise<FilteredCount[]>;
 }

@@ -3,14 +3,14 @@ import { invalidInput } from "../../core/errors";
 const UNIT_MS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 
 /** Sentry's `statsPeriod` (`24h`, `14d`, `2w`), in milliseconds. */
-function periodMs(text: string): number {
+export function periodMs(text: string): number {
   const m = /^(\d{1,6})([smhdw])$/.exec(text);
   if (!m?.[1] || !m[2]) throw invalidInput(`statsPeriod must be a number and a unit (s, m, h, d or w), like 24h or 14d, not "${text}"`);
   return Number(m[1]) * (UNIT_MS[m[2]] ?? 0);
 }
 
 /** `start` and `end` as Sentry takes them: ISO 8601, UTC when no zone is given (as Grafana sends them). */
-function instant(name: string, text: string): number {
+export function instant(name: string, text: string): number {
   const zoned = /(Z|[+-]\d{2}:?\d{2})$/i.test(text) || !/T/.test(text) ? text : `${text}Z`;
   const ms = Date.parse(zoned);
   if (!Number.isFinite(ms)) throw invalidInput(`${name} must be an ISO 8601 date or date-time, not "${text}"`);

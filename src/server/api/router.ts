@@ -26,6 +26,7 @@ import { PROJECT_ROUTES } from "./project-routes";
 import { LOOKUP_ROUTES } from "./lookup-routes";
 import { INVITATION_ROUTES } from "./invitation-routes";
 import { TAG_ROUTES } from "./tag-routes";
+import { STATS_ROUTES } from "./stats-routes";
 import { MEMBER_ROUTES } from "./member-routes";
 import { TEAM_ROUTES } from "./team-routes";
 import { RELEASE_ROUTES } from "./release-routes";
@@ -63,6 +64,7 @@ export const ROUTES: ApiRoute[] = [
   ...LOOKUP_ROUTES,
   ...INVITATION_ROUTES,
   ...TAG_ROUTES,
+  ...STATS_ROUTES,
   ...MEMBER_ROUTES,
   ...TEAM_ROUTES,
   ...RELEASE_ROUTES,
