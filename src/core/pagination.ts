@@ -70,3 +70,23 @@ export function decodeKeyset(prefix: string, text: string): Keyset | null {
   if (!Number.isFinite(value) || !Number.isSafeInteger(id)) return null;
   return { value, id, back: m[4] !== undefined };
 }
+
+/**
+ * A page of a list with no row id to key on (an issue's tag values), read from an offset, as
+ * Sentry pages these lists. The offset travels as a keyset's value (id 0), so the cursor is
+ * as opaque and as strictly parsed as every other.
+ */
+export function offsetPage<T>(fetched: readonly T[], limit: number, offset: number, prefix: string): KeysetPage<T> {
+  const at = (value: number) => encodeKeyset(prefix, { value, id: 0, back: false });
+  return {
+    rows: fetched.slice(0, limit),
+    previousCursor: offset > 0 ? at(Math.max(0, offset - limit)) : null,
+    nextCursor: fetched.length > limit ? at(offset + limit) : null,
+  };
+}
+
+/** The offset in a cursor made by offsetPage with `prefix`; null for anything else. */
+export function decodeOffset(prefix: string, text: string): number | null {
+  const keyset = decodeKeyset(prefix, text);
+  return keyset && keyset.id === 0 && !keyset.back && Number.isSafeInteger(keyset.value) ? keyset.value : null;
+}

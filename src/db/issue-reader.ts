@@ -1,6 +1,14 @@
 import type { Kysely } from "kysely";
 import type { Issue, IssuePerson, IssueProject, IssueTeam } from "../core/issues/issue";
-import type { ActivityEntry, IssueHour, IssueReader, IssueTagCount, TagValueCount } from "../core/ports/issue-reader";
+import type {
+  ActivityEntry,
+  IssueHour,
+  IssueReader,
+  IssueTagCount,
+  TagKeyCount,
+  TagValueCount,
+  TagValueOrder,
+} from "../core/ports/issue-reader";
 import type { DB } from "./schema";
 
 /** What issue pages read about issues, over the main database (src/core/ports/issue-reader.ts). */
@@ -200,5 +208,57 @@ export class KyselyIssueReader implements IssueReader {
     const rows = await q.groupBy("issue_tags.value").orderBy("n", "desc").orderBy("issue_tags.value").limit(options.limit).execute();
     // PostgreSQL's sum() of bigint is numeric, which pg returns as a string.
     return rows.map((r) => ({ value: r.value, count: Number(r.n), firstSeen: Number(r.first), lastSeen: Number(r.last) }));
+  }
+
+  async issueTagKeys(issueId: number, keys?: readonly string[]): Promise<TagKeyCount[]> {
+    if (keys?.length === 0) return [];
+    let q = this.db
+      .selectFrom("issue_tags")
+      .select(["key", (eb) => eb.fn.sum<number>("times_seen").as("n"), (eb) => eb.fn.countAll<number>().as("unique")])
+      .where("issue_id", "=", issueId);
+    if (keys) q = q.where("key", "in", [...keys]);
+    const rows = await q.groupBy("key").orderBy("key").execute();
+    return rows.map((r) => ({ key: r.key, totalValues: Number(r.n), uniqueValues: Number(r.unique) }));
+  }
+
+  async issueTagValues(
+    issueId: number,
+    key: string,
+    page: { order: TagValueOrder; offset: number; limit: number },
+  ): Promise<TagValueCount[]> {
+    const column = ({ count: "times_seen", lastSeen: "last_seen", firstSeen: "first_seen" } as const)[page.order.by];
+    const rows = await this.db
+      .selectFrom("issue_tags")
+      .select(["value", "times_seen", "first_seen", "last_seen"])
+      .where("issue_id", "=", issueId)
+      .where("key", "=", key)
+      .orderBy(column, page.order.descending ? "desc" : "asc")
+      .orderBy("value")
+      .offset(page.offset)
+      .limit(page.limit)
+      .execute();
+    return rows.map((r) => ({
+      value: r.value,
+      count: Number(r.times_seen),
+      firstSeen: Number(r.first_seen),
+      lastSeen: Number(r.last_seen),
+    }));
+  }
+
+  async tagKeys(
+    projectIds: readonly number[],
+    options: { since?: number | undefined; limit: number },
+  ): Promise<{ key: string; totalValues: number }[]> {
+    if (projectIds.length === 0) return [];
+    let q = this.db
+      .selectFrom("issue_tags")
+      .innerJoin("issues", "issues.id", "issue_tags.issue_id")
+      .select(["issue_tags.key", (eb) => eb.fn.sum<number>("issue_tags.times_seen").as("n")])
+      .where("issues.project_id", "in", [...projectIds]);
+    // An issue not seen since then has no value seen since then: its index narrows the join first.
+    if (options.since !== undefined)
+      q = q.where("issues.last_seen", ">=", options.since).where("issue_tags.last_seen", ">=", options.since);
+    const rows = await q.groupBy("issue_tags.key").orderBy("n", "desc").orderBy("issue_tags.key").limit(options.limit).execute();
+    return rows.map((r) => ({ key: r.key, totalValues: Number(r.n) }));
   }
 }

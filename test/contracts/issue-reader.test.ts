@@ -14,13 +14,13 @@ for (const dialect of DIALECTS)
       async seed(s) {
         const [id] = await seedIssues(db, s.projectId, [{ last_seen: s.lastSeen ?? 0 }]);
         if (id === undefined) throw new Error("no issue seeded");
-        const tags = (s.tags ?? []).map(([key, value, times_seen]) => ({
+        const tags = (s.tags ?? []).map(([key, value, times_seen, seen = 0]) => ({
           issue_id: id,
           key,
           value,
           times_seen,
-          first_seen: 0,
-          last_seen: 0,
+          first_seen: seen,
+          last_seen: seen,
         }));
         if (tags.length) await db.insertInto("issue_tags").values(tags).execute();
         for (const hash of s.hashes ?? [])

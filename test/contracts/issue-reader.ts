@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { IssueReader } from "../../src/core/ports/issue-reader";
 import type { OrgWorld } from "../support/org-world";
 
-/** An issue to read: when it was last seen, its tag values with counts (first and last seen 0), its fingerprints. */
+/** An issue to read: when it was last seen, its tag values with counts (first and last seen at the 4th, else 0), its fingerprints. */
 export interface ReaderSeed {
   projectId: number;
   lastSeen?: number;
-  tags?: Array<[string, string, number]>;
+  tags?: Array<[string, string, number, number?]>;
   hashes?: string[];
 }
 
@@ -112,6 +112,51 @@ export function issueReaderContract(name: string, make: () => Promise<ReaderWorl
         [],
         [],
       ]);
+    });
+
+    it("reads an issue's tag keys with totals, one key's values in any order by offset, and projects' keys", async () => {
+      const { id } = await w.seed({
+        projectId: w.projectId,
+        lastSeen: 50,
+        tags: [
+          ["os", "mac", 1, 30],
+          ["os", "linux", 3, 10],
+          ["os", "bsd", 2, 20],
+          ["browser", "firefox", 4, 40],
+        ],
+      });
+      expect(await w.reader.issueTagKeys(id)).toEqual([
+        { key: "browser", totalValues: 4, uniqueValues: 1 },
+        { key: "os", totalValues: 6, uniqueValues: 3 },
+      ]);
+      expect(await w.reader.issueTagKeys(id, ["os", "none"])).toEqual([{ key: "os", totalValues: 6, uniqueValues: 3 }]);
+      expect(await w.reader.issueTagKeys(id, [])).toEqual([]);
+      const values = (by: "count" | "lastSeen" | "firstSeen", descending: boolean, offset = 0, limit = 10) =>
+        w.reader.issueTagValues(id, "os", { order: { by, descending }, offset, limit }).then((rows) => rows.map((r) => r.value));
+      expect(await values("count", true)).toEqual(["linux", "bsd", "mac"]);
+      expect(await values("lastSeen", true)).toEqual(["mac", "bsd", "linux"]);
+      expect(await values("firstSeen", false)).toEqual(["linux", "bsd", "mac"]);
+      expect(await values("count", true, 1, 1)).toEqual(["bsd"]);
+      expect((await w.reader.issueTagValues(id, "os", { order: { by: "count", descending: true }, offset: 0, limit: 1 }))[0]).toEqual({
+        value: "linux",
+        count: 3,
+        firstSeen: 10,
+        lastSeen: 10,
+      });
+      const project = [w.projectId];
+      expect(await w.reader.tagKeys(project, { limit: 10 })).toEqual(
+        expect.arrayContaining([
+          { key: "os", totalValues: expect.any(Number) as number },
+          { key: "browser", totalValues: expect.any(Number) as number },
+        ]),
+      );
+      // Seen since 25: the issue (last seen 50), and of its values mac (30) and firefox (40).
+      expect(await w.reader.tagKeys(project, { since: 25, limit: 10 })).toEqual([
+        { key: "browser", totalValues: 4 },
+        { key: "os", totalValues: 1 },
+      ]);
+      expect(await w.reader.tagKeys(project, { since: 25, limit: 1 })).toHaveLength(1);
+      expect(await w.reader.tagKeys([], { limit: 10 })).toEqual([]);
     });
   });
 }

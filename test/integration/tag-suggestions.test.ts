@@ -112,4 +112,75 @@ describe.each(DIALECTS)("tag value suggestions for the search box on %s", (diale
     expect(typeof body[0]?.lastSeen).toBe("string");
     expect((await fetch(`${apiUrl}/api/0/organizations/t/tags/environment/values/`)).status).toBe(401);
   });
+
+  const get = (path: string) => fetch(`${apiUrl}/api/0${path}`, { headers: { authorization: `Bearer ${token}` } });
+  const json = async (path: string) => {
+    const res = await get(path);
+    expect(res.status, path).toBe(200);
+    return (await res.json()) as unknown;
+  };
+  /** Issue A: production twice, staging once. */
+  const issueA = async () =>
+    (
+      await store.db
+        .selectFrom("issue_tags")
+        .select("issue_id")
+        .where("key", "=", "environment")
+        .where("value", "=", "production")
+        .executeTakeFirstOrThrow()
+    ).issue_id;
+
+  it("lists an issue's tags with their top values, and one key's details, in Sentry's shape", async () => {
+    const id = await issueA();
+    const environment = {
+      key: "environment",
+      name: "Environment",
+      uniqueValues: 2,
+      totalValues: 3,
+      topValues: [
+        expect.objectContaining({ key: "environment", name: "production", value: "production", count: 2 }),
+        expect.objectContaining({ key: "environment", value: "staging", count: 1 }),
+      ],
+    };
+    const tags = (await json(`/organizations/t/issues/${id}/tags/`)) as Array<{ key: string; topValues: Array<{ lastSeen: string }> }>;
+    expect(tags).toContainEqual(environment);
+    expect(tags.map((t) => t.key)).toContain("level");
+    expect(tags[0]?.topValues[0]?.lastSeen).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect(await json(`/organizations/t/issues/${id}/tags/?key=environment&limit=1`)).toEqual([
+      { ...environment, topValues: [environment.topValues[0]] },
+    ]);
+    expect(await json(`/organizations/t/issues/${id}/tags/environment/`)).toEqual(environment);
+    expect((await get(`/organizations/t/issues/${id}/tags/nope/`)).status).toBe(404);
+    expect((await get(`/organizations/t/issues/%00/tags/`)).status).toBe(404);
+    expect((await get(`/organizations/t/issues/99999999999/tags/environment/values/`)).status).toBe(404);
+  });
+
+  it("pages an issue key's values in Sentry's sort by the Link header's cursors", async () => {
+    const id = await issueA();
+    const first = await get(`/organizations/t/issues/${id}/tags/environment/values/?sort=-count&limit=1`);
+    expect(((await first.json()) as Array<{ value: string }>).map((v) => v.value)).toEqual(["production"]);
+    const next = /<([^>]+)>; rel="next"; results="true"/.exec(first.headers.get("link") ?? "")?.[1];
+    expect(next).toContain("sort=-count");
+    // The link is on the public URL; the same path and query on the test server.
+    const second = await get(new URL(next ?? "/").pathname.slice("/api/0".length) + new URL(next ?? "/").search);
+    expect(((await second.json()) as Array<{ value: string }>).map((v) => v.value)).toEqual(["staging"]);
+    expect(second.headers.get("link")).toMatch(/rel="previous"; results="true".*rel="next"; results="false"/);
+    const byAge = (await json(`/organizations/t/issues/${id}/tags/environment/values/?sort=age`)) as Array<{ value: string }>;
+    expect(byAge.map((v) => v.value)).toEqual(["production", "staging"]);
+    expect((await get(`/organizations/t/issues/${id}/tags/environment/values/?sort=size`)).status).toBe(400);
+    expect((await get(`/organizations/t/issues/${id}/tags/environment/values/?cursor=nope`)).status).toBe(400);
+    expect((await get(`/organizations/t/issues/${id}/tags/nope/values/`)).status).toBe(404);
+  });
+
+  it("lists a project's and the organization's tag keys, narrowed by project and period", async () => {
+    expect(await json("/projects/t/web/tags/")).toContainEqual({ key: "environment", name: "Environment", totalValues: 5 });
+    expect(await json("/organizations/t/tags/")).toContainEqual({ key: "environment", name: "Environment", totalValues: 6 });
+    expect(await json(`/organizations/t/tags/?project=${api}&statsPeriod=14d`)).toContainEqual({
+      key: "environment",
+      name: "Environment",
+      totalValues: 1,
+    });
+    expect((await get("/organizations/t/tags/?statsPeriod=soon")).status).toBe(400);
+    expect((await get("/organizations/t/tags/?project=424242")).status).toBe(404);
+  });
 });

@@ -30,6 +30,19 @@ export interface TagValueCount {
   lastSeen: number;
 }
 
+/** A tag key with its values' event total and, for one issue, how many distinct values it has. */
+export interface TagKeyCount {
+  key: string;
+  totalValues: number;
+  uniqueValues: number;
+}
+
+/** The order of one issue key's values: by events, last seen or first seen, most first when `descending`. */
+export interface TagValueOrder {
+  by: "count" | "lastSeen" | "firstSeen";
+  descending: boolean;
+}
+
 /**
  * What issue pages, lists and the API read about issues beside the issue stream's search
  * (src/core/ports/issue-search.ts): the issue, its tags, counts, activity and what a list shows
@@ -69,4 +82,16 @@ export interface IssueReader {
   recentTagValues(projectIds: readonly number[], limits: { issues: number; rows: number }): Promise<{ key: string; value: string }[]>;
   /** One key's values in these projects' issues, most seen first (then by value), optionally only those starting with `prefix`. */
   tagValues(projectIds: readonly number[], key: string, options: { prefix?: string | undefined; limit: number }): Promise<TagValueCount[]>;
+  /** The issue's tag keys (only `keys` when given), alphabetically. */
+  issueTagKeys(issueId: number, keys?: readonly string[]): Promise<TagKeyCount[]>;
+  /** One key's values of the issue in `order` (then by value), skipping `offset`, at most `limit`. */
+  issueTagValues(issueId: number, key: string, page: { order: TagValueOrder; offset: number; limit: number }): Promise<TagValueCount[]>;
+  /**
+   * The tag keys of these projects' issues, most seen first (then by key), at most `limit`;
+   * with `since` (ms), only values seen since then.
+   */
+  tagKeys(
+    projectIds: readonly number[],
+    options: { since?: number | undefined; limit: number },
+  ): Promise<{ key: string; totalValues: number }[]>;
 }

@@ -12,7 +12,7 @@ import { issueQueryFrom } from "./issue-list-params";
 import { limitOf } from "./issue-routes";
 
 /** `?project=` as Grafana and Sentry's UI send it: repeated ids, `-1` (or none) for every project one sees. */
-function projectsOf(query: URLSearchParams, visible: Project[]): Project[] {
+export function projectsOf(query: URLSearchParams, visible: Project[]): Project[] {
   const asked = query.getAll("project").filter((p) => p !== "");
   if (asked.length === 0 || asked.includes("-1")) return visible;
   return asked.map((text) => {
