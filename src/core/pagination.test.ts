@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decodeKeyset, encodeKeyset, keysetPage, type Keyset } from "./pagination";
+import { decodeKeyset, decodeOffset, encodeKeyset, keysetPage, offsetPage, type Keyset } from "./pagination";
 
 const encode = (k: Keyset) => `${k.back ? "<" : ">"}${k.value}`;
 const key = (n: number) => ({ value: n, id: n });
@@ -40,5 +40,16 @@ describe("keyset cursors", () => {
     expect(decodeKeyset("x1", text)).toBeNull();
     expect(decodeKeyset("e1", "bogus")).toBeNull();
     expect(decodeKeyset("e1", "")).toBeNull();
+  });
+});
+
+describe("offsetPage", () => {
+  it("offers the pages on either side as offsets that only its own prefix reads back", () => {
+    const page = offsetPage(["c", "d", "e"], 2, 2, "tv1");
+    expect(page.rows).toEqual(["c", "d"]);
+    expect([page.previousCursor, page.nextCursor].map((c) => (c === null ? null : decodeOffset("tv1", c)))).toEqual([0, 4]);
+    expect(offsetPage(["a"], 2, 0, "tv1")).toEqual({ rows: ["a"], previousCursor: null, nextCursor: null });
+    expect(decodeOffset("e1", page.nextCursor ?? "")).toBeNull();
+    expect(decodeOffset("tv1", encodeKeyset("tv1", { value: 4, id: 7, back: false }))).toBeNull();
   });
 });
