@@ -26,7 +26,7 @@ async function writeDeadLetter(db: Kysely<DB>, letter: NewDeadLetter, outcomes: 
 
 /**
  * Stores a dead letter and counts its items in a transaction the caller holds: the digest's
- * (src/db/digest-write.ts), where a failure retries the whole batch later.
+ * (src/core/digest/write.ts), where a failure retries the whole batch later.
  */
 export function recordDeadLetterIn(trx: Kysely<DB>, letter: DeadLetter, now: number): Promise<void> {
   const { row, outcomes } = deadLetterRecord(letter, now);

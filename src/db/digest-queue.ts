@@ -6,7 +6,8 @@ import { releasesIn } from "../core/releases/seen";
 import type { Settled } from "../core/digest/settled";
 import type { Store } from "./connect";
 import type { CopiedTuple } from "./copy-out";
-import { writeSettled } from "./digest-write";
+import { writeBatch } from "../core/digest/write";
+import { KyselyBatchTransaction } from "./digest-write";
 import { digestedUpTo } from "./queue";
 import type { DB, QueueDB } from "./schema";
 
@@ -116,13 +117,14 @@ export class KyselyDigestQueue implements DigestQueue {
     private readonly releaseOrder: { within(trx: Kysely<DB>): ReleaseOrder },
   ) {}
 
-  /** Writes settled envelopes in the caller's transaction. */
+  /** Writes settled envelopes in the caller's transaction, as core decides (src/core/digest/write.ts). */
   private async write(
     trx: Kysely<DB>,
     settled: readonly Settled[],
     now: number,
   ): Promise<{ setAside: number; releases: BatchWritten["releases"] }> {
-    const setAside = await writeSettled(trx, this.store.dialect, settled, now, this.releaseOrder.within(trx));
+    const t = new KyselyBatchTransaction(trx, this.store.dialect, this.releaseOrder.within(trx));
+    const setAside = await writeBatch(t, settled, now);
     return { setAside, releases: releasesIn(settled) };
   }
 

@@ -92,7 +92,7 @@ const DEFERRED_BATCH = 20;
  * first. Returns how many envelopes it took.
  *
  * No envelope can hold the queue up: one whose processing throws, or whose rows the database
- * refuses, becomes a dead letter in that same transaction (src/db/digest-write.ts), and the rest
+ * refuses, becomes a dead letter in that same transaction (./write.ts), and the rest
  * of the batch is stored.
  */
 export async function digestBatch(ctx: Ctx, options: DigestOptions): Promise<number> {

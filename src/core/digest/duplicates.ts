@@ -57,7 +57,7 @@ class Owed {
  * takes the spans it brought with it. Each dropped record's `accepted` count (`error`, or
  * `transaction` and `span`, as its stage counted it) becomes that outcome, so it is counted
  * once and its issue's counts and stored spans do not move. The records given are not changed:
- * a batch that is written again in halves (src/db/digest-write.ts) asks again.
+ * a batch that is written again in halves (./write.ts) asks again.
  */
 export function withoutDuplicates(records: DigestRecords, stored: StoredIds): DigestRecords {
   const events = split(records.events, stored.events);

@@ -6,7 +6,12 @@
  * read from the queue file outside any transaction and written with a progress mark in the main
  * file (docs/decisions/0005-sqlite-queue-file-and-request-path-first.md).
  */
+import type { DeadLetter } from "../deadletters/record";
+import type { StoredIds } from "../digest/duplicates";
+import type { DigestRecords, EventRecord, OutcomeRecord, TransactionRecord } from "../digest/records";
 import type { Settled } from "../digest/settled";
+import type { IssueStore } from "./issues";
+import type { ReleaseOrder } from "./release-order";
 
 /** One envelope as the request path queued it. */
 export interface QueuedEnvelope {
@@ -69,4 +74,45 @@ export interface DigestQueue {
    * written rows get.
    */
   digestDeferred(limit: number, settle: SettleBatch, now: () => number): Promise<BatchWritten>;
+}
+
+/** An envelope kept to be digested again (`digest_deferred`). */
+export interface Deferral {
+  letter: Settled["letter"];
+  /** How many times it was deferred, this one included. */
+  deferrals: number;
+  /** Not digested again before this time. */
+  notBefore: number;
+}
+
+/** A failed write that the rows written may have caused (src/db/digest-write.ts `isRowFault`). */
+export interface RowFault {
+  error: unknown;
+}
+
+/**
+ * A batch's write transaction as core's write (src/core/digest/write.ts) sees it: every read
+ * and write goes through that transaction. What is written is core's to decide; this only
+ * writes it, and says which failures may be the rows' fault.
+ */
+export interface BatchTransaction {
+  /** Issues, read and written in the transaction (the issue step must see its own writes). */
+  issues: IssueStore;
+  /** Release first-seen times, read in the transaction. */
+  releaseOrder: ReleaseOrder;
+  /** Several digesters may write at once: issue rows are locked before their counts move. */
+  lockRows: boolean;
+  /** Which of these ids their projects already store (locked until the commit where digesters run at once). */
+  storedEventIds(events: readonly EventRecord[], transactions: readonly TransactionRecord[]): Promise<StoredIds>;
+  /** The records' rows and outcomes, their events' issues already filled in. */
+  writeRecords(records: DigestRecords): Promise<void>;
+  writeOutcomes(outcomes: readonly OutcomeRecord[]): Promise<void>;
+  writeDeadLetter(letter: DeadLetter, now: number): Promise<void>;
+  writeDeferrals(deferrals: readonly Deferral[]): Promise<void>;
+  /**
+   * Runs `write` so that, when it fails, the transaction is back where it was before it:
+   * answers the failure when the rows may be its cause, throws any other (an outage fails
+   * the batch, which is retried whole), answers null when it succeeded.
+   */
+  attempt(write: () => Promise<void>): Promise<RowFault | null>;
 }
