@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ItemHeader } from "../../src/core/envelope/index";
 import { AttachmentWriter } from "../../src/core/ingest/attachments";
 import type { NormalizedEvent } from "../../src/core/normalize/types";
-import { serializeEvent } from "../../src/server/api/serialize-issues";
+import { serializeEvent } from "../../src/server/api/serialize-event";
 import { tempAttachmentSpool } from "../../src/server/ingest/attachment-spool";
 import { buildEnvelope, eventItem, newEventId, type ItemSpec } from "../support/envelopes";
 import { openDigestBench, type DigestBench } from "../support/digest";

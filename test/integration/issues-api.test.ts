@@ -356,4 +356,70 @@ describe.each(DIALECTS)("the issues web API on %s", (dialect) => {
     expect((await call(`/api/0/projects/acme/api/issues/`, { token: "tlt_wrong" })).status).toBe(401);
     expect((await call(`/api/0/organizations/acme/issues/${id}/events/latest/`, { token: "nope" })).status).toBe(401);
   });
+
+  it("serves an event in Sentry's shape: camelCase frames, entries, built-in tags, the issue's culprit and neighbours", async () => {
+    const first = (await call(`/api/0/projects/acme/api/events/${ids.a1}/`)).body as Record<string, unknown>;
+    expect(first).toMatchObject({ culprit: "app.js in handler", previousEventID: null, nextEventID: ids.a2 });
+    const second = (await call(`/api/0/projects/acme/api/events/${ids.a2}/`)).body as Record<string, unknown>;
+    expect(second).toMatchObject({ previousEventID: ids.a1, nextEventID: null });
+    expect(first.tags).toEqual(
+      expect.arrayContaining([
+        { key: "level", value: "error" },
+        { key: "release", value: "api@1.0.0" },
+        { key: "region", value: "eu" },
+      ]),
+    );
+    const rich = newEventId();
+    const frame = { filename: "app.js", abs_path: "/srv/app.js", function: "charge", module: "billing", lineno: 7, colno: 3, in_app: true };
+    const context = { pre_context: ["a", "b"], context_line: "boom()", post_context: ["c"], vars: { n: 1 } };
+    await ingest(
+      errorEvent(rich, "ChargeError", "card declined", {
+        environment: "prod",
+        culprit: "billing.charge",
+        message: "charging failed",
+        exception: { values: [{ type: "ChargeError", value: "card declined", stacktrace: { frames: [{ ...frame, ...context }] } }] },
+        breadcrumbs: { values: [{ timestamp: 1_700_000_000, category: "http", message: "POST /pay" }] },
+        request: { url: "https://shop.example/pay?x=1", method: "POST", headers: { Accept: "text/html" } },
+      }),
+    );
+    const body = (await call(`/api/0/projects/acme/api/events/${rich}/`)).body as { entries: { type: string; data: never }[] } & Record<
+      string,
+      unknown
+    >;
+    expect(body).toMatchObject({ culprit: "billing.charge", environment: "prod", previousEventID: null, nextEventID: null });
+    expect(body.tags).toEqual(
+      expect.arrayContaining([
+        { key: "environment", value: "prod" },
+        { key: "url", value: "https://shop.example/pay" },
+      ]),
+    );
+    const entry = (type: string) => body.entries.find((e) => e.type === type)?.data as Record<string, unknown> | undefined;
+    const values = entry("exception")?.values as { stacktrace: { frames: unknown[] } }[];
+    expect(values[0]!.stacktrace.frames[0]).toMatchObject({
+      filename: "app.js",
+      absPath: "/srv/app.js",
+      function: "charge",
+      module: "billing",
+      lineNo: 7,
+      colNo: 3,
+      inApp: true,
+      vars: { n: 1 },
+      context: [
+        [5, "a"],
+        [6, "b"],
+        [7, "boom()"],
+        [8, "c"],
+      ],
+    });
+    expect(entry("message")).toMatchObject({ formatted: "charging failed" });
+    expect(entry("breadcrumbs")).toMatchObject({
+      values: [{ category: "http", message: "POST /pay", timestamp: "2023-11-14T22:13:20.000Z" }],
+    });
+    expect(entry("request")).toMatchObject({
+      url: "https://shop.example/pay",
+      method: "POST",
+      query: [["x", "1"]],
+      headers: [["Accept", "text/html"]],
+    });
+  });
 });

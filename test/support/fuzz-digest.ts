@@ -7,7 +7,7 @@ import { DEFAULT_ENVELOPE_LIMITS, parseEnvelope, type EnvelopeItem } from "../..
 import { decodePayload } from "../../src/core/storage/payload";
 import type { NormalizedEvent } from "../../src/core/normalize/types";
 import { isoOrUndefined } from "../../src/core/time-text";
-import { serializeEvent } from "../../src/server/api/serialize-issues";
+import { serializeEvent } from "../../src/server/api/serialize-event";
 import type { DigestBench } from "./digest";
 
 /** An item that must leave a trace: anything but a client report or a container with no entries. */

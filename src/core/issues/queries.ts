@@ -86,6 +86,23 @@ export function adjacentEvents(ctx: Ctx, event: StoredEvent): Promise<{ previous
   return ctx.telemetry.adjacentEvents(event);
 }
 
+/**
+ * What an event's detail shows beside the event: its issue's culprit (Sentry falls back to it
+ * when the event has none) and the issue's older and newer events' ids.
+ */
+export async function eventSurroundings(
+  ctx: Ctx,
+  scope: OrgScope,
+  event: StoredEvent,
+): Promise<{ issueCulprit: string | null; previousEventID: string | null; nextEventID: string | null }> {
+  if (event.issue_id === null) return { issueCulprit: null, previousEventID: null, nextEventID: null };
+  const [found, { previous, next }] = await Promise.all([
+    ctx.issueReader.inOrganization(scope.org.id, event.issue_id),
+    ctx.telemetry.adjacentEvents(event),
+  ]);
+  return { issueCulprit: found?.issue.culprit ?? null, previousEventID: previous?.event_id ?? null, nextEventID: next?.event_id ?? null };
+}
+
 /** A project's event by id, with or without the dashes of a UUID, in either case. */
 export async function eventInProject(ctx: Ctx, projectId: number, eventId: string): Promise<StoredEvent> {
   const event = await ctx.telemetry.eventInProject(projectId, eventId.replaceAll("-", "").toLowerCase());

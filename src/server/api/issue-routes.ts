@@ -3,14 +3,23 @@ import { invalidInput, notFound } from "../../core/errors";
 import { rowIdOf } from "../../core/identifiers";
 import { attachmentDownload } from "../../core/issues/attachments";
 import { issueExtras } from "../../core/issues/extras";
-import { eventInProject, issueByShortId, issueEventAt, issueEventsPage, issueInOrg } from "../../core/issues/queries";
+import {
+  eventInProject,
+  eventSurroundings,
+  issueByShortId,
+  issueEventAt,
+  issueEventsPage,
+  issueInOrg,
+  type StoredEvent,
+} from "../../core/issues/queries";
 import { changeIssues } from "../../core/issues/triage";
 import { issueChangeBody } from "./issue-change-body";
 import { projectInOrg } from "../../core/projects/queries";
 import { traceInOrg } from "../../core/traces/trace";
 import type { User } from "../../core/accounts/user";
 import type { OrgScope } from "../../core/orgs/access";
-import { serializeEvent, serializeIssue } from "./serialize-issues";
+import { serializeIssue } from "./serialize-issues";
+import { serializeEvent } from "./serialize-event";
 import { DEFAULT_QUERY, listIssues, SORTS, type Sort } from "../../core/issues/list";
 import { pagedJson } from "./pagination";
 import { RawResponse } from "./raw";
@@ -28,6 +37,11 @@ export async function issueJson(ctx: Ctx, user: User, scope: OrgScope, ref: stri
   const { org, issue, project } = await findIssue(ctx, scope, ref);
   const extras = (await issueExtras(ctx, [issue], user, { hourly: true })).get(issue.id)!;
   return serializeIssue(issue, project, ctx.publicUrl, org.slug, extras);
+}
+
+/** One event as Sentry's event detail answers it, with its issue's culprit and neighbours. */
+export async function eventJson(ctx: Ctx, scope: OrgScope, event: StoredEvent, projectSlug: string) {
+  return serializeEvent(event, projectSlug, await eventSurroundings(ctx, scope, event));
 }
 
 /** `?limit=`, 1 to 100, `fallback` when absent or not a number. */
@@ -64,7 +78,7 @@ export const ISSUE_ROUTES: ApiRoute[] = [
   route("GET", "/organizations/{}/issues/{}/events", "issue:read", async ({ ctx, access, params: [, ref], query }) => {
     const { issue, project } = await findIssue(ctx, access, ref ?? "");
     const page = await issueEventsPage(ctx, issue.id, { limit: limitOf(query), cursor: query.get("cursor") ?? undefined });
-    const body = page.rows.map((e) => serializeEvent(e, project.slug));
+    const body = page.rows.map((e) => serializeEvent(e, project.slug, { issueCulprit: issue.culprit }));
     return pagedJson(body, `${ctx.publicUrl}/api/0/organizations/${access.org.slug}/issues/${ref ?? ""}/events/`, query, page);
   }),
   ...(["latest", "oldest"] as const).map((which) =>
@@ -72,12 +86,12 @@ export const ISSUE_ROUTES: ApiRoute[] = [
       const { issue, project } = await findIssue(ctx, access, ref ?? "");
       const event = await issueEventAt(ctx, issue.id, which);
       if (!event) throw notFound("this issue has no stored events");
-      return serializeEvent(event, project.slug);
+      return eventJson(ctx, access, event, project.slug);
     }),
   ),
   route("GET", "/projects/{}/{}/events/{}", "issue:read", async ({ ctx, access, params: [, projectSlug, eventId] }) => {
     const project = await projectInOrg(ctx, access, projectSlug ?? "");
-    return serializeEvent(await eventInProject(ctx, project.id, eventId ?? ""), project.slug);
+    return eventJson(ctx, access, await eventInProject(ctx, project.id, eventId ?? ""), project.slug);
   }),
   route(
     "GET",

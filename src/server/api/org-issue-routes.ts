@@ -5,11 +5,11 @@ import { eventInProject, issueByShortId, issueInOrg, projectEventsPage } from ".
 import { DEFAULT_QUERY, listIssues, SORTS, type Sort } from "../../core/issues/list";
 import { listProjects, projectInOrg } from "../../core/projects/queries";
 import type { Project } from "../../core/projects/project";
-import { serializeEvent, serializeEventSummary, serializeIssue } from "./serialize-issues";
+import { serializeEventSummary, serializeIssue } from "./serialize-issues";
 import { pagedJson } from "./pagination";
 import { route, type ApiRoute } from "./route";
 import { issueQueryFrom } from "./issue-list-params";
-import { limitOf } from "./issue-routes";
+import { eventJson, limitOf } from "./issue-routes";
 
 /** `?project=` as Grafana and Sentry's UI send it: repeated ids, `-1` (or none) for every project one sees. */
 export function projectsOf(query: URLSearchParams, visible: Project[]): Project[] {
@@ -64,7 +64,7 @@ export const ORG_ISSUE_ROUTES: ApiRoute[] = [
     for (const hit of hits) {
       const project = visible.find((p) => p.slug === hit.project);
       if (!project) continue;
-      const event = serializeEvent(await eventInProject(ctx, project.id, eventId), project.slug);
+      const event = await eventJson(ctx, access, await eventInProject(ctx, project.id, eventId), project.slug);
       return { organizationSlug: access.org.slug, projectSlug: project.slug, groupId: String(hit.issueId), eventId, event };
     }
     throw notFound(`event ${ref ?? ""} does not exist`);

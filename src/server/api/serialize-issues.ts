@@ -67,41 +67,6 @@ export function serializeIssue(
   };
 }
 
-/** Sentry's event shape (`GET /api/0/projects/{org}/{project}/events/{id}/`), entries included. */
-export function serializeEvent(stored: StoredEvent, projectSlug: string) {
-  const e = storedEventPayload(stored);
-  const entries: { type: string; data: unknown }[] = [];
-  if (e.exception) entries.push({ type: "exception", data: { values: e.exception.values, hasSystemFrames: true } });
-  if (e.logentry) entries.push({ type: "message", data: e.logentry });
-  if (e.breadcrumbs) entries.push({ type: "breadcrumbs", data: e.breadcrumbs });
-  if (e.request) entries.push({ type: "request", data: e.request });
-  if (e.threads) entries.push({ type: "threads", data: e.threads });
-  return {
-    id: e.event_id,
-    eventID: e.event_id,
-    groupID: stored.issue_id === null ? null : String(stored.issue_id),
-    projectID: String(stored.project_id),
-    projectSlug,
-    title: stored.title,
-    message: e.logentry?.formatted ?? "",
-    type: e.exception ? "error" : "default",
-    platform: e.platform,
-    level: e.level,
-    culprit: e.culprit ?? null,
-    dateCreated: iso(e.timestamp * 1000),
-    dateReceived: iso(stored.received_at),
-    release: e.release ? { version: e.release } : null,
-    environment: e.environment ?? null,
-    tags: (e.tags ?? []).map(([key, value]) => ({ key, value })),
-    user: e.user ?? null,
-    contexts: e.contexts ?? {},
-    sdk: e.sdk ?? null,
-    fingerprints: stored.grouping_hash ? [stored.grouping_hash] : [],
-    entries,
-    extra: e.extra ?? {},
-  };
-}
-
 /** A user field as text, whatever the stored payload holds: sentry-cli fails on any field that is not a string. */
 const text = (value: unknown): string | null => (value === undefined || value === null ? null : String(value));
 
