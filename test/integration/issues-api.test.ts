@@ -106,6 +106,9 @@ describe.each(DIALECTS)("the issues web API on %s", (dialect) => {
       metadata: { type: "TimeoutError" },
     });
     expect(typeof timeout.firstSeen).toBe("string");
+    expect(timeout).not.toHaveProperty("lifetime");
+    const detail = (await call("/api/0/organizations/acme/issues/API-1/")).body as Record<string, unknown>;
+    expect(detail).toMatchObject({ isUnhandled: false, lifetime: { count: "2", userCount: 1 }, userReportCount: 0, seenBy: [] });
     expect(headers.get("link")).toContain('rel="next"; results="false"');
   });
 
@@ -377,7 +380,16 @@ describe.each(DIALECTS)("the issues web API on %s", (dialect) => {
         environment: "prod",
         culprit: "billing.charge",
         message: "charging failed",
-        exception: { values: [{ type: "ChargeError", value: "card declined", stacktrace: { frames: [{ ...frame, ...context }] } }] },
+        exception: {
+          values: [
+            {
+              type: "ChargeError",
+              value: "card declined",
+              mechanism: { type: "onunhandledrejection", handled: false },
+              stacktrace: { frames: [{ ...frame, ...context }] },
+            },
+          ],
+        },
         breadcrumbs: { values: [{ timestamp: 1_700_000_000, category: "http", message: "POST /pay" }] },
         request: { url: "https://shop.example/pay?x=1", method: "POST", headers: { Accept: "text/html" } },
       }),
@@ -411,6 +423,8 @@ describe.each(DIALECTS)("the issues web API on %s", (dialect) => {
         [8, "c"],
       ],
     });
+    const issue = (await call(`/api/0/organizations/acme/issues/${String(body.groupID)}/`)).body;
+    expect(issue).toMatchObject({ isUnhandled: true });
     expect(entry("message")).toMatchObject({ formatted: "charging failed" });
     expect(entry("breadcrumbs")).toMatchObject({
       values: [{ category: "http", message: "POST /pay", timestamp: "2023-11-14T22:13:20.000Z" }],

@@ -128,6 +128,11 @@ export async function tagDistribution(ctx: Ctx, issueId: number, topN = 5): Prom
   return [...byKey.values()];
 }
 
+/** Whether any event of the issue was unhandled (its `handled:no` tag), as Sentry's `isUnhandled`. */
+export async function issueIsUnhandled(ctx: Ctx, issueId: number): Promise<boolean> {
+  return (await ctx.issueReader.tags(issueId)).some((t) => t.key === "handled" && t.value === "no");
+}
+
 /** Hourly counts for the last `hours` hours, oldest first, zeros filled in. */
 export async function hourlyCounts(ctx: Ctx, issueIds: number[], now: number, hours = 24): Promise<Map<number, number[]>> {
   const HOUR = 3_600_000;

@@ -10,6 +10,7 @@ import {
   issueEventAt,
   issueEventsPage,
   issueInOrg,
+  issueIsUnhandled,
   type StoredEvent,
 } from "../../core/issues/queries";
 import { changeIssues } from "../../core/issues/triage";
@@ -36,7 +37,7 @@ export async function findIssue(ctx: Ctx, scope: OrgScope, ref: string) {
 export async function issueJson(ctx: Ctx, user: User, scope: OrgScope, ref: string) {
   const { org, issue, project } = await findIssue(ctx, scope, ref);
   const extras = (await issueExtras(ctx, [issue], user, { hourly: true })).get(issue.id)!;
-  return serializeIssue(issue, project, ctx.publicUrl, org.slug, extras);
+  return serializeIssue(issue, project, ctx.publicUrl, org.slug, extras, { unhandled: await issueIsUnhandled(ctx, issue.id) });
 }
 
 /** One event as Sentry's event detail answers it, with its issue's culprit and neighbours. */

@@ -17,6 +17,7 @@ export function serializeIssue(
   publicUrl: string,
   orgSlug: string,
   extras: IssueExtras,
+  detail?: { unhandled: boolean },
 ) {
   const metadata = JSON.parse(issue.metadata) as Record<string, string>;
   const statusDetails: Record<string, unknown> = {};
@@ -61,6 +62,24 @@ export function serializeIssue(
     lastSeen: iso(issue.last_seen),
     firstRelease: issue.first_release ? { version: issue.first_release } : null,
     lastRelease: issue.last_release ? { version: issue.last_release } : null,
+    // The issue detail's own fields; no user feedback is linked to issues yet, nor who has seen one.
+    ...(detail
+      ? {
+          isUnhandled: detail.unhandled,
+          lifetime: {
+            count: String(issue.times_seen),
+            userCount: issue.user_count,
+            firstSeen: iso(issue.first_seen),
+            lastSeen: iso(issue.last_seen),
+            stats: null,
+          },
+          userReportCount: 0,
+          seenBy: [],
+          participants: [],
+          pluginActions: [],
+          pluginIssues: [],
+        }
+      : {}),
     ...(extras.hourly
       ? { stats: { "24h": extras.hourly.map((n, i) => [Math.floor((end - (extras.hourly!.length - 1 - i) * HOUR) / 1000), n]) } }
       : {}),
