@@ -436,4 +436,16 @@ describe.each(DIALECTS)("the issues web API on %s", (dialect) => {
       headers: [["Accept", "text/html"]],
     });
   });
+
+  it("gives projects their teams, environments, features and status, in the list and the details alike", async () => {
+    const listed = ((await call("/api/0/organizations/acme/projects/")).body as Record<string, unknown>[]).find((p) => p.slug === "api");
+    const details = (await call("/api/0/projects/acme/api/")).body as Record<string, unknown>;
+    for (const project of [listed, details]) {
+      expect(project).toMatchObject({ status: "active", features: [], environments: expect.arrayContaining(["staging"]) });
+      const { team, teams } = project as { team: unknown; teams: { id: string; slug: string }[] };
+      expect(teams.length).toBeGreaterThan(0);
+      expect(typeof teams[0]!.id).toBe("string");
+      expect(team).toEqual(teams[0]);
+    }
+  });
 });

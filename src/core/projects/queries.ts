@@ -25,3 +25,32 @@ export async function findProject(ctx: Ctx, orgSlug: string, projectSlug: string
   if (!project) throw notFound(`project '${projectSlug}' does not exist in organization '${orgSlug}'`);
   return project;
 }
+
+/** What Sentry's project answers show beside each project: its teams and the environments it has seen. */
+export interface ProjectSurroundings {
+  teams: { id: number; slug: string; name: string }[];
+  environments: string[];
+}
+
+/** The teams and environments of these projects of one organization, by project id. */
+export async function projectSurroundings(
+  ctx: Ctx,
+  orgId: number,
+  projects: readonly Pick<Project, "id">[],
+): Promise<Map<number, ProjectSurroundings>> {
+  const [teams, environments] = await Promise.all([
+    ctx.directory.teams(orgId),
+    Promise.all(projects.map((p) => ctx.releaseHealth.environments(p.id))),
+  ]);
+  return new Map(
+    projects.map((p, i) => [
+      p.id,
+      {
+        teams: teams
+          .filter((t) => t.projects.some((q) => q.id === p.id))
+          .map(({ team }) => ({ id: team.id, slug: team.slug, name: team.name })),
+        environments: environments[i] ?? [],
+      },
+    ]),
+  );
+}

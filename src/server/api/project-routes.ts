@@ -1,7 +1,9 @@
 import { projectTarget } from "../../core/audit/targets";
 import { invalidInput } from "../../core/errors";
 import { groupingState, upgradeGrouping, type GroupingState } from "../../core/projects/grouping-config";
-import { projectInOrg } from "../../core/projects/queries";
+import { projectInOrg, projectSurroundings, type ProjectSurroundings } from "../../core/projects/queries";
+import type { OrgScope } from "../../core/orgs/access";
+import { projectTeams } from "./serialize";
 import type { Ctx } from "../../core/context";
 import { deleteProject, renameProject, type ProjectRename } from "../../core/projects/manage-project";
 import { addProjectToTeam, removeProjectFromTeam, teamInOrg } from "../../core/teams/teams";
@@ -10,7 +12,7 @@ import { Created, NoContent } from "./raw";
 import { route, type ApiRoute } from "./route";
 
 /** A project as Sentry's project details answer spells it, the grouping fields included. */
-function serializeProject(project: Project, grouping: GroupingState) {
+function serializeProject(project: Project, grouping: GroupingState, about: ProjectSurroundings | undefined) {
   return {
     id: String(project.id),
     slug: project.slug,
@@ -23,7 +25,17 @@ function serializeProject(project: Project, grouping: GroupingState) {
     secondaryGroupingExpiry:
       grouping.transitioning && grouping.transitionUntil !== null ? Math.floor(grouping.transitionUntil / 1000) : null,
     groupingConfigUpgrades: grouping.upgrades,
+    status: "active",
+    features: [] as string[],
+    ...projectTeams(about),
+    environments: about?.environments ?? [],
   };
+}
+
+/** The project details answer, its teams and environments read alongside. */
+async function projectJson(ctx: Ctx, scope: OrgScope, project: Project, grouping?: GroupingState) {
+  const [state, about] = await Promise.all([grouping ?? groupingState(ctx, project.id), projectSurroundings(ctx, scope.org.id, [project])]);
+  return serializeProject(project, state, about.get(project.id));
 }
 
 const PUT_FIELDS = ["name", "slug", "groupingConfig", "secondaryGroupingDays"];
@@ -36,7 +48,7 @@ const renames = ({ body }: { body: unknown }) => "name" in fieldsOf(body) || "sl
 export const PROJECT_ROUTES: ApiRoute[] = [
   route("GET", "/projects/{}/{}", "project:read", async ({ ctx, access, params: [, slug] }) => {
     const project = await projectInOrg(ctx, access, slug ?? "");
-    return serializeProject(project, await groupingState(ctx, project.id));
+    return projectJson(ctx, access, project);
   }),
   // Renaming (name, slug) also needs project:write; the grouping upgrade is a setting.
   route(
@@ -78,14 +90,14 @@ export const PROJECT_ROUTES: ApiRoute[] = [
           target: projectTarget(project),
           after: { groupingConfig: String(fields.groupingConfig) },
         });
-      if (typeof fields.groupingConfig !== "string") return serializeProject(project, await groupingState(ctx, project.id));
+      if (typeof fields.groupingConfig !== "string") return projectJson(ctx, access, project);
       const days = fields.secondaryGroupingDays;
       if (days !== undefined && typeof days !== "number") throw invalidInput("secondaryGroupingDays is a number of days");
       const state = await upgradeGrouping({
         ctx,
         input: { projectId: project.id, to: fields.groupingConfig, ...(days !== undefined ? { transitionDays: days } : {}) },
       });
-      return serializeProject(project, state);
+      return projectJson(ctx, access, project, state);
     },
     { permission: "project:write", when: renames },
   ),

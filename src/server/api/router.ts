@@ -11,7 +11,7 @@ import { scopeAllows, type Scope } from "../../core/tokens/scopes";
 import { decodeIdentifier, isStorableText } from "../../core/identifiers";
 import { listOrganizations } from "../../core/orgs/access";
 import { updateOrganization } from "../../core/orgs/create-org";
-import { listProjects } from "../../core/projects/queries";
+import { listProjects, projectSurroundings } from "../../core/projects/queries";
 import { userForToken } from "../../core/tokens/tokens";
 import type { User } from "../../core/accounts/user";
 import { SESSION_COOKIE } from "../cookies";
@@ -54,7 +54,8 @@ export const ROUTES: ApiRoute[] = [
   }),
   route("GET", "/organizations/{}/projects", "project:read", async ({ ctx, access }) => {
     const projects = await listProjects(ctx, access);
-    return projects.map((p) => serializeProject(p, access.org, true));
+    const about = await projectSurroundings(ctx, access.org.id, projects);
+    return projects.map((p) => serializeProject(p, access.org, true, about.get(p.id)));
   }),
   ...KEY_ROUTES,
   ...PROJECT_ROUTES,

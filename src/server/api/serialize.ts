@@ -1,6 +1,7 @@
 import { buildDsn } from "../../core/auth/dsn";
 import type { Organization } from "../../core/orgs/organization";
 import type { Project, ProjectKey } from "../../core/projects/project";
+import type { ProjectSurroundings } from "../../core/projects/queries";
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -21,8 +22,14 @@ export function serializeOrganization(org: Organization) {
   };
 }
 
+/** Sentry's teams of a project: `teams`, and the first as the older `team` that some clients still read. */
+export function projectTeams(about: ProjectSurroundings | undefined) {
+  const teams = (about?.teams ?? []).map((t) => ({ id: String(t.id), slug: t.slug, name: t.name }));
+  return { team: teams[0] ?? null, teams };
+}
+
 /** Sentry's project shape in `GET /api/0/organizations/{org}/projects/`. */
-export function serializeProject(project: Project, org: Organization, isMember: boolean) {
+export function serializeProject(project: Project, org: Organization, isMember: boolean, about?: ProjectSurroundings) {
   return {
     id: String(project.id),
     slug: project.slug,
@@ -33,7 +40,9 @@ export function serializeProject(project: Project, org: Organization, isMember: 
     hasAccess: true,
     isBookmarked: false,
     status: "active",
-    features: [],
+    features: [] as string[],
+    ...projectTeams(about),
+    environments: about?.environments ?? [],
     organization: serializeOrganization(org),
   };
 }
