@@ -111,15 +111,15 @@ describe.each(DIALECTS)("the web UI on %s", (dialect) => {
     await page.goto(`${server.url}/orgs/acme/projects/backend/settings/keys`);
     await page.fill("input[name=label]", "Mobile");
     await page.click("text=Create key");
-    await waitFor(async () => (await page.locator("[data-testid=key-row]").count()) === 2, 10_000, "the new key row");
+    await waitFor(async () => (await page.locator("[data-testid=key-row]").count()) === 2, 30_000, "the new key row");
 
     const mobile = page.locator("[data-testid=key-row]", { hasText: "Mobile" });
     await mobile.locator("button", { hasText: "Disable" }).click();
-    await waitFor(async () => (await mobile.locator(".badge").textContent()) === "disabled", 10_000, "the key to be disabled");
+    await waitFor(async () => (await mobile.locator(".badge").textContent()) === "disabled", 30_000, "the key to be disabled");
 
     const defaultRow = page.locator("[data-testid=key-row]", { hasText: "Default" }).first();
     await defaultRow.locator("button", { hasText: "Rotate" }).click();
-    await waitFor(async () => (await page.locator("[data-testid=key-row]").count()) === 3, 10_000, "the rotated key");
+    await waitFor(async () => (await page.locator("[data-testid=key-row]").count()) === 3, 30_000, "the rotated key");
     const rows = await store.db
       .selectFrom("project_keys")
       .innerJoin("projects", "projects.id", "project_keys.project_id")
