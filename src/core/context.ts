@@ -31,6 +31,7 @@ import type { IngestQueue } from "./ports/ingest-queue";
 import type { AttachmentUploads } from "./ports/attachment-uploads";
 import type { OutboxStore } from "./ports/outbox";
 import type { RetentionStore } from "./ports/retention";
+import type { DiscoverReader } from "./ports/discover";
 
 /** What every core action receives besides its input: storage, the public URL and named limits. */
 export interface Ctx {
@@ -38,6 +39,8 @@ export interface Ctx {
   telemetry: TelemetryReader;
   /** The issue stream's search (src/core/ports/issue-search.ts), outside any transaction on `db`. */
   issueSearch: IssueSearch;
+  /** Discover's tables and series over a dataset (src/core/ports/discover.ts). */
+  discover: DiscoverReader;
   /** Memberships, teams and invitations (src/core/ports/directory.ts). */
   directory: Directory;
   publicUrl: string;

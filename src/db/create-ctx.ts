@@ -31,6 +31,7 @@ import { KyselyIngestQueue } from "./ingest-queue";
 import { KyselyAttachmentUploads } from "./attachment-uploads";
 import { KyselyOutboxStore } from "./outbox-store";
 import { KyselyRetentionStore } from "./retention-store";
+import { KyselyDiscoverReader } from "./discover-reader";
 import type { Ctx } from "../core/context";
 import type { Mailer } from "../core/email/mailer";
 
@@ -50,6 +51,7 @@ export function createCtx(settings: CtxSettings, store: Store, mailer: Mailer | 
   return {
     telemetry: new KyselyTelemetryReader(store.db),
     issueSearch: new KyselyIssueSearch(store.db, store.dialect),
+    discover: new KyselyDiscoverReader(store.db, store.dialect),
     directory: new KyselyDirectory(store.db, store.dialect, store.queue),
     publicUrl: settings.publicUrl,
     accounts: new KyselyAccountStore(store.db, store.dialect),

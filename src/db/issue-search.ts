@@ -226,7 +226,7 @@ function traceIn(eb: Eb, values: readonly string[] | null, dialect: Dialect): Co
 }
 
 /** `column` holds one of these values (globs match as LIKE); null when every value would do. */
-function oneOf(column: string, values: readonly string[] | null, dialect: Dialect, fold = (v: string) => v): Condition | null {
+export function oneOf(column: string, values: readonly string[] | null, dialect: Dialect, fold = (v: string) => v): Condition | null {
   if (!values || values.some(matchesEverything)) return null;
   const ref = sql.ref<string>(column);
   const exact = values.filter((g) => !hasWildcard(g)).map((g) => fold(globLiteral(g)));
@@ -242,12 +242,12 @@ function matchesEverything(glob: string): boolean {
   return /^\*+$/.test(glob);
 }
 
-function globMatch(column: Expression<string>, glob: string, dialect: Dialect): Condition {
+export function globMatch(column: Expression<string>, glob: string, dialect: Dialect): Condition {
   return hasWildcard(glob) ? like(column, glob, dialect, false) : sql<SqlBool>`${column} = ${globLiteral(glob)}`;
 }
 
 /** Case-insensitive `column LIKE pattern ESCAPE '\'`; `contains` wraps the glob in `*…*`. */
-function like(column: Expression<string>, glob: string, dialect: Dialect, contains: boolean): Condition {
+export function like(column: Expression<string>, glob: string, dialect: Dialect, contains: boolean): Condition {
   const pattern = contains ? `%${globToLike(glob)}%` : globToLike(glob);
   return dialect === "postgres"
     ? sql<SqlBool>`${column} ILIKE ${pattern} ESCAPE '\\'`

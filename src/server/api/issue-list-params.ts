@@ -18,7 +18,7 @@ export function instant(name: string, text: string): number {
 }
 
 /** A value in the search syntax, quoted so that spaces, commas and brackets stay inside it, and `*` is no wildcard. */
-const quoted = (value: string) => `"${value.replaceAll("\\", "\\\\").replaceAll('"', '\\"').replaceAll("*", "\\*")}"`;
+export const quoted = (value: string) => `"${value.replaceAll("\\", "\\\\").replaceAll('"', '\\"').replaceAll("*", "\\*")}"`;
 
 /**
  * The organization issue list's filters besides the query, folded into it: `environment`

@@ -36,6 +36,7 @@ import { METRIC_ALERT_ROUTES } from "./metric-alert-routes";
 import { AUDIT_ROUTES } from "./audit-routes";
 import { ANONYMOUS_INDEX, INDEX_ROUTE } from "./index-route";
 import { ORG_ISSUE_ROUTES } from "./org-issue-routes";
+import { DISCOVER_ROUTES } from "./discover-routes";
 import { legacyIssuePath } from "./legacy-issue-routes";
 import { accountRoute, route, type AccountRoute, type ApiRoute } from "./route";
 import { Created, JsonWithHeaders, NoContent, RawResponse } from "./raw";
@@ -61,6 +62,7 @@ export const ROUTES: ApiRoute[] = [
   ...PROJECT_ROUTES,
   ...ISSUE_ROUTES,
   ...ORG_ISSUE_ROUTES,
+  ...DISCOVER_ROUTES,
   ...ISSUE_BULK_ROUTES,
   ...LOOKUP_ROUTES,
   ...INVITATION_ROUTES,
