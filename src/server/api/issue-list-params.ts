@@ -22,7 +22,7 @@ export const quoted = (value: string) => `"${value.replaceAll("\\", "\\\\").repl
 
 /**
  * The organization issue list's filters besides the query, folded into it: `environment`
- * (repeated: any of them) as the search's `environment:` key, and the time range as issues
+ * (repeated, matching one of them) as the search's `environment:` key, and the time range as issues
  * seen within it — last seen since its start (`since`), first seen before its end.
  */
 export function issueQueryFrom(query: URLSearchParams, base: string, now: number): { text: string; since: number | undefined } {
